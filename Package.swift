@@ -1,0 +1,60 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Upcoming language features every GeoFare target opts into (as Hummingbird does).
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "GeoFare",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareProj", "GeoFareData"]),
+        .executable(name: "geofare", targets: ["geofare"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // PROJ, the system library (`libproj-dev`): `proj.h` and Karney's `geodesic.h`.
+        .systemLibrary(
+            name: "CProj",
+            pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"])]
+        ),
+        // The files of Data/, embedded into the binary at compile time with C23 `#embed`
+        // so that the `geofare` binary finds its data however and wherever it is run.
+        .target(
+            name: "CGeoFareData",
+            cSettings: [.unsafeFlags(["-Wno-c23-extensions"])]
+        ),
+        .target(name: "GeoFareCore", swiftSettings: swiftSettings),
+        .target(name: "GeoFareData", dependencies: ["CGeoFareData", "GeoFareCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "GeoFareProj",
+            dependencies: ["CProj", "GeoFareCore", "GeoFareData"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "geofare",
+            dependencies: [
+                "GeoFareCore", "GeoFareProj", "GeoFareData",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "GeoFareCoreTests", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "GeoFareProjTests",
+            dependencies: ["GeoFareProj", "GeoFareCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "GeoFareCLITests",
+            dependencies: ["geofare"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Reads a file or standard input in large chunks, for streaming parsers.
+///
+/// Not `Sendable`: one reader per stream.
+public final class ByteSource {
+    private let handle: FileHandle
+    private let ownsHandle: Bool
+    /// Bytes read so far (for progress reports).
+    public private(set) var bytesRead: Int = 0
+    /// The chunk size in bytes.
+    public let chunkSize: Int
+
+    /// Reads standard input.
+    public static func standardInput(chunkSize: Int = 1 << 20) -> ByteSource {
+        ByteSource(handle: .standardInput, ownsHandle: false, chunkSize: chunkSize)
+    }
+
+    /// Opens a file for reading.
+    /// - Throws: ``InvalidInput`` `file_unreadable` naming the path.
+    public convenience init(path: String, chunkSize: Int = 1 << 20) throws(InvalidInput) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw InvalidInput(code: "file_unreadable", message: "cannot open '\(path)' for reading", field: "input")
+        }
+        self.init(handle: handle, ownsHandle: true, chunkSize: chunkSize)
+    }
+
+    /// Wraps an open handle.
+    public init(handle: FileHandle, ownsHandle: Bool, chunkSize: Int = 1 << 20) {
+        self.handle = handle
+        self.ownsHandle = ownsHandle
+        self.chunkSize = chunkSize
+    }
+
+    deinit {
+        if ownsHandle { try? handle.close() }
+    }
+
+    /// The next chunk, or `nil` at end of input.
+    public func next() -> Data? {
+        let data = handle.readData(ofLength: chunkSize)
+        if data.isEmpty { return nil }
+        bytesRead += data.count
+        return data
+    }
+}

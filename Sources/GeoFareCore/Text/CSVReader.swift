@@ -1,0 +1,154 @@
+/// A streaming RFC 4180 CSV parser: quoted fields with embedded commas, quotes (`""`) and line
+/// breaks, LF or CRLF line ends, and a leading UTF-8 byte-order mark.
+///
+/// Feed it bytes as they arrive; it hands back complete records. Memory is bounded by the
+/// longest record, not the file.
+///
+/// ```swift
+/// var reader = CSVReader()
+/// reader.feed(bytes) { record in ... }   // for each complete record
+/// try reader.finish { record in ... }    // the last record, if the input lacks a final newline
+/// ```
+public struct CSVReader {
+    /// A parsed record: its fields and the 1-based physical line it started on.
+    public struct Record: Sendable {
+        public var fields: [String]
+        public var line: Int
+    }
+
+    /// A quoted field still open at end of input.
+    public struct UnterminatedQuote: CodedError {
+        public let line: Int
+        public var code: String { "csv_unterminated_quote" }
+        public var message: String { "a quoted field opened on line \(line) is never closed" }
+        public var field: String? { "line \(line)" }
+    }
+
+    /// The field separator byte (`,` by default).
+    public let separator: UInt8
+    private var field: [UInt8] = []
+    private var fields: [String] = []
+    private var inQuotes = false
+    private var quoteSeenInQuotes = false
+    private var bomBytesSeen = 0  // 0...3 while matching a leading EF BB BF; -1 once decided
+    private var fieldStarted = false
+    private var recordHasContent = false
+    private var line = 1
+    private var recordLine = 1
+    private var lastWasCR = false
+
+    public init(separator: UInt8 = UInt8(ascii: ",")) {
+        self.separator = separator
+        field.reserveCapacity(64)
+    }
+
+    /// Parses `bytes` and calls `emit` for each record completed by them.
+    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes, emit: (Record) throws -> Void) rethrows where Bytes.Element == UInt8 {
+        for byte in bytes {
+            if bomBytesSeen >= 0 {
+                // A UTF-8 BOM (EF BB BF) at the very start is not part of the first field; it
+                // may arrive split across chunks.
+                let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+                if byte == bom[bomBytesSeen] {
+                    bomBytesSeen += 1
+                    if bomBytesSeen == 3 { bomBytesSeen = -1 }
+                    continue
+                }
+                let partial = bomBytesSeen
+                bomBytesSeen = -1
+                if partial > 0 { field.append(contentsOf: bom[0..<partial]) }
+            }
+            if inQuotes {
+                if quoteSeenInQuotes {
+                    quoteSeenInQuotes = false
+                    if byte == UInt8(ascii: "\"") { field.append(byte); continue }
+                    inQuotes = false  // the quote closed the field; fall through to plain handling
+                } else if byte == UInt8(ascii: "\"") {
+                    quoteSeenInQuotes = true
+                    continue
+                } else {
+                    if byte == UInt8(ascii: "\n") { line += 1 }
+                    field.append(byte)
+                    continue
+                }
+            }
+            switch byte {
+            case separator:
+                endField()
+                recordHasContent = true
+            case UInt8(ascii: "\n"):
+                if lastWasCR, field.last == UInt8(ascii: "\r") { field.removeLast() }
+                if recordHasContent || fieldStarted || !field.isEmpty || !fields.isEmpty {
+                    endField()
+                    try emit(Record(fields: fields, line: recordLine))
+                }
+                fields.removeAll(keepingCapacity: true)
+                recordHasContent = false
+                line += 1
+                recordLine = line
+            case UInt8(ascii: "\""):
+                if field.isEmpty && !fieldStarted {
+                    inQuotes = true
+                    fieldStarted = true
+                } else {
+                    field.append(byte)  // a stray quote inside an unquoted field is kept as text
+                }
+            default:
+                field.append(byte)
+            }
+            lastWasCR = byte == UInt8(ascii: "\r")
+        }
+    }
+
+    /// Ends the input: emits a final record that lacked a line break.
+    /// - Throws: ``UnterminatedQuote`` when a quoted field never closed.
+    public mutating func finish(emit: (Record) throws -> Void) throws {
+        if inQuotes && !quoteSeenInQuotes { throw UnterminatedQuote(line: recordLine) }
+        inQuotes = false
+        quoteSeenInQuotes = false
+        if field.last == UInt8(ascii: "\r") { field.removeLast() }
+        if recordHasContent || fieldStarted || !field.isEmpty || !fields.isEmpty {
+            endField()
+            try emit(Record(fields: fields, line: recordLine))
+        }
+        fields.removeAll()
+    }
+
+    private mutating func endField() {
+        fields.append(String(decoding: field, as: UTF8.self))
+        field.removeAll(keepingCapacity: true)
+        fieldStarted = false
+    }
+}
+
+/// Writes CSV fields, quoting only those that need it (RFC 4180).
+public enum CSVWriter {
+    /// Appends one field, quoted when it holds a separator, quote or line break.
+    @inlinable
+    public static func appendField(_ value: String, to out: inout [UInt8]) {
+        var needsQuotes = false
+        for b in value.utf8 where b == UInt8(ascii: ",") || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") {
+            needsQuotes = true
+            break
+        }
+        if !needsQuotes {
+            out.append(contentsOf: value.utf8)
+            return
+        }
+        out.append(UInt8(ascii: "\""))
+        for b in value.utf8 {
+            if b == UInt8(ascii: "\"") { out.append(b) }
+            out.append(b)
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends a record: the fields joined by commas, then `\n`.
+    public static func appendRecord(_ fields: [String], to out: inout [UInt8]) {
+        for (i, f) in fields.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            appendField(f, to: &out)
+        }
+        out.append(UInt8(ascii: "\n"))
+    }
+}

@@ -1,0 +1,27 @@
+import CProj
+import GeoFareCore
+
+/// A bare PROJ call with no GeoFare code around it: the baseline `geofare bench transform`
+/// measures the Swift batch path against, in the same process and on the same array.
+///
+/// It builds its own context and normalised transformer exactly as ``CoordinateTransformer``
+/// does, then each ``run(_:)`` is one `proj_trans_generic` call and nothing else.
+public final class ProjBaseline {
+    private let context: ProjContext
+    private let transformer: ProjTransformer
+
+    /// - Throws: ``ProjError`` as ``CoordinateTransformer/init(from:to:)``.
+    public init(from source: CRS, to target: CRS) throws(ProjError) {
+        context = ProjContext()
+        transformer = try ProjTransformer(context: context, source: source, target: target)
+    }
+
+    /// Converts in place with a single direct `proj_trans_generic` call (no validation).
+    public func run(_ points: UnsafeMutableBufferPointer<XYPoint>) {
+        guard let base = points.baseAddress, !points.isEmpty else { return }
+        let stride = MemoryLayout<XYPoint>.stride
+        base.withMemoryRebound(to: Double.self, capacity: points.count * 2) { d in
+            _ = proj_trans_generic(transformer.pj, PJ_FWD, d, stride, points.count, d + 1, stride, points.count, nil, 0, 0, nil, 0, 0)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import GeoFareCore
+
+/// `geofare bench ...`: performance measurements, each against a baseline measured in the
+/// same run so that numbers compare across noisy machines.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmarks, each reported against a baseline measured in the same run.",
+        subcommands: [TransformBench.self]
+    )
+}
+
+/// Shared options of every benchmark.
+struct BenchOptions: ParsableArguments {
+    @Flag(help: "Print one machine-readable JSON object instead of a table.")
+    var json = false
+
+    @Option(help: "Timed rounds per measurement; the median is reported.")
+    var rounds = 5
+
+    @Option(help: "Seed of the generated data.")
+    var seed: UInt64 = 42
+}
+
+/// The machine a benchmark ran on, printed with every result.
+struct MachineInfo: Encodable {
+    let cores: Int
+    let cpu: String
+    let memory_bytes: UInt64
+    let os: String
+
+    static var current: MachineInfo {
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { String($0.split(separator: ":", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces) } ?? "unknown"
+        return MachineInfo(
+            cores: ProcessInfo.processInfo.activeProcessorCount,
+            cpu: model,
+            memory_bytes: ProcessInfo.processInfo.physicalMemory,
+            os: ProcessInfo.processInfo.operatingSystemVersionString
+        )
+    }
+}
+
+/// Monotonic wall-clock timing helpers.
+enum Stopwatch {
+    /// Seconds taken by `body`.
+    @inline(__always)
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let s = values.sorted()
+        guard !s.isEmpty else { return .nan }
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+
+    /// The value at quantile `q` (0...1) of `values`, nearest rank.
+    static func quantile(_ values: [Double], _ q: Double) -> Double {
+        let s = values.sorted()
+        guard !s.isEmpty else { return .nan }
+        return s[min(s.count - 1, max(0, Int((q * Double(s.count)).rounded(.up)) - 1))]
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import GeoFareCore
+
+/// Exit codes of the `geofare` command (sysexits.h where one fits).
+enum GeoFareExit {
+    /// Some input rows or values were rejected (EX_DATAERR); the rest was processed.
+    static let dataError = ExitCode(65)
+    /// A file could not be opened (EX_NOINPUT).
+    static let noInput = ExitCode(66)
+}
+
+/// Writes to standard error (logs, progress and errors never go to stdout).
+enum StandardError {
+    static func print(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
+
+/// Buffered binary writer for standard output or a file; flush before exit.
+final class OutputStream {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private let limit: Int
+
+    init(handle: FileHandle = .standardOutput, bufferBytes: Int = 1 << 16) {
+        self.handle = handle
+        self.limit = bufferBytes
+        buffer.reserveCapacity(bufferBytes + 4096)
+    }
+
+    func write(_ bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= limit { flush() }
+    }
+
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= limit { flush() }
+    }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        handle.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A failure the CLI reports as `geofare: <field>: <message>` on stderr with an exit code.
+struct CommandFailure: Error, CustomStringConvertible {
+    let error: any CodedError
+    var description: String { "\(error.description) [\(error.code)]" }
+}
+
+extension ParsableCommand {
+    /// Runs `body`, turning a ``CodedError`` into a message on stderr and exit code 65.
+    func reportingErrors(_ body: () throws -> Void) throws {
+        do { try body() } catch let error as any CodedError {
+            StandardError.print("geofare: \(error.description) [\(error.code)]")
+            throw GeoFareExit.dataError
+        }
+    }
+}
+
+/// Encodes a value as one line of JSON with sorted keys.
+func jsonLine<T: Encodable>(_ value: T) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct GeoFareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geofare",
+        abstract: "Geo and fare computation for taxi-sharing backends.",
+        subcommands: [TransformCommand.self, DistanceCommand.self, BenchCommand.self]
+    )
+}

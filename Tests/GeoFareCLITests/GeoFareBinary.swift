@@ -1,0 +1,59 @@
+import Foundation
+
+/// Runs the built `geofare` binary as a subprocess, the way a user or a backend does.
+enum GeoFareBinary {
+    /// The binary: `$GEOFARE_BIN`, or `geofare` beside the test bundle in the build folder.
+    static var url: URL {
+        if let path = ProcessInfo.processInfo.environment["GEOFARE_BIN"] { return URL(fileURLWithPath: path) }
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("geofare")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/geofare")
+    }
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs `geofare ARGS` with `stdin` as its input and waits for it.
+    static func run(_ arguments: [String], stdin: String = "", cwd: URL? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        if let cwd { process.currentDirectoryURL = cwd }
+        let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
+        process.standardInput = inPipe
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        try process.run()
+        // Read both pipes on other threads so a large output never blocks the child.
+        let out = PipeCollector(outPipe), err = PipeCollector(errPipe)
+        inPipe.fileHandleForWriting.write(Data(stdin.utf8))
+        try inPipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: out.text(), stderr: err.text())
+    }
+
+    /// Collects everything written to a pipe, on a background thread.
+    final class PipeCollector: @unchecked Sendable {
+        private var data = Data()
+        private let done = DispatchSemaphore(value: 0)
+        init(_ pipe: Pipe) {
+            let handle = pipe.fileHandleForReading
+            Thread.detachNewThread { [self] in
+                data = handle.readDataToEndOfFile()
+                done.signal()
+            }
+        }
+        func text() -> String {
+            done.wait()
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+}

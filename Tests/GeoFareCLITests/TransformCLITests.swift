@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// `geofare transform` and `geofare distance`, run as a subprocess.
+struct TransformCLITests {
+    @Test("One point on the command line prints easting and northing to the millimetre")
+    func onePoint() throws {
+        let r = try GeoFareBinary.run(["transform", "--from", "wgs84", "--to", "utmk", "126.9780,37.5665"])
+        #expect(r.status == 0)
+        #expect(r.stdout == "953901.165 1952032.081\n")
+        #expect(r.stderr.isEmpty)
+    }
+
+    @Test("Negative coordinates are points, not options")
+    func negativePoint() throws {
+        let r = try GeoFareBinary.run(["transform", "--from", "wgs84", "--to", "webmercator", "-73.9857,40.7484"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("-8236"))
+    }
+
+    @Test("Lines from stdin: X,Y and X Y; a bad line gets an empty output line, a message and exit 65")
+    func stdinLines() throws {
+        let r = try GeoFareBinary.run(["transform", "--from", "wgs84", "--to", "wtm"], stdin: "126.978,37.5665\n126.978 37.5665\nnot a point\n127,99\n")
+        #expect(r.status == 65)
+        #expect(r.stdout == "198056.367 451885.031\n198056.367 451885.031\n\n\n")
+        #expect(r.stderr.contains("line 3"))
+        #expect(r.stderr.contains("line 4") && r.stderr.contains("latitude_out_of_range"))
+    }
+
+    @Test("CSV with a header: x/y found by name, other columns kept, an error column added")
+    func csv() throws {
+        let input = "id,name,lat,lon\r\n1,\"City Hall, Seoul\",37.5665,126.978\r\n2,bad,abc,126\r\n"
+        let r = try GeoFareBinary.run(["transform", "--from", "wgs84", "--to", "utmk"], stdin: input)
+        #expect(r.status == 65)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "id,name,lat,lon,error")
+        #expect(lines[1] == "1,\"City Hall, Seoul\",1952032.081,953901.165,")
+        #expect(lines[2].hasPrefix("2,bad,abc,126,"))
+    }
+
+    @Test("A file as input, KATEC to WGS84")
+    func fileInput() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-\(UUID().uuidString).txt")
+        try Data("311277,552097\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let r = try GeoFareBinary.run(["transform", "--from", "katec", "--to", "wgs84", "--precision", "7", "--input", file.path])
+        #expect(r.stdout == "126.9934677 37.5668458\n")
+        let missing = try GeoFareBinary.run(["transform", "--from", "katec", "--to", "wgs84", "--input", "/nonexistent/file"])
+        #expect(missing.status == 66)
+    }
+
+    @Test("An unknown CRS exits 64 with a message naming it")
+    func unknownCRS() throws {
+        let r = try GeoFareBinary.run(["transform", "--from", "wgs84", "--to", "bogus", "1,2"])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("bogus") && r.stderr.contains("unknown_crs"))
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test("distance prints the geodesic; bad input exits 65 naming the field")
+    func distance() throws {
+        let r = try GeoFareBinary.run(["distance", "--json", "40.6,-73.8", "49.01666667,2.55"])
+        #expect(r.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Double]
+        #expect(abs((json?["distance_m"] ?? 0) - 5853226) < 0.5)
+        let bad = try GeoFareBinary.run(["distance", "37.5,126.9", "95,1"])
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("to.lat"))
+    }
+}
