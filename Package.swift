@@ -11,7 +11,7 @@ let package = Package(
     name: "GeoFare",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareProj", "GeoFareData"]),
+        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareProj", "GeoFareData", "GeoFareFare"]),
         .executable(name: "geofare", targets: ["geofare"]),
     ],
     dependencies: [
@@ -37,10 +37,11 @@ let package = Package(
             dependencies: ["CProj", "GeoFareCore", "GeoFareData"],
             swiftSettings: swiftSettings
         ),
+        .target(name: "GeoFareFare", dependencies: ["GeoFareCore", "GeoFareData"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "geofare",
             dependencies: [
-                "GeoFareCore", "GeoFareProj", "GeoFareData",
+                "GeoFareCore", "GeoFareProj", "GeoFareData", "GeoFareFare",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -51,6 +52,7 @@ let package = Package(
             dependencies: ["GeoFareProj", "GeoFareCore"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareCLITests",
             dependencies: ["geofare"],

@@ -1,0 +1,27 @@
+import GeoFareCore
+
+/// A fare request or tariff file GeoFare cannot price with.
+///
+/// Codes: `unknown_tariff`, `no_tariff_version` (the date is before any version of the tariff),
+/// `no_tariff_for_location` (no tariff region contains the origin), `invalid_tariff` (a malformed
+/// tariff file: the field names the file and the JSON path), `invalid_party_size`,
+/// `invalid_split`, plus the ``InvalidInput`` codes for the numbers of the trip.
+public struct FareError: CodedError, Hashable {
+    public var code: String
+    public var message: String
+    public var field: String?
+
+    public init(code: String, message: String, field: String?) {
+        self.code = code
+        self.message = message
+        self.field = field
+    }
+
+    public init(_ invalid: InvalidInput) {
+        self.init(code: invalid.code, message: invalid.message, field: invalid.field)
+    }
+
+    static func invalidTariff(_ file: String, _ path: String, _ message: String) -> FareError {
+        FareError(code: "invalid_tariff", message: message, field: "\(file): \(path)")
+    }
+}

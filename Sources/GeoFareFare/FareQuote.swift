@@ -1,0 +1,68 @@
+/// A priced trip: what the meter will show, what the riders pay, and why.
+///
+/// All money is integer minor units of `currency`. `total = meter + surcharges + tolls +
+/// call_fee + rounding` and the per-person shares always sum to `total`. The JSON form (keys
+/// below) is what the worker returns and what `fare-csv` writes in its result columns.
+public struct FareQuote: Sendable, Hashable, Codable {
+    /// Tariff id and the version used (its `effective_from`).
+    public var tariff: String
+    public var tariffVersion: String
+    public var currency: String
+    /// The trip the quote prices.
+    public var distanceMeters: Double
+    public var durationSeconds: Double
+    /// What the taxi meter shows: base and units with their per-unit surcharges.
+    public var meter: Int64
+    /// Flat per-trip surcharges (NYC), summed.
+    public var surcharges: Int64
+    public var tolls: Int64
+    public var callFee: Int64
+    /// What is paid: everything above, rounded per the tariff.
+    public var total: Int64
+    /// The totals for the least and most slow time the trip's distance and duration allow.
+    public var low: Int64
+    public var high: Int64
+    /// Each rider's share, in rider order; sums to `total`.
+    public var perPerson: [Int64]
+    public var split: SplitMethod
+    public var breakdown: Breakdown
+
+    /// How the total is made up.
+    public struct Breakdown: Sendable, Hashable, Codable {
+        public var base: Int64
+        public var baseSurcharge: Int64
+        /// Units charged, and how many came from distance and from slow time.
+        public var units: Int64
+        public var distanceUnits: Int64
+        public var timeUnits: Int64
+        public var unitPrice: Int64
+        /// `units × unit_price`.
+        public var unitsAmount: Int64
+        /// Extra on units for night/out-of-zone rates when they ticked.
+        public var unitSurcharges: Int64
+        public var flatSurcharges: [FlatItem]
+        public var tolls: Int64
+        public var callFee: Int64
+        /// The payment rounding (can be negative).
+        public var rounding: Int64
+        /// The meter's fare-distance counter at the end, in metres.
+        public var counterMeters: Double
+
+        private enum CodingKeys: String, CodingKey {
+            case base, baseSurcharge = "base_surcharge", units, distanceUnits = "distance_units", timeUnits = "time_units"
+            case unitPrice = "unit_price", unitsAmount = "units_amount", unitSurcharges = "unit_surcharges"
+            case flatSurcharges = "flat_surcharges", tolls, callFee = "call_fee", rounding, counterMeters = "counter_m"
+        }
+    }
+
+    /// One flat surcharge line.
+    public struct FlatItem: Sendable, Hashable, Codable {
+        public var name: String
+        public var amount: Int64
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case tariff, tariffVersion = "tariff_version", currency, distanceMeters = "distance_m", durationSeconds = "duration_s"
+        case meter, surcharges, tolls, callFee = "call_fee", total, low, high, perPerson = "per_person", split, breakdown
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Converts instants to local wall-clock time in a tariff's time zone, fast.
+///
+/// UTC offsets are precomputed for every daylight-saving period from 1970 to 2100, so a
+/// look-up is a binary search instead of a call into Foundation's calendar code.
+public struct LocalClock: Sendable, Hashable {
+    /// Instants (seconds since 1970, UTC) from which `offsets[i]` applies.
+    @usableFromInline let starts: [Double]
+    @usableFromInline let offsets: [Int]
+
+    public init(timeZone: TimeZone) {
+        var starts: [Double] = [-Double.infinity]
+        var offsets: [Int] = [timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: 0))]
+        var cursor = Date(timeIntervalSince1970: 0)
+        let end = Date(timeIntervalSince1970: 4_102_444_800)  // 2100-01-01
+        while let next = timeZone.nextDaylightSavingTimeTransition(after: cursor), next < end {
+            starts.append(next.timeIntervalSince1970)
+            offsets.append(timeZone.secondsFromGMT(for: next))
+            cursor = next
+        }
+        self.starts = starts
+        self.offsets = offsets
+    }
+
+    /// The UTC offset in seconds at an instant.
+    @inlinable
+    public func offset(at epochSeconds: Double) -> Int {
+        offsets[index(at: epochSeconds)]
+    }
+
+    /// Local seconds since 1970-01-01 00:00 local (the instant plus its offset).
+    @inlinable
+    public func localSeconds(_ epochSeconds: Double) -> Double {
+        epochSeconds + Double(offset(at: epochSeconds))
+    }
+
+    /// The instant at which the offset next changes after `epochSeconds`, or +∞.
+    @inlinable
+    public func nextTransition(after epochSeconds: Double) -> Double {
+        let i = index(at: epochSeconds) + 1
+        return i < starts.count ? starts[i] : .infinity
+    }
+
+    @usableFromInline
+    func index(at t: Double) -> Int {
+        if starts.count == 1 { return 0 }
+        var lo = 0, hi = starts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if starts[mid] <= t { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// Seconds after local midnight (0 ..< 86,400) of a local-seconds value.
+    @inlinable
+    public static func secondOfDay(_ localSeconds: Double) -> Double {
+        let s = localSeconds.truncatingRemainder(dividingBy: 86_400)
+        return s < 0 ? s + 86_400 : s
+    }
+
+    /// The ISO weekday (1 = Monday ... 7 = Sunday) of a local-seconds value.
+    @inlinable
+    public static func isoWeekday(_ localSeconds: Double) -> Int {
+        let days = Int((localSeconds / 86_400).rounded(.down))
+        // 1970-01-01 was a Thursday (ISO 4).
+        return ((days % 7 + 7 + 3) % 7) + 1
+    }
+}

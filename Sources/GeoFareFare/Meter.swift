@@ -1,0 +1,192 @@
+import Foundation
+import GeoFareCore
+
+/// A taxi meter: one fare-distance counter run over trip segments, as `FARE-RULES.md` describes.
+///
+/// - The counter F (metres) grows with distance driven; in ``TariffVersion/Mode/concurrent``
+///   mode, while the car moves below the changeover speed (unit distance ÷ unit time), time also
+///   counts, converted to distance at that speed; in ``TariffVersion/Mode/exclusive`` mode below
+///   it only time counts. Standing time always counts.
+/// - The base fare covers F up to the base distance. With ``TariffVersion/ChargeUnit/onStart``
+///   unit k is charged when F reaches `base + (k−1)·unit` (so N = 0 below the base distance,
+///   else ⌊(F − base)/unit⌋ + 1); with ``TariffVersion/ChargeUnit/onComplete`` when F reaches
+///   `base + k·unit`.
+/// - A unit is priced at the moment it ticks: the night rate in force then plus the out-of-zone
+///   rate if its segment is outside, added (capped by `maxCombinedRatePercent`), rounded to
+///   `surchargedUnitStep`. The base fare is priced once at boarding.
+///
+/// The counter is kept in "metre·seconds" (distance × unit time + time × unit distance), so
+/// integer inputs stay exact in floating point and units tick exactly at the thresholds.
+/// - Complexity: O(segments + rate changes during the trip); independent of the number of units.
+public struct Meter: Sendable {
+    /// Which reading of the slow time to compute.
+    public enum Scenario: Sendable {
+        /// The segments as given (their `slowSeconds`, or uniform speed).
+        case estimate
+        /// The least the meter can show for each segment's distance and duration: max(D, v*·T).
+        case low
+        /// The most: D + v*·T (all of the time slow while the whole distance is driven).
+        case high
+    }
+
+    /// What the meter shows at the end of a trip.
+    public struct Reading: Sendable, Hashable {
+        /// The base fare at the plain rate.
+        public var baseFare: Int64 = 0
+        /// Extra on the base fare for the night/out-of-zone rate at boarding.
+        public var baseSurcharge: Int64 = 0
+        /// Units charged.
+        public var units: Int64 = 0
+        /// Of those, the units the distance alone would have charged; the rest came from slow time.
+        public var distanceUnits: Int64 = 0
+        /// `units × unit price`, at the plain rate.
+        public var unitsAmount: Int64 = 0
+        /// Extra on units for the rates in force when they ticked.
+        public var unitSurcharges: Int64 = 0
+        /// The counter at the end, in metres.
+        public var counterMeters: Double = 0
+        /// The units charged from slow time.
+        public var timeUnits: Int64 { units - distanceUnits }
+        /// What the meter shows: base and units with their surcharges, in minor units.
+        public var amount: Int64 { baseFare + baseSurcharge + unitsAmount + unitSurcharges }
+    }
+
+    public let version: TariffVersion
+    public let clock: LocalClock
+    /// Rates by time of day: `starts[i]` (seconds after midnight, ascending, `starts[0] == 0`)
+    /// begins a period with night rate `rates[i]`.
+    private let starts: [Double]
+    private let rates: [Int]
+    private let scaledBase: Double
+    private let scaledUnit: Double
+
+    public init(version: TariffVersion, clock: LocalClock) {
+        self.version = version
+        self.clock = clock
+        var boundaries = Set([0])
+        for w in version.night { boundaries.insert(w.fromSecond); boundaries.insert(w.toSecond % 86_400) }
+        let sorted = boundaries.sorted()
+        starts = sorted.map(Double.init)
+        rates = sorted.map { s in
+            version.night.first { TariffFile.window($0.fromSecond, $0.toSecond, contains: s) }?.ratePercent ?? 0
+        }
+        scaledBase = version.baseDistanceMeters * version.unitTimeSeconds
+        scaledUnit = version.unitDistanceMeters * version.unitTimeSeconds
+    }
+
+    /// Runs the meter over the segments of one trip.
+    /// - Parameters:
+    ///   - segments: in order; the first one's start is the boarding time. Must be valid
+    ///     (see ``TripSegment/validate()``); the caller checks.
+    ///   - scenario: which reading of the slow time.
+    public func run(_ segments: [TripSegment], scenario: Scenario = .estimate) -> Reading {
+        var reading = Reading()
+        guard let first = segments.first else { return reading }
+        let boardingRate = combinedRate(night: nightRate(at: first.start.timeIntervalSince1970), outside: first.outsideZone)
+        reading.baseFare = version.baseFare
+        reading.baseSurcharge = Self.roundHalfUp(version.baseFare * Int64(100 + boardingRate), divisor: 100, step: version.surchargedBaseStep) - version.baseFare
+        var counter = 0.0          // scaled counter
+        var distanceCounter = 0.0  // the part of it that distance alone accounts for
+        let unitD = version.unitDistanceMeters, unitT = version.unitTimeSeconds
+        for segment in segments {
+            let d = segment.distanceMeters, duration = segment.durationSeconds
+            var f: Double, fd = d * unitT
+            switch scenario {
+            case .estimate:
+                let slow = segment.slowSeconds ?? 0
+                let moving = duration - slow
+                f = slow * unitD
+                let crawling = moving > 0 && d * unitT < unitD * moving
+                switch version.mode {
+                case .concurrent: f += d * unitT + (crawling ? unitD * moving : 0)
+                case .exclusive:
+                    f += crawling ? unitD * moving : d * unitT
+                    if crawling { fd = 0 }
+                }
+            case .low:
+                f = max(d * unitT, unitD * duration)
+            case .high:
+                f = d * unitT + unitD * duration
+            }
+            distanceCounter += fd
+            if f > 0 { priceInterval(from: counter, adding: f, segment: segment, into: &reading) }
+            counter += f
+        }
+        reading.distanceUnits = min(unitsReached(distanceCounter), reading.units)
+        reading.counterMeters = counter / unitT
+        return reading
+    }
+
+    /// Units charged once the scaled counter reaches `f`. A threshold reached within a
+    /// micrometre counts as reached, so sums of fractional distances do not lose a unit to
+    /// floating-point rounding.
+    @inline(__always)
+    func unitsReached(_ f: Double) -> Int64 {
+        let x = f + 1e-6 * version.unitTimeSeconds - scaledBase
+        switch version.chargeUnit {
+        case .onStart: return x < 0 ? 0 : Int64((x / scaledUnit).rounded(.down)) + 1
+        case .onComplete: return x < 0 ? 0 : Int64((x / scaledUnit).rounded(.down))
+        }
+    }
+
+    /// Charges the units that tick while one segment adds `f` to the counter, splitting the
+    /// segment where the rate changes (night windows, daylight-saving shifts).
+    private func priceInterval(from counter: Double, adding f: Double, segment: TripSegment, into reading: inout Reading) {
+        let t0 = segment.start.timeIntervalSince1970
+        let duration = segment.durationSeconds
+        var elapsed = 0.0
+        var before = unitsReached(counter)
+        while true {
+            let now = t0 + elapsed
+            let local = clock.localSeconds(now)
+            let second = LocalClock.secondOfDay(local)
+            let i = periodIndex(second)
+            let nextBoundary = (i + 1 < starts.count ? starts[i + 1] : 86_400) - second
+            let nextShift = clock.nextTransition(after: now) - now
+            let end = duration <= 0 ? duration : min(duration, elapsed + min(nextBoundary, nextShift))
+            let counterAtEnd = duration <= 0 || end >= duration ? counter + f : counter + f * (end / duration)
+            let after = unitsReached(counterAtEnd)
+            if after > before {
+                let n = after - before
+                let price = unitPrice(combinedRate(night: rates[i], outside: segment.outsideZone))
+                reading.units += n
+                reading.unitsAmount += n * version.unitPrice
+                reading.unitSurcharges += n * (price - version.unitPrice)
+                before = after
+            }
+            if duration <= 0 || end >= duration { return }
+            elapsed = end
+        }
+    }
+
+    @inline(__always)
+    func periodIndex(_ secondOfDay: Double) -> Int {
+        var i = starts.count - 1
+        while i > 0 && starts[i] > secondOfDay { i -= 1 }
+        return i
+    }
+
+    /// The night rate (percent) at an instant.
+    public func nightRate(at epochSeconds: Double) -> Int {
+        rates[periodIndex(LocalClock.secondOfDay(clock.localSeconds(epochSeconds)))]
+    }
+
+    @inline(__always)
+    func combinedRate(night: Int, outside: Bool) -> Int {
+        let sum = night + (outside ? version.outOfZoneRatePercent : 0)
+        return version.maxCombinedRatePercent.map { min(sum, $0) } ?? sum
+    }
+
+    /// The price of one unit at a combined rate, rounded half-up to the tariff's step.
+    @inline(__always)
+    func unitPrice(_ ratePercent: Int) -> Int64 {
+        ratePercent == 0 ? version.unitPrice : Self.roundHalfUp(version.unitPrice * Int64(100 + ratePercent), divisor: 100, step: version.surchargedUnitStep)
+    }
+
+    /// `value / divisor` rounded half-up to a multiple of `step`, in integers (value ≥ 0).
+    @inline(__always)
+    public static func roundHalfUp(_ value: Int64, divisor: Int64, step: Int64) -> Int64 {
+        let q = divisor * step
+        return (value + q / 2) / q * step
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import GeoFareCore
+
+/// A taxi tariff: one region and vehicle class (`kr-seoul/regular`), with its versions over time.
+///
+/// Loaded from one JSON file in `Data/tariffs/` (the format is described in
+/// `Data/tariffs/README.md`) and validated on load. A trip is priced with the version in force
+/// at its departure.
+public struct Tariff: Sendable, Hashable {
+    /// `<region>/<class>`, e.g. `kr-seoul/regular`.
+    public let id: String
+    /// Other ids that name this tariff (e.g. `kr-seoul/jumbo` for the deluxe tariff).
+    public let aliases: [String]
+    /// A name for people.
+    public let name: String
+    /// ISO 4217 currency of every amount.
+    public let currency: String
+    /// The IANA time zone in which night windows and flat-surcharge hours are read.
+    public let timeZone: TimeZone
+    /// The zone whose area this tariff serves by default (the origin picks it), if any.
+    public let region: String?
+    /// The zone outside which units carry the out-of-zone rate, if any.
+    public let businessZone: String?
+    /// Average speed while moving, km/h, used when only total distance and duration are known.
+    public let defaultCruiseKmh: Double
+    /// The versions, sorted by `effectiveFrom`.
+    public let versions: [TariffVersion]
+    /// Where the tariff was loaded from (`embedded:tariffs/...` or a file path).
+    public let origin: String
+
+    /// The version in force at `date`, or `nil` if the date is before the first version.
+    public func version(at date: Date) -> TariffVersion? {
+        versions.last { $0.effectiveFrom <= date }
+    }
+}
+
+/// One version of a tariff: every number the meter needs, in force from `effectiveFrom` until
+/// the next version starts.
+public struct TariffVersion: Sendable, Hashable {
+    /// How slow time and distance combine below the changeover speed.
+    public enum Mode: String, Sendable, Codable {
+        /// 동시병산 (mode D): below the changeover speed time **and** distance count.
+        case concurrent
+        /// 상호병산 (mode S): below it only time counts, at or above it only distance.
+        case exclusive
+    }
+
+    /// When a unit is charged.
+    public enum ChargeUnit: String, Sendable, Codable {
+        /// When the unit starts (Korean meters): the first unit the moment the counter passes the base distance.
+        case onStart = "on_start"
+        /// When the unit completes (NYC): the initial charge covers the first partial unit.
+        case onComplete = "on_complete"
+    }
+
+    /// A window of local time with a percentage surcharge on units (and on the base fare at boarding).
+    public struct NightWindow: Sendable, Hashable {
+        /// Start, seconds after local midnight.
+        public let fromSecond: Int
+        /// End (exclusive), seconds after local midnight; may be ≤ `fromSecond` when it wraps midnight.
+        public let toSecond: Int
+        public let ratePercent: Int
+    }
+
+    /// A per-trip amount added on top of the meter (NYC's MTA tax, overnight, rush hour, congestion).
+    public struct FlatSurcharge: Sendable, Hashable {
+        public let name: String
+        /// Minor units.
+        public let amount: Int64
+        /// Local time window at boarding, seconds after midnight (`nil`: all day).
+        public let fromSecond: Int?
+        public let toSecond: Int?
+        /// ISO weekdays (1 = Monday) at boarding (`nil`: every day).
+        public let weekdays: Set<Int>?
+        /// A zone the trip must start or end in (`nil`: anywhere).
+        public let zone: String?
+    }
+
+    public let effectiveFrom: Date
+    /// The `effective_from` text as written in the file, used as the version label.
+    public let label: String
+    public let sources: [String]
+    /// Fields of this version known only from secondary sources.
+    public let secondary: [String]
+    /// Minor units charged at boarding.
+    public let baseFare: Int64
+    /// Metres of the counter the base fare covers.
+    public let baseDistanceMeters: Double
+    /// Minor units per unit.
+    public let unitPrice: Int64
+    public let unitDistanceMeters: Double
+    public let unitTimeSeconds: Double
+    public let mode: Mode
+    public let chargeUnit: ChargeUnit
+    public let night: [NightWindow]
+    public let outOfZoneRatePercent: Int
+    /// A cap on night + out-of-zone rates combined (Daegu: 40), if any.
+    public let maxCombinedRatePercent: Int?
+    /// The surcharged base fare is rounded half-up to a multiple of this.
+    public let surchargedBaseStep: Int64
+    /// A surcharged unit price is rounded half-up to a multiple of this.
+    public let surchargedUnitStep: Int64
+    public let flatSurcharges: [FlatSurcharge]
+    /// The amount paid is rounded half-up to a multiple of this.
+    public let roundingStep: Int64
+
+    /// The changeover speed in m/s: unit distance ÷ unit time.
+    public var changeoverSpeed: Double { unitDistanceMeters / unitTimeSeconds }
+}

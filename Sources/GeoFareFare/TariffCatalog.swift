@@ -1,0 +1,108 @@
+import Foundation
+import GeoFareCore
+import GeoFareData
+
+/// Every tariff and tariff zone GeoFare knows: the embedded ones plus a user data directory's.
+///
+/// Immutable once loaded and safe to share across threads. Meters are built once per tariff
+/// version here, so pricing does no set-up work.
+public struct TariffCatalog: Sendable {
+    /// The tariffs, sorted by id.
+    public let tariffs: [Tariff]
+    /// Tariff regions and business zones.
+    public let zones: ZoneSet
+    private let index: [String: Int]
+    private let meters: [[Meter]]
+
+    /// Loads `tariffs/*.json` and `zones/*.geojson` from a data catalog.
+    /// - Throws: ``FareError`` `invalid_tariff` naming the file and field, or for a zone file
+    ///   `invalid_zone`; a duplicate tariff id or alias is an error too.
+    public static func load(from data: DataCatalog = .embedded) throws(FareError) -> TariffCatalog {
+        var tariffs: [Tariff] = []
+        do {
+            for path in try data.paths(under: "tariffs/", extensions: ["json"]) {
+                let (bytes, origin) = try data.file(path)
+                tariffs.append(try TariffFile.load(bytes, origin: origin))
+            }
+        } catch let error as FareError {
+            throw error
+        } catch let error as DataError {
+            throw FareError(code: error.code, message: error.message, field: error.field)
+        } catch {
+            throw FareError(code: "invalid_tariff", message: "\(error)", field: nil)
+        }
+        var zones = ZoneSet()
+        do {
+            for path in try data.paths(under: "zones/", extensions: ["geojson"]) {
+                let (bytes, origin) = try data.file(path)
+                try zones.load(geoJSON: bytes, origin: origin)
+            }
+        } catch let error as InvalidInput {
+            throw FareError(code: "invalid_zone", message: error.message, field: error.field)
+        } catch let error as DataError {
+            throw FareError(code: error.code, message: error.message, field: error.field)
+        } catch {
+            throw FareError(code: "invalid_zone", message: "\(error)", field: nil)
+        }
+        return try TariffCatalog(tariffs: tariffs, zones: zones)
+    }
+
+    /// Builds a catalog from tariffs already loaded.
+    /// - Throws: ``FareError`` `invalid_tariff` for a duplicate id or alias, or a zone a tariff
+    ///   names that is not loaded.
+    public init(tariffs: [Tariff], zones: ZoneSet) throws(FareError) {
+        let sorted = tariffs.sorted { $0.id < $1.id }
+        var index: [String: Int] = [:]
+        for (i, t) in sorted.enumerated() {
+            for name in [t.id] + t.aliases {
+                if let other = index[name] {
+                    throw FareError(code: "invalid_tariff", message: "tariff id '\(name)' is defined by both \(sorted[other].origin) and \(t.origin)", field: t.origin)
+                }
+                index[name] = i
+            }
+            for zone in [t.region, t.businessZone].compactMap({ $0 }) where zones.zone(zone) == nil {
+                throw FareError(code: "invalid_tariff", message: "zone '\(zone)' is not in any zones/*.geojson file", field: "\(t.origin): region/business_zone")
+            }
+        }
+        self.tariffs = sorted
+        self.zones = zones
+        self.index = index
+        self.meters = sorted.map { t in
+            let clock = LocalClock(timeZone: t.timeZone)
+            return t.versions.map { Meter(version: $0, clock: clock) }
+        }
+    }
+
+    /// The tariff with an id or alias.
+    /// - Throws: ``FareError`` `unknown_tariff` listing the known ids.
+    public func tariff(_ id: String) throws(FareError) -> Tariff {
+        guard let i = index[id] else {
+            throw FareError(code: "unknown_tariff", message: "unknown tariff '\(id)'; known: \(tariffs.map(\.id).joined(separator: ", "))", field: "tariff")
+        }
+        return tariffs[i]
+    }
+
+    /// The tariff, its version in force at `date`, and the meter for it.
+    /// - Throws: ``FareError`` `unknown_tariff`, or `no_tariff_version` when `date` is before
+    ///   the tariff's first version.
+    public func meter(tariff id: String, at date: Date) throws(FareError) -> (tariff: Tariff, meter: Meter) {
+        guard let i = index[id] else { _ = try tariff(id); fatalError("unreachable") }
+        let t = tariffs[i]
+        guard let v = t.versions.lastIndex(where: { $0.effectiveFrom <= date }) else {
+            throw FareError(code: "no_tariff_version", message: "tariff '\(t.id)' has no version in force at \(date); its first starts \(t.versions[0].label)", field: "depart_at")
+        }
+        return (t, meters[i][v])
+    }
+
+    /// The tariff whose region contains a point (the first, in id order), for requests that name none.
+    /// - Throws: ``FareError`` `no_tariff_for_location`.
+    public func tariff(forOrigin origin: Coordinate) throws(FareError) -> Tariff {
+        let containing = Set(zones.zones(containing: origin))
+        // Prefer each region's "regular" class when a region has several tariffs.
+        let candidates = tariffs.filter { t in t.region.map(containing.contains) ?? false }
+        guard let best = candidates.first(where: { $0.id.hasSuffix("/regular") }) ?? candidates.first else {
+            throw FareError(code: "no_tariff_for_location", message: "no tariff region contains \(origin); name a tariff", field: "from")
+        }
+        return best
+    }
+}

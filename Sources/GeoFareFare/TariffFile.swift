@@ -1,0 +1,223 @@
+import Foundation
+import GeoFareCore
+
+/// The JSON shape of a tariff file, and its validation into ``Tariff``.
+struct TariffFile: Decodable {
+    struct Version: Decodable {
+        struct Night: Decodable { let from: String; let to: String; let rate_percent: Int }
+        struct Flat: Decodable {
+            let name: String
+            let amount: Int64
+            let from: String?
+            let to: String?
+            let weekdays: [Int]?
+            let zone: String?
+        }
+        struct Rounding: Decodable { let step: Int64; let mode: String }
+        let effective_from: String
+        let sources: [String]
+        let secondary: [String]?
+        let base_fare: Int64
+        let base_distance_m: Double
+        let unit_price: Int64
+        let unit_distance_m: Double
+        let unit_time_s: Double
+        let mode: TariffVersion.Mode
+        let charge_unit: TariffVersion.ChargeUnit
+        let night: [Night]
+        let out_of_zone_rate_percent: Int
+        let max_combined_rate_percent: Int?
+        let surcharged_base_step: Int64
+        let surcharged_unit_step: Int64
+        let flat_surcharges: [Flat]
+        let rounding: Rounding
+    }
+    let id: String
+    let aliases: [String]?
+    let name: String
+    let currency: String
+    let time_zone: String
+    let region: String?
+    let business_zone: String?
+    let default_cruise_kmh: Double
+    let versions: [Version]
+
+    /// Decodes and validates a tariff file.
+    /// - Throws: ``FareError`` `invalid_tariff` whose field names the file and the JSON path.
+    static func load(_ data: Data, origin: String) throws(FareError) -> Tariff {
+        let file: TariffFile
+        do { file = try JSONDecoder().decode(TariffFile.self, from: data) } catch let error as DecodingError {
+            throw .invalidTariff(origin, Self.path(of: error), Self.describe(error))
+        } catch {
+            throw .invalidTariff(origin, "$", "\(error)")
+        }
+        return try file.validated(origin: origin)
+    }
+
+    func validated(origin: String) throws(FareError) -> Tariff {
+        func fail(_ path: String, _ message: String) -> FareError { .invalidTariff(origin, path, message) }
+        let parts = id.split(separator: "/")
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty }) else { throw fail("id", "must be <region>/<class>, got '\(id)'") }
+        guard currency.count == 3, currency == currency.uppercased() else { throw fail("currency", "must be an ISO 4217 code, got '\(currency)'") }
+        guard let tz = TimeZone(identifier: time_zone) else { throw fail("time_zone", "unknown IANA time zone '\(time_zone)'") }
+        guard default_cruise_kmh.isFinite, default_cruise_kmh > 0, default_cruise_kmh < 200 else { throw fail("default_cruise_kmh", "must be within (0, 200), got \(default_cruise_kmh)") }
+        guard !versions.isEmpty else { throw fail("versions", "needs at least one version") }
+        var out: [TariffVersion] = []
+        for (i, v) in versions.enumerated() {
+            let at = "versions[\(i)]"
+            guard let from = ISO8601.parse(v.effective_from) else { throw fail("\(at).effective_from", "not an ISO 8601 time with offset: '\(v.effective_from)'") }
+            if let last = out.last, last.effectiveFrom >= from { throw fail("\(at).effective_from", "versions must be in increasing order of effective_from") }
+            guard !v.sources.isEmpty else { throw fail("\(at).sources", "every version names its sources") }
+            guard v.base_fare >= 0 else { throw fail("\(at).base_fare", "must not be negative") }
+            guard v.base_distance_m.isFinite, v.base_distance_m >= 0 else { throw fail("\(at).base_distance_m", "must be ≥ 0") }
+            guard v.unit_price > 0 else { throw fail("\(at).unit_price", "must be positive") }
+            guard v.unit_distance_m.isFinite, v.unit_distance_m > 0 else { throw fail("\(at).unit_distance_m", "must be positive") }
+            guard v.unit_time_s.isFinite, v.unit_time_s > 0 else { throw fail("\(at).unit_time_s", "must be positive") }
+            guard (0...500).contains(v.out_of_zone_rate_percent) else { throw fail("\(at).out_of_zone_rate_percent", "must be within 0...500") }
+            guard v.surcharged_base_step > 0 else { throw fail("\(at).surcharged_base_step", "must be positive") }
+            guard v.surcharged_unit_step > 0 else { throw fail("\(at).surcharged_unit_step", "must be positive") }
+            guard v.rounding.step > 0 else { throw fail("\(at).rounding.step", "must be positive") }
+            guard v.rounding.mode == "half_up" else { throw fail("\(at).rounding.mode", "only half_up is supported, got '\(v.rounding.mode)'") }
+            var night: [TariffVersion.NightWindow] = []
+            for (j, w) in v.night.enumerated() {
+                guard let a = Self.secondsOfDay(w.from) else { throw fail("\(at).night[\(j)].from", "expected HH:MM, got '\(w.from)'") }
+                guard let b = Self.secondsOfDay(w.to) else { throw fail("\(at).night[\(j)].to", "expected HH:MM, got '\(w.to)'") }
+                guard a != b else { throw fail("\(at).night[\(j)]", "an empty window") }
+                guard (0...500).contains(w.rate_percent) else { throw fail("\(at).night[\(j)].rate_percent", "must be within 0...500") }
+                night.append(.init(fromSecond: a, toSecond: b, ratePercent: w.rate_percent))
+            }
+            // Windows must not overlap: test each minute of the day.
+            for minute in stride(from: 0, to: 86_400, by: 60) where night.filter({ Self.window($0.fromSecond, $0.toSecond, contains: minute) }).count > 1 {
+                throw fail("\(at).night", "windows overlap at \(minute / 3600):\(String(format: "%02d", minute % 3600 / 60))")
+            }
+            var flats: [TariffVersion.FlatSurcharge] = []
+            for (j, f) in v.flat_surcharges.enumerated() {
+                let fat = "\(at).flat_surcharges[\(j)]"
+                guard f.amount >= 0 else { throw fail("\(fat).amount", "must not be negative") }
+                guard (f.from == nil) == (f.to == nil) else { throw fail(fat, "from and to go together") }
+                let a = try f.from.map { (s: String) throws(FareError) -> Int in
+                    guard let v = Self.secondsOfDay(s) else { throw fail("\(fat).from", "expected HH:MM, got '\(s)'") }
+                    return v
+                }
+                let b = try f.to.map { (s: String) throws(FareError) -> Int in
+                    guard let v = Self.secondsOfDay(s) else { throw fail("\(fat).to", "expected HH:MM, got '\(s)'") }
+                    return v
+                }
+                if let days = f.weekdays, !days.allSatisfy({ (1...7).contains($0) }) { throw fail("\(fat).weekdays", "ISO weekdays are 1 (Monday) ... 7") }
+                flats.append(.init(name: f.name, amount: f.amount, fromSecond: a, toSecond: b, weekdays: f.weekdays.map(Set.init), zone: f.zone))
+            }
+            out.append(TariffVersion(
+                effectiveFrom: from, label: v.effective_from, sources: v.sources, secondary: v.secondary ?? [],
+                baseFare: v.base_fare, baseDistanceMeters: v.base_distance_m, unitPrice: v.unit_price,
+                unitDistanceMeters: v.unit_distance_m, unitTimeSeconds: v.unit_time_s, mode: v.mode, chargeUnit: v.charge_unit,
+                night: night, outOfZoneRatePercent: v.out_of_zone_rate_percent, maxCombinedRatePercent: v.max_combined_rate_percent,
+                surchargedBaseStep: v.surcharged_base_step, surchargedUnitStep: v.surcharged_unit_step,
+                flatSurcharges: flats, roundingStep: v.rounding.step
+            ))
+        }
+        return Tariff(id: id, aliases: aliases ?? [], name: name, currency: currency, timeZone: tz, region: region,
+                      businessZone: business_zone, defaultCruiseKmh: default_cruise_kmh, versions: out, origin: origin)
+    }
+
+    /// `HH:MM` → seconds after midnight (`24:00` allowed as the end of the day).
+    static func secondsOfDay(_ text: String) -> Int? {
+        let p = text.split(separator: ":")
+        guard p.count == 2, let h = Int(p[0]), let m = Int(p[1]), (0...24).contains(h), (0...59).contains(m), h * 60 + m <= 1440 else { return nil }
+        return (h * 3600 + m * 60) % 86_400
+    }
+
+    /// Whether a window [from, to) of the day, possibly wrapping midnight, contains a second.
+    static func window(_ from: Int, _ to: Int, contains s: Int) -> Bool {
+        from < to ? (s >= from && s < to) : (s >= from || s < to)
+    }
+
+    static func path(of error: DecodingError) -> String {
+        let context: DecodingError.Context
+        switch error {
+        case let .keyNotFound(key, c): return (c.codingPath + [key]).pathString
+        case let .typeMismatch(_, c), let .valueNotFound(_, c), let .dataCorrupted(c): context = c
+        @unknown default: return "$"
+        }
+        return context.codingPath.pathString
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound: return "a required field is missing"
+        case let .typeMismatch(type, _): return "expected \(type)"
+        case let .valueNotFound(type, _): return "expected \(type), got null"
+        case let .dataCorrupted(c): return c.debugDescription
+        @unknown default: return "\(error)"
+        }
+    }
+}
+
+extension [any CodingKey] {
+    /// `versions[0].base_fare` style path of a coding path.
+    var pathString: String {
+        var s = ""
+        for key in self {
+            if let i = key.intValue { s += "[\(i)]" } else { s += (s.isEmpty ? "" : ".") + key.stringValue }
+        }
+        return s.isEmpty ? "$" : s
+    }
+}
+
+/// ISO 8601 times with an offset, parsed without a shared formatter (thread-safe, fast).
+public enum ISO8601 {
+    /// Parses `YYYY-MM-DDTHH:MM[:SS[.fff]](Z|±HH:MM|±HHMM)`; a time without an offset is rejected.
+    public static func parse(_ text: String) -> Date? {
+        let u = Array(text.utf8)
+        func num(_ a: Int, _ n: Int) -> Int? {
+            guard a + n <= u.count else { return nil }
+            var v = 0
+            for i in a..<(a + n) {
+                let d = Int(u[i]) - 48
+                guard (0...9).contains(d) else { return nil }
+                v = v * 10 + d
+            }
+            return v
+        }
+        guard u.count >= 17, let y = num(0, 4), u[4] == 45, let mo = num(5, 2), u[7] == 45, let d = num(8, 2),
+              u[10] == 84 || u[10] == 32 || u[10] == 116, let h = num(11, 2), u[13] == 58, let mi = num(14, 2) else { return nil }
+        var i = 16
+        var seconds = 0.0
+        if i < u.count, u[i] == 58 {
+            guard let s = num(i + 1, 2) else { return nil }
+            seconds = Double(s)
+            i += 3
+            if i < u.count, u[i] == 46 || u[i] == 44 {
+                i += 1
+                var scale = 0.1
+                while i < u.count, (48...57).contains(u[i]) {
+                    seconds += Double(u[i] - 48) * scale
+                    scale /= 10
+                    i += 1
+                }
+            }
+        }
+        guard i < u.count else { return nil }
+        var offset = 0
+        if u[i] == 90 || u[i] == 122 {
+            i += 1
+        } else if u[i] == 43 || u[i] == 45 {
+            let sign = u[i] == 43 ? 1 : -1
+            guard let oh = num(i + 1, 2) else { return nil }
+            var om = 0
+            if let m = num(i + 4, 2), u[i + 3] == 58 { om = m; i += 6 } else if let m = num(i + 3, 2) { om = m; i += 5 } else { i += 3 }
+            offset = sign * (oh * 3600 + om * 60)
+        } else {
+            return nil
+        }
+        guard i == u.count, (1...12).contains(mo), (1...31).contains(d), h <= 23, mi <= 59, seconds < 61 else { return nil }
+        // Days from civil (Howard Hinnant's algorithm), proleptic Gregorian.
+        let yy = mo <= 2 ? y - 1 : y
+        let era = (yy >= 0 ? yy : yy - 399) / 400
+        let yoe = yy - era * 400
+        let doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        let epoch = Double(days * 86_400 + h * 3600 + mi * 60 - offset) + seconds
+        return Date(timeIntervalSince1970: epoch)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import GeoFareCore
+import GeoFareData
+@testable import GeoFareFare
+
+struct FareErrorTests {
+    func code(_ body: () throws -> FareQuote) -> (String?, String?) {
+        do { _ = try body(); return (nil, nil) } catch let e as FareError { return (e.code, e.field) } catch { return ("other", nil) }
+    }
+
+    @Test("Bad requests get a clear error naming the field")
+    func badRequests() {
+        #expect(code { try quote("kr-seoul/regular", meters: -1, seconds: 60, at: "2024-05-15T14:00:00+09:00") } == ("negative_value", "distance_m"))
+        #expect(code { try quote("kr-seoul/regular", meters: .nan, seconds: 60, at: "2024-05-15T14:00:00+09:00") } == ("not_finite", "distance_m"))
+        #expect(code { try quote("kr-seoul/regular", meters: 100, seconds: 60, at: "2024-05-15T14:00:00+09:00", party: 0) } == ("invalid_party_size", "party_size"))
+        #expect(code { try quote("kr-seoul/regular", meters: 100, seconds: 60, at: "2024-05-15T14:00:00+09:00", party: 21) } == ("invalid_party_size", "party_size"))
+        #expect(code { try quote("kr-nowhere/regular", meters: 100, seconds: 60, at: "2024-05-15T14:00:00+09:00") } == ("unknown_tariff", "tariff"))
+        #expect(code { try quote("kr-seoul/regular", meters: 100, seconds: 60, at: "2010-01-01T14:00:00+09:00") } == ("no_tariff_version", "depart_at"))
+        #expect(code { try quote("kr-seoul/regular", meters: 100, seconds: 60, at: "2024-05-15T14:00:00+09:00", cruiseKmh: 0) } == ("out_of_range", "cruise_kmh"))
+        #expect(code { try quote("kr-seoul/regular", segments: [(100, 60, 61, false)], at: "2024-05-15T14:00:00+09:00") } == ("out_of_range", "segments[0].slow_s"))
+    }
+
+    static let valid = """
+    {"id": "xx-test/regular", "name": "Test", "currency": "KRW", "time_zone": "Asia/Seoul", "region": null,
+     "business_zone": null, "default_cruise_kmh": 25,
+     "versions": [{"effective_from": "2023-01-01T00:00:00+09:00", "sources": ["test"], "base_fare": 4800,
+       "base_distance_m": 1600, "unit_price": 100, "unit_distance_m": 131, "unit_time_s": 30, "mode": "concurrent",
+       "charge_unit": "on_start", "night": [], "out_of_zone_rate_percent": 20, "surcharged_base_step": 10,
+       "surcharged_unit_step": 10, "flat_surcharges": [], "rounding": {"step": 100, "mode": "half_up"}}]}
+    """
+
+    @Test("A valid tariff file loads")
+    func validFile() throws {
+        let t = try TariffFile.load(Data(Self.valid.utf8), origin: "test.json")
+        #expect(t.id == "xx-test/regular")
+        #expect(t.versions[0].changeoverSpeed == 131.0 / 30.0)
+    }
+
+    @Test("A malformed tariff file names the file and the field", arguments: [
+        ("\"base_fare\": 4800", "\"base_fare\": \"lots\"", "versions[0].base_fare"),
+        ("\"unit_distance_m\": 131", "\"unit_distance_m\": 0", "versions[0].unit_distance_m"),
+        ("\"mode\": \"concurrent\"", "\"mode\": \"sometimes\"", "versions[0].mode"),
+        ("\"night\": []", "\"night\": [{\"from\": \"25:00\", \"to\": \"04:00\", \"rate_percent\": 20}]", "versions[0].night[0].from"),
+        ("\"night\": []", "\"night\": [{\"from\": \"22:00\", \"to\": \"04:00\", \"rate_percent\": 20}, {\"from\": \"23:00\", \"to\": \"02:00\", \"rate_percent\": 40}]", "versions[0].night"),
+        ("\"time_zone\": \"Asia/Seoul\"", "\"time_zone\": \"Mars/Olympus\"", "time_zone"),
+        ("\"effective_from\": \"2023-01-01T00:00:00+09:00\"", "\"effective_from\": \"2023-01-01\"", "versions[0].effective_from"),
+        ("\"id\": \"xx-test/regular\"", "\"id\": \"flat\"", "id"),
+        ("\"sources\": [\"test\"], ", "", "versions[0].sources"),
+    ])
+    func malformed(find: String, replace: String, field: String) {
+        let text = Self.valid.replacingOccurrences(of: find, with: replace)
+        #expect(text != Self.valid)
+        do {
+            _ = try TariffFile.load(Data(text.utf8), origin: "bad.json")
+            Issue.record("accepted a malformed file")
+        } catch {
+            #expect(error.code == "invalid_tariff")
+            #expect(error.field == "bad.json: \(field)", "field was \(error.field ?? "nil")")
+        }
+        #expect(throws: FareError.self) { try TariffFile.load(Data("{not json".utf8), origin: "broken.json") }
+    }
+
+    @Test("A user data directory adds a tariff and a broken one is reported with its path")
+    func userDirectory() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-tariffs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("tariffs"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(Self.valid.utf8).write(to: dir.appendingPathComponent("tariffs/xx-test.json"))
+        let catalog = try TariffCatalog.load(from: DataCatalog(overrideDirectory: dir))
+        #expect(try catalog.tariff("xx-test/regular").origin.hasSuffix("tariffs/xx-test.json"))
+        #expect(try catalog.tariff("kr-seoul/regular").id == "kr-seoul/regular")
+        try Data("{}".utf8).write(to: dir.appendingPathComponent("tariffs/zz-broken.json"))
+        do { _ = try TariffCatalog.load(from: DataCatalog(overrideDirectory: dir)); Issue.record("loaded a broken tariff") } catch {
+            #expect(error.field?.contains("zz-broken.json") == true)
+        }
+    }
+
+    @Test("ISO 8601 parsing")
+    func iso() {
+        #expect(ISO8601.parse("2023-02-01T04:00:00+09:00")?.timeIntervalSince1970 == 1_675_191_600)
+        #expect(ISO8601.parse("2023-01-31T19:00:00Z")?.timeIntervalSince1970 == 1_675_191_600)
+        #expect(ISO8601.parse("2023-01-31T19:00:00.5Z")?.timeIntervalSince1970 == 1_675_191_600.5)
+        #expect(ISO8601.parse("2023-01-31T14:00-0500")?.timeIntervalSince1970 == 1_675_191_600)
+        #expect(ISO8601.parse("2023-01-31T19:00:00") == nil)
+        #expect(ISO8601.parse("2023-13-01T00:00:00Z") == nil)
+        #expect(ISO8601.parse("yesterday") == nil)
+    }
+}
