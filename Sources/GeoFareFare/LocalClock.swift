@@ -35,6 +35,13 @@ public struct LocalClock: Sendable, Hashable {
         epochSeconds + Double(offset(at: epochSeconds))
     }
 
+    /// The instant (seconds since 1970, UTC) of a local wall-clock time given as local seconds
+    /// since 1970. In a daylight-saving gap the later offset is used; in an overlap the earlier.
+    public func epochSeconds(fromLocal local: Double) -> Double {
+        let guess = local - Double(offset(at: local))
+        return local - Double(offset(at: guess))
+    }
+
     /// The instant at which the offset next changes after `epochSeconds`, or +∞.
     @inlinable
     public func nextTransition(after epochSeconds: Double) -> Double {
