@@ -11,7 +11,7 @@ let package = Package(
     name: "GeoFare",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareProj", "GeoFareData", "GeoFareFare"]),
+        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareProj", "GeoFareData", "GeoFareRoute", "GeoFareFare"]),
         .executable(name: "geofare", targets: ["geofare"]),
     ],
     dependencies: [
@@ -37,11 +37,12 @@ let package = Package(
             dependencies: ["CProj", "GeoFareCore", "GeoFareData"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "GeoFareFare", dependencies: ["GeoFareCore", "GeoFareData"], swiftSettings: swiftSettings),
+        .target(name: "GeoFareRoute", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareProj"], swiftSettings: swiftSettings),
+        .target(name: "GeoFareFare", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareRoute"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "geofare",
             dependencies: [
-                "GeoFareCore", "GeoFareProj", "GeoFareData", "GeoFareFare",
+                "GeoFareCore", "GeoFareProj", "GeoFareData", "GeoFareFare", "GeoFareRoute",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -52,7 +53,9 @@ let package = Package(
             dependencies: ["GeoFareProj", "GeoFareCore"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "GeoFareRouteTests", dependencies: ["GeoFareRoute", "GeoFareCore", "GeoFareProj"],
+                    resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareCLITests",
             dependencies: ["geofare"],

@@ -8,6 +8,14 @@ static const unsigned char crs_aliases_json[] = {
 #embed "../../Data/crs/aliases.json"
 };
 
+static const unsigned char route_circuity_json[] = {
+#embed "../../Data/route/circuity.json"
+};
+
+static const unsigned char route_speed_profiles_json[] = {
+#embed "../../Data/route/speed-profiles.json"
+};
+
 static const unsigned char tariffs_kr_busan_regular_json[] = {
 #embed "../../Data/tariffs/kr-busan-regular.json"
 };
@@ -58,6 +66,8 @@ static const unsigned char zones_us_nyc_congestion_geojson[] = {
 
 static const geofare_data_file files[] = {
     {"crs/aliases.json", crs_aliases_json, sizeof(crs_aliases_json)},
+    {"route/circuity.json", route_circuity_json, sizeof(route_circuity_json)},
+    {"route/speed-profiles.json", route_speed_profiles_json, sizeof(route_speed_profiles_json)},
     {"tariffs/kr-busan-regular.json", tariffs_kr_busan_regular_json, sizeof(tariffs_kr_busan_regular_json)},
     {"tariffs/kr-daegu-regular.json", tariffs_kr_daegu_regular_json, sizeof(tariffs_kr_daegu_regular_json)},
     {"tariffs/kr-gyeonggi-regular-1800.json", tariffs_kr_gyeonggi_regular_1800_json, sizeof(tariffs_kr_gyeonggi_regular_1800_json)},

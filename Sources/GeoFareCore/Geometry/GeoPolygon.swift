@@ -1,47 +1,137 @@
 /// A (multi)polygon in longitude/latitude degrees with holes, for zone tests.
 ///
 /// Point-in-polygon uses the even-odd rule on the plane of longitude/latitude (the edges are
-/// straight in degrees, as GeoJSON draws them), after a bounding-box check.
+/// straight in degrees, as GeoJSON draws them). Edges are indexed in horizontal bands, so a
+/// point test or a segment-crossing test looks only at the edges near it.
 public struct GeoPolygon: Sendable, Hashable {
-    /// Rings as flat arrays of points (x = longitude, y = latitude); the first ring of each
-    /// polygon is its outer ring, the rest its holes. Even-odd makes the distinction implicit.
+    /// Rings as arrays of points (x = longitude, y = latitude); even-odd makes outer rings and
+    /// holes implicit.
     public let rings: [[XYPoint]]
     /// West, south, east, north in degrees.
     public let bounds: (west: Double, south: Double, east: Double, north: Double)
 
+    /// Every edge as (ax, ay, bx, by), contiguous.
+    private let edges: [Double]
+    /// Band b holds the edges `bandEdges[bandStart[b] ..< bandStart[b + 1]]`.
+    private let bandStart: [Int32]
+    private let bandEdges: [Int32]
+    private let bandHeight: Double
+    /// A uniform grid for segment tests: cell c = row·gridSize + column holds the edges
+    /// `cellEdges[cellStart[c] ..< cellStart[c + 1]]` whose bounding box touches it.
+    private let gridSize: Int
+    private let cellStart: [Int32]
+    private let cellEdges: [Int32]
+    private let cellWidth: Double
+    private let cellHeight: Double
+
     public init(rings: [[XYPoint]]) {
         self.rings = rings
         var w = Double.infinity, s = Double.infinity, e = -Double.infinity, n = -Double.infinity
-        for ring in rings {
-            for p in ring {
-                w = min(w, p.x); e = max(e, p.x); s = min(s, p.y); n = max(n, p.y)
+        var edges: [Double] = []
+        for ring in rings where ring.count >= 2 {
+            for i in ring.indices {
+                let a = ring[i], b = ring[(i + 1) % ring.count]
+                w = min(w, a.x); e = max(e, a.x); s = min(s, a.y); n = max(n, a.y)
+                if a != b { edges += [a.x, a.y, b.x, b.y] }
             }
         }
         bounds = (w, s, e, n)
+        let edgeCount = edges.count / 4
+        let bands = max(1, min(4096, edgeCount / 4))
+        let height = max((n - s) / Double(bands), 1e-12)
+        func band(_ y: Double) -> Int { min(bands - 1, max(0, Int((y - s) / height))) }
+        var counts = [Int32](repeating: 0, count: bands + 1)
+        for k in 0..<edgeCount {
+            let lo = band(min(edges[4 * k + 1], edges[4 * k + 3])), hi = band(max(edges[4 * k + 1], edges[4 * k + 3]))
+            for b in lo...hi { counts[b + 1] += 1 }
+        }
+        for b in 0..<bands { counts[b + 1] += counts[b] }
+        var fill = counts
+        var list = [Int32](repeating: 0, count: Int(counts[bands]))
+        for k in 0..<edgeCount {
+            let lo = band(min(edges[4 * k + 1], edges[4 * k + 3])), hi = band(max(edges[4 * k + 1], edges[4 * k + 3]))
+            for b in lo...hi {
+                list[Int(fill[b])] = Int32(k)
+                fill[b] += 1
+            }
+        }
+        self.edges = edges
+        bandStart = counts
+        bandEdges = list
+        bandHeight = height
+
+        let g = max(8, min(256, Int((Double(edgeCount).squareRoot() * 2).rounded())))
+        let cw = max((e - w) / Double(g), 1e-12), ch = height * Double(bands) / Double(g)
+        func col(_ x: Double) -> Int { min(g - 1, max(0, Int((x - w) / cw))) }
+        func row(_ y: Double) -> Int { min(g - 1, max(0, Int((y - s) / ch))) }
+        var cellCounts = [Int32](repeating: 0, count: g * g + 1)
+        var builtCells: [Int32] = []
+        for pass in 0..<2 {
+            var cellFill = cellCounts
+            var cellList = [Int32](repeating: 0, count: pass == 0 ? 0 : Int(cellCounts[g * g]))
+            for k in 0..<edgeCount {
+                let x0 = col(min(edges[4 * k], edges[4 * k + 2])), x1 = col(max(edges[4 * k], edges[4 * k + 2]))
+                let y0 = row(min(edges[4 * k + 1], edges[4 * k + 3])), y1 = row(max(edges[4 * k + 1], edges[4 * k + 3]))
+                for r in y0...y1 {
+                    for c in x0...x1 {
+                        if pass == 0 { cellCounts[r * g + c + 1] += 1 } else {
+                            cellList[Int(cellFill[r * g + c])] = Int32(k)
+                            cellFill[r * g + c] += 1
+                        }
+                    }
+                }
+            }
+            if pass == 0 { for c in 0..<(g * g) { cellCounts[c + 1] += cellCounts[c] } } else { builtCells = cellList }
+        }
+        gridSize = g
+        cellEdges = builtCells
+        cellStart = cellCounts
+        cellWidth = cw
+        cellHeight = ch
     }
 
     public static func == (a: GeoPolygon, b: GeoPolygon) -> Bool { a.rings == b.rings }
     public func hash(into hasher: inout Hasher) { hasher.combine(rings) }
 
+    @inline(__always)
+    private func band(_ y: Double) -> Int {
+        min(bandStart.count - 2, max(0, Int((y - bounds.south) / bandHeight)))
+    }
+
     /// Whether the polygon contains the point (even-odd rule; points on an edge may go either way).
-    /// - Complexity: O(vertices), after an O(1) bounding-box rejection.
+    /// - Complexity: O(edges in the point's band), after an O(1) bounding-box rejection.
     public func contains(longitude x: Double, latitude y: Double) -> Bool {
         guard x >= bounds.west, x <= bounds.east, y >= bounds.south, y <= bounds.north else { return false }
         var inside = false
-        for ring in rings {
-            ring.withUnsafeBufferPointer { r in
-                guard r.count >= 3 else { return }
-                var j = r.count - 1
-                for i in 0..<r.count {
-                    let a = r[i], b = r[j]
-                    if (a.y > y) != (b.y > y) && x < (b.x - a.x) * (y - a.y) / (b.y - a.y) + a.x {
-                        inside.toggle()
-                    }
-                    j = i
-                }
+        let b = band(y)
+        withBuffers { e, start, list in
+            for j in Int(start[b])..<Int(start[b + 1]) {
+                let i = Int(list[j]) * 4
+                let ax = e[i], ay = e[i + 1], bx = e[i + 2], by = e[i + 3]
+                if (ay > y) != (by > y) && x < (bx - ax) * (y - ay) / (by - ay) + ax { inside.toggle() }
             }
         }
         return inside
+    }
+
+    /// Runs `body` over the edge and band arrays without retain/release traffic per element.
+    @inline(__always)
+    private func withBuffers<R>(_ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Int32>) -> R) -> R {
+        edges.withUnsafeBufferPointer { e in
+            bandStart.withUnsafeBufferPointer { start in
+                bandEdges.withUnsafeBufferPointer { list in body(e, start, list) }
+            }
+        }
+    }
+
+    /// The same for the grid arrays.
+    @inline(__always)
+    private func withGrid<R>(_ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Int32>) -> R) -> R {
+        edges.withUnsafeBufferPointer { e in
+            cellStart.withUnsafeBufferPointer { start in
+                cellEdges.withUnsafeBufferPointer { list in body(e, start, list) }
+            }
+        }
     }
 
     /// Whether the polygon contains a coordinate.
@@ -49,6 +139,7 @@ public struct GeoPolygon: Sendable, Hashable {
 
     /// The fractions `t` in (0, 1) at which the straight segment from `a` to `b` crosses the
     /// polygon's boundary, sorted; each crossing flips inside/outside.
+    /// - Complexity: O(grid cells the segment passes + edges in them).
     public func crossings(from a: Coordinate, to b: Coordinate) -> [Double] {
         let minX = min(a.longitude, b.longitude), maxX = max(a.longitude, b.longitude)
         let minY = min(a.latitude, b.latitude), maxY = max(a.latitude, b.latitude)
@@ -56,16 +147,40 @@ public struct GeoPolygon: Sendable, Hashable {
         let px = a.longitude, py = a.latitude
         let rx = b.longitude - px, ry = b.latitude - py
         var result: [Double] = []
-        for ring in rings where ring.count >= 2 {
-            var j = ring.count - 1
-            for i in 0..<ring.count {
-                let q = ring[j], s = XYPoint(x: ring[i].x - q.x, y: ring[i].y - q.y)
-                j = i
-                if max(q.x, q.x + s.x) < minX || min(q.x, q.x + s.x) > maxX || max(q.y, q.y + s.y) < minY || min(q.y, q.y + s.y) > maxY { continue }
-                let denom = rx * s.y - ry * s.x
+        var candidates: [Int32] = []
+        let g = gridSize, w = bounds.west, so = bounds.south
+        func col(_ x: Double) -> Int { min(g - 1, max(0, Int((x - w) / cellWidth))) }
+        func row(_ y: Double) -> Int { min(g - 1, max(0, Int((y - so) / cellHeight))) }
+        withGrid { e, start, list in
+            // Visit, column by column, the rows the segment's y spans inside that column (with a
+            // margin for rounding), and collect their edges.
+            let c0 = col(minX), c1 = col(maxX)
+            let margin = cellHeight * 1e-6
+            for c in c0...c1 {
+                var ya = minY, yb = maxY
+                if rx != 0 {
+                    let xa = max(minX, w + Double(c) * cellWidth), xb = min(maxX, w + Double(c + 1) * cellWidth)
+                    let ta = (xa - px) / rx, tb = (xb - px) / rx
+                    ya = min(py + ta * ry, py + tb * ry)
+                    yb = max(py + ta * ry, py + tb * ry)
+                }
+                for r in row(ya - margin)...row(yb + margin) {
+                    let cell = r * g + c
+                    for j in Int(start[cell])..<Int(start[cell + 1]) { candidates.append(list[j]) }
+                }
+            }
+            guard !candidates.isEmpty else { return }
+            candidates.sort()
+            var previous: Int32 = -1
+            for k in candidates where k != previous {
+                previous = k
+                let i = Int(k) * 4
+                let qx = e[i], qy = e[i + 1], sx = e[i + 2] - qx, sy = e[i + 3] - qy
+                if max(qx, qx + sx) < minX || min(qx, qx + sx) > maxX || max(qy, qy + sy) < minY || min(qy, qy + sy) > maxY { continue }
+                let denom = rx * sy - ry * sx
                 if denom == 0 { continue }
-                let qpx = q.x - px, qpy = q.y - py
-                let t = (qpx * s.y - qpy * s.x) / denom
+                let qpx = qx - px, qpy = qy - py
+                let t = (qpx * sy - qpy * sx) / denom
                 let u = (qpx * ry - qpy * rx) / denom
                 if t > 0 && t < 1 && u >= 0 && u < 1 { result.append(t) }
             }

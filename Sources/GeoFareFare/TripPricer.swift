@@ -1,0 +1,90 @@
+import Foundation
+import GeoFareCore
+import GeoFareData
+import GeoFareRoute
+
+/// Prices trips given as coordinates: picks the tariff (named, or by the origin's region),
+/// estimates the route inside that tariff's business zone, and runs the meter over the route's
+/// segments. The one computation path behind the library, the CLI, the worker and `fare-csv`.
+///
+/// Immutable and `Sendable`.
+public struct TripPricer: Sendable {
+    public let engine: FareEngine
+    public let estimator: any RouteEstimator
+
+    public init(engine: FareEngine, estimator: any RouteEstimator) {
+        self.engine = engine
+        self.estimator = estimator
+    }
+
+    /// The embedded tariffs, zones and route calibration, plus an optional user data directory.
+    /// - Throws: ``FareError`` when a data file is malformed (its field names the file).
+    public static func standard(data: DataCatalog = .embedded) throws(FareError) -> TripPricer {
+        let catalog = try TariffCatalog.load(from: data)
+        let estimator: CircuityRouteEstimator
+        do { estimator = try CircuityRouteEstimator(data: data, regions: catalog.zones) } catch {
+            throw FareError(code: error.code, message: error.message, field: error.field)
+        }
+        return TripPricer(engine: try FareEngine(catalog: catalog), estimator: estimator)
+    }
+
+    /// A trip between coordinates.
+    public struct Request: Sendable {
+        public var origin: Coordinate
+        /// Intermediate stops, at most 25. For proportional and Shapley splits, rider i gets
+        /// off at the i-th stop (then the destination); riders beyond the stops ride to the end.
+        public var via: [Coordinate] = []
+        public var destination: Coordinate
+        public var departure: Date
+        public var tariff: String?
+        public var partySize = 1
+        public var split: SplitMethod = .equal
+        public var splitUnit: Int64?
+        public var tolls: Int64 = 0
+        public var callFee: Int64 = 0
+
+        public init(origin: Coordinate, destination: Coordinate, departure: Date) {
+            self.origin = origin
+            self.destination = destination
+            self.departure = departure
+        }
+    }
+
+    /// The tariff id a request resolves to.
+    public func tariffID(for request: Request) throws(FareError) -> String {
+        if let id = request.tariff { return try engine.catalog.tariff(id).id }
+        return try engine.catalog.tariff(forOrigin: request.origin).id
+    }
+
+    /// The route the trip will be priced on.
+    /// - Throws: ``FareError`` with the route's code and field (`too_many_stops`, ...).
+    public func route(_ request: Request) throws(FareError) -> Route {
+        let tariff = try engine.catalog.tariff(tariffID(for: request))
+        let zone = tariff.businessZone.flatMap { engine.catalog.zones.zone($0)?.polygon }
+        do {
+            return try estimator.estimate(RouteRequest(origin: request.origin, via: request.via, destination: request.destination,
+                                                       departure: request.departure, businessZone: zone))
+        } catch {
+            throw FareError(code: error.code, message: error.message, field: error.field)
+        }
+    }
+
+    /// Estimates the route and prices it.
+    /// - Throws: ``FareError`` (tariff, route and fare errors, each with its field).
+    public func quote(_ request: Request) throws(FareError) -> (quote: FareQuote, route: Route) {
+        let route = try route(request)
+        var fare = FareRequest(trip: .segments(route.segments), departure: request.departure, tariff: try tariffID(for: request))
+        fare.origin = request.origin
+        fare.destination = request.destination
+        fare.partySize = request.partySize
+        fare.split = request.split
+        fare.splitUnit = request.splitUnit
+        fare.tolls = request.tolls
+        fare.callFee = request.callFee
+        if request.split != .equal {
+            let ends = route.legEndDistances
+            fare.dropoffDistances = (0..<request.partySize).map { ends[min($0, ends.count - 1)] }
+        }
+        return (try engine.quote(fare), route)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import GeoFareCore
+import GeoFareData
+
+/// Driven distance from straight-line distance: `driven = straight × factor(straight)`, with the
+/// factor linear in ln(straight) between fitted knots and clamped outside them, plus an 80 %
+/// band (p10–p90 of driven ÷ estimate) per distance band.
+///
+/// Fitted on shortest car paths over real OpenStreetMap networks (`Data/route/circuity.json`,
+/// method and numbers in `Data/route/calibration/README.md`).
+public struct CircuityModel: Sendable, Hashable {
+    /// (ln straight metres, factor) knots, ascending.
+    public let knots: [(logMeters: Double, factor: Double)]
+    /// (upper straight metres, p10, p50, p90) bands, ascending; the last has +∞.
+    public let bands: [(maxMeters: Double, p10: Double, p50: Double, p90: Double)]
+
+    public static func == (a: CircuityModel, b: CircuityModel) -> Bool {
+        a.knots.elementsEqual(b.knots, by: ==) && a.bands.elementsEqual(b.bands, by: ==)
+    }
+    public func hash(into hasher: inout Hasher) { for k in knots { hasher.combine(k.factor) } }
+
+    /// Loads `route/circuity.json`.
+    /// - Throws: ``RouteError`` `invalid_route_data` naming the file and field.
+    public static func load(from data: DataCatalog = .embedded) throws(RouteError) -> CircuityModel {
+        struct File: Decodable {
+            struct Knot: Decodable { let straight_m: Double; let factor: Double }
+            struct Band: Decodable { let max_straight_m: Double?; let p10: Double; let p50: Double; let p90: Double }
+            let model: String
+            let knots: [Knot]
+            let band: [Band]
+        }
+        let path = "route/circuity.json"
+        do {
+            let file = try JSONDecoder().decode(File.self, from: try data.file(path).bytes)
+            guard file.model == "piecewise_log_linear" else { throw RouteError(code: "invalid_route_data", message: "unknown model '\(file.model)'", field: "\(path): model") }
+            guard file.knots.count >= 1, zip(file.knots, file.knots.dropFirst()).allSatisfy({ $0.straight_m < $1.straight_m }),
+                  file.knots.allSatisfy({ $0.straight_m > 0 && $0.factor >= 1 && $0.factor < 5 }) else {
+                throw RouteError(code: "invalid_route_data", message: "knots must be ascending with positive distances and factors in 1...5", field: "\(path): knots")
+            }
+            guard !file.band.isEmpty, file.band.last?.max_straight_m == nil,
+                  file.band.allSatisfy({ 0 < $0.p10 && $0.p10 <= $0.p50 && $0.p50 <= $0.p90 }) else {
+                throw RouteError(code: "invalid_route_data", message: "bands need 0 < p10 ≤ p50 ≤ p90 and a last band without max_straight_m", field: "\(path): band")
+            }
+            return CircuityModel(
+                knots: file.knots.map { (log($0.straight_m), $0.factor) },
+                bands: file.band.map { ($0.max_straight_m ?? .infinity, $0.p10, $0.p50, $0.p90) }
+            )
+        } catch let error as RouteError {
+            throw error
+        } catch let error as DataError {
+            throw RouteError(code: error.code, message: error.message, field: error.field)
+        } catch {
+            throw RouteError(code: "invalid_route_data", message: "\(error)", field: path)
+        }
+    }
+
+    /// The circuity factor for a straight-line distance in metres.
+    @inlinable
+    public func factor(straightMeters: Double) -> Double {
+        guard knots.count > 1 else { return knots[0].factor }
+        let x = log(max(straightMeters, 1e-9))
+        if x <= knots[0].logMeters { return knots[0].factor }
+        for i in 1..<knots.count where x <= knots[i].logMeters {
+            let a = knots[i - 1], b = knots[i]
+            let t = (x - a.logMeters) / (b.logMeters - a.logMeters)
+            return (1 - t) * a.factor + t * b.factor
+        }
+        return knots[knots.count - 1].factor
+    }
+
+    /// The band (p10, p50, p90 of driven ÷ estimate) for a straight-line distance.
+    @inlinable
+    public func band(straightMeters: Double) -> (p10: Double, p50: Double, p90: Double) {
+        for b in bands where straightMeters <= b.maxMeters { return (b.p10, b.p50, b.p90) }
+        let last = bands[bands.count - 1]
+        return (last.p10, last.p50, last.p90)
+    }
+}

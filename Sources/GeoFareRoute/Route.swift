@@ -1,0 +1,84 @@
+import Foundation
+import GeoFareCore
+
+/// What to estimate: an origin, optional stops, a destination, a departure time.
+public struct RouteRequest: Sendable {
+    /// At most this many intermediate stops.
+    public static let maxStops = 25
+
+    public var origin: Coordinate
+    public var via: [Coordinate]
+    public var destination: Coordinate
+    public var departure: Date
+    /// The tariff business zone: segments are split where a leg crosses its boundary and
+    /// marked outside beyond it. `nil`: no zone (everything inside).
+    public var businessZone: GeoPolygon?
+    /// A speed-profile id; `nil` picks one by the origin's region.
+    public var profile: String?
+
+    public init(origin: Coordinate, via: [Coordinate] = [], destination: Coordinate, departure: Date, businessZone: GeoPolygon? = nil, profile: String? = nil) {
+        self.origin = origin
+        self.via = via
+        self.destination = destination
+        self.departure = departure
+        self.businessZone = businessZone
+        self.profile = profile
+    }
+
+    /// The points in order: origin, stops, destination.
+    public var points: [Coordinate] { [origin] + via + [destination] }
+}
+
+/// An estimated route: totals, one leg per stop, the segments the meter runs over, and an 80 %
+/// band on the distance. `distanceMeters` and `durationSeconds` are exactly the sums of the
+/// segments' (and of the legs').
+public struct Route: Sendable, Hashable, Codable {
+    /// One leg between consecutive points.
+    public struct Leg: Sendable, Hashable, Codable {
+        public var from: Coordinate
+        public var to: Coordinate
+        /// The geodesic distance (WGS84), metres.
+        public var straightMeters: Double
+        public var distanceMeters: Double
+        public var durationSeconds: Double
+        /// p10 and p90 of the driven distance, metres.
+        public var distanceLowMeters: Double
+        public var distanceHighMeters: Double
+
+        private enum CodingKeys: String, CodingKey {
+            case from, to, straightMeters = "straight_m", distanceMeters = "distance_m", durationSeconds = "duration_s"
+            case distanceLowMeters = "distance_low_m", distanceHighMeters = "distance_high_m"
+        }
+    }
+
+    public var distanceMeters: Double
+    public var durationSeconds: Double
+    public var distanceLowMeters: Double
+    public var distanceHighMeters: Double
+    public var legs: [Leg]
+    public var segments: [TripSegment]
+    /// The estimator and speed profile used.
+    public var estimator: String
+    public var profile: String
+
+    /// The distance along the route at which each leg ends (drop-off positions), metres.
+    public var legEndDistances: [Double] {
+        var total = 0.0
+        return legs.map { total += $0.distanceMeters; return total }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case distanceMeters = "distance_m", durationSeconds = "duration_s", distanceLowMeters = "distance_low_m"
+        case distanceHighMeters = "distance_high_m", legs, segments, estimator, profile
+    }
+}
+
+/// Anything that estimates routes: the circuity model today, a road-graph router later. The
+/// meter, the worker and the CLI only see this protocol.
+public protocol RouteEstimator: Sendable {
+    /// A short name reported with every route, e.g. `circuity-v1`.
+    var name: String { get }
+    /// Estimates a route.
+    /// - Throws: ``RouteError`` for invalid requests.
+    func estimate(_ request: RouteRequest) throws(RouteError) -> Route
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import GeoFareCore
+import GeoFareData
+import GeoFareFare
+
+/// `--data DIR`: a directory of extra or overriding tariffs, zones and route tables, laid out
+/// like the package's Data/ folder (tariffs/*.json, zones/*.geojson, route/*.json).
+struct DataOptions: ParsableArguments {
+    @Option(name: .customLong("data"), help: ArgumentHelp("A data directory that adds to or overrides the embedded tariffs, zones and route tables.", valueName: "dir"))
+    var directory: String?
+
+    var catalog: DataCatalog {
+        DataCatalog(overrideDirectory: directory.map { URL(fileURLWithPath: $0) })
+    }
+
+    /// The pricer over the embedded data and the directory; a broken data file exits 65 naming it.
+    func pricer() throws -> TripPricer {
+        do { return try TripPricer.standard(data: catalog) } catch {
+            StandardError.print("geofare: \(error.description) [\(error.code)]")
+            throw GeoFareExit.dataError
+        }
+    }
+}
+
+/// Parses `--from`/`--to`/`--via` LAT,LON values.
+func coordinate(_ text: String, field: String) throws -> Coordinate {
+    do { return try Coordinate(latLonText: Substring(text), field: field) } catch {
+        throw ValidationError(error.description)
+    }
+}
+
+/// Parses `--at`, or now in the machine's offset when absent.
+func departure(_ text: String?) throws -> Date {
+    guard let text else { return Date() }
+    guard let date = ISO8601.parse(text) else {
+        throw ValidationError("--at: expected an ISO 8601 time with an offset, e.g. 2024-05-15T22:30:00+09:00, got '\(text)'")
+    }
+    return date
+}

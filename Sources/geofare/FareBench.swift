@@ -1,0 +1,174 @@
+import ArgumentParser
+import Foundation
+import GeoFareCore
+import GeoFareFare
+import GeoFareProj
+import GeoFareRoute
+
+/// Random two-point trips inside Seoul, the same for every benchmark and seed.
+func seoulTrips(_ n: Int, seed: UInt64) -> [(Coordinate, Coordinate, Date)] {
+    var rng = SeededGenerator(seed: seed)
+    let start = ISO8601.parse("2024-05-15T00:00:00+09:00")!.timeIntervalSince1970
+    return (0..<n).map { _ in
+        let a = Coordinate(uncheckedLatitude: .random(in: 37.45...37.65, using: &rng), longitude: .random(in: 126.85...127.15, using: &rng))
+        let b = Coordinate(uncheckedLatitude: .random(in: 37.45...37.65, using: &rng), longitude: .random(in: 126.85...127.15, using: &rng))
+        return (a, b, Date(timeIntervalSince1970: start + .random(in: 0..<(7 * 86_400), using: &rng)))
+    }
+}
+
+/// `geofare bench fare`: quotes per second on one core.
+struct FareBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fare",
+        abstract: "Quotes per second for two-point Seoul trips on one core, against a closed-form baseline.",
+        discussion: """
+        Routes are estimated once, outside the timing. Measured on one thread, median of rounds:
+        `meter` runs the meter alone over the precomputed segments (night tiers, zones);
+        `quote` is the full FareEngine quote from those segments (tariff look-up, meter, low/high,
+        flat surcharges, rounding, split); `trip` adds the route estimate (TripPricer). The
+        baseline is the one-period closed form N = ⌊(F − base)/unit⌋ + 1 on the same trips'
+        totals, the arithmetic floor of any meter; `ratio` = baseline time / meter time.
+        """
+    )
+
+    @OptionGroup var options: BenchOptions
+    @Option(help: "Trips per round.") var trips = 200_000
+
+    struct Report: Encodable {
+        let benchmark = "fare"
+        let trips: Int
+        let rounds: Int
+        let machine: MachineInfo
+        let quotes_per_second: Double
+        let meter_per_second: Double
+        let trip_quotes_per_second: Double
+        let baseline_per_second: Double
+        let meter_vs_baseline: Double
+        let checksum: Int64
+    }
+
+    func run() throws {
+        let pricer = try TripPricer.standard()
+        let sample = seoulTrips(trips, seed: options.seed)
+        let requests = sample.map { a, b, t in
+            var r = TripPricer.Request(origin: a, destination: b, departure: t)
+            r.tariff = "kr-seoul/regular"
+            return r
+        }
+        let routes = try requests.map { try pricer.route($0) }
+        let (_, meter) = try pricer.engine.catalog.meter(tariff: "kr-seoul/regular", at: sample[0].2)
+        let fareRequests = zip(requests, routes).map { r, route in
+            var f = FareRequest(trip: .segments(route.segments), departure: r.departure, tariff: "kr-seoul/regular")
+            f.origin = r.origin
+            f.destination = r.destination
+            return f
+        }
+        var checksum: Int64 = 0
+        var meterTimes: [Double] = [], quoteTimes: [Double] = [], tripTimes: [Double] = [], baseTimes: [Double] = []
+        let version = meter.version
+        let totals = routes.map { ($0.distanceMeters, $0.durationSeconds) }
+        for _ in 0..<max(1, options.rounds) {
+            baseTimes.append(Stopwatch.seconds {
+                var s: Int64 = 0
+                let v = version.changeoverSpeed, cruise = 25 / 3.6
+                for (d, t) in totals {
+                    let f = d + v * max(0, t - d / cruise)
+                    let n = f < version.baseDistanceMeters ? 0 : Int64(((f - version.baseDistanceMeters) / version.unitDistanceMeters).rounded(.down)) + 1
+                    s &+= version.baseFare + n * version.unitPrice
+                }
+                checksum &+= s
+            })
+            meterTimes.append(Stopwatch.seconds {
+                var s: Int64 = 0
+                for r in routes { s &+= meter.run(r.segments).amount }
+                checksum &+= s
+            })
+            quoteTimes.append(try Stopwatch.seconds {
+                var s: Int64 = 0
+                for f in fareRequests { s &+= try pricer.engine.quote(f).total }
+                checksum &+= s
+            })
+        }
+        let tripSample = requests.prefix(max(1, trips / 10))
+        for _ in 0..<max(1, options.rounds) {
+            tripTimes.append(try Stopwatch.seconds {
+                var s: Int64 = 0
+                for r in tripSample { s &+= try pricer.quote(r).quote.total }
+                checksum &+= s
+            })
+        }
+        let n = Double(trips)
+        let report = Report(
+            trips: trips, rounds: options.rounds, machine: .current,
+            quotes_per_second: (n / Stopwatch.median(quoteTimes)).rounded(),
+            meter_per_second: (n / Stopwatch.median(meterTimes)).rounded(),
+            trip_quotes_per_second: (Double(tripSample.count) / Stopwatch.median(tripTimes)).rounded(),
+            baseline_per_second: (n / Stopwatch.median(baseTimes)).rounded(),
+            meter_vs_baseline: (Stopwatch.median(baseTimes) / Stopwatch.median(meterTimes) * 1000).rounded() / 1000,
+            checksum: checksum
+        )
+        if options.json { print(try jsonLine(report)); return }
+        print("geofare bench fare: \(trips) two-point Seoul trips, median of \(options.rounds) rounds, one thread, \(report.machine.cores) cores (\(report.machine.cpu))")
+        print("meter alone (precomputed route)   \(Int(report.meter_per_second)) /s")
+        print("full quote (precomputed route)    \(Int(report.quotes_per_second)) /s")
+        print("route + quote (TripPricer)        \(Int(report.trip_quotes_per_second)) /s")
+        print("baseline closed form              \(Int(report.baseline_per_second)) /s   (meter = \(report.meter_vs_baseline) × baseline speed)")
+    }
+}
+
+/// `geofare bench route`: route estimates per second on one core.
+struct RouteBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "route",
+        abstract: "Two-point route estimates per second on one core, against the bare geodesic.",
+        discussion: """
+        Estimates random two-point Seoul trips with the circuity model, hourly speeds and the
+        business-zone split. The baseline is PROJ's Karney geodesic alone on the same pairs, the
+        one computation every estimate needs; `ratio` = estimator rate / geodesic rate.
+        """
+    )
+
+    @OptionGroup var options: BenchOptions
+    @Option(help: "Trips per round.") var trips = 200_000
+
+    struct Report: Encodable {
+        let benchmark = "route"
+        let trips: Int
+        let rounds: Int
+        let machine: MachineInfo
+        let estimates_per_second: Double
+        let estimates_with_zone_per_second: Double
+        let geodesic_per_second: Double
+        let ratio: Double
+    }
+
+    func run() throws {
+        let pricer = try TripPricer.standard()
+        guard let estimator = pricer.estimator as? CircuityRouteEstimator else { throw ValidationError("no circuity estimator") }
+        let zone = pricer.engine.catalog.zones.zone("kr-seoul-business")?.polygon
+        let sample = seoulTrips(trips, seed: options.seed)
+        let plain = sample.map { RouteRequest(origin: $0.0, destination: $0.1, departure: $0.2, profile: "kr-cities") }
+        let zoned = sample.map { RouteRequest(origin: $0.0, destination: $0.1, departure: $0.2, businessZone: zone, profile: "kr-cities") }
+        var sink = 0.0
+        var plainTimes: [Double] = [], zoneTimes: [Double] = [], geoTimes: [Double] = []
+        for _ in 0..<max(1, options.rounds) {
+            geoTimes.append(Stopwatch.seconds { for (a, b, _) in sample { sink += Geodesic.wgs84.distanceMeters(a, b) } })
+            plainTimes.append(try Stopwatch.seconds { for r in plain { sink += try estimator.estimate(r).distanceMeters } })
+            zoneTimes.append(try Stopwatch.seconds { for r in zoned { sink += try estimator.estimate(r).distanceMeters } })
+        }
+        let n = Double(trips)
+        let report = Report(
+            trips: trips, rounds: options.rounds, machine: .current,
+            estimates_per_second: (n / Stopwatch.median(plainTimes)).rounded(),
+            estimates_with_zone_per_second: (n / Stopwatch.median(zoneTimes)).rounded(),
+            geodesic_per_second: (n / Stopwatch.median(geoTimes)).rounded(),
+            ratio: (Stopwatch.median(geoTimes) / Stopwatch.median(plainTimes) * 1000).rounded() / 1000
+        )
+        if sink.isNaN { print("") }
+        if options.json { print(try jsonLine(report)); return }
+        print("geofare bench route: \(trips) two-point Seoul trips, median of \(options.rounds) rounds, one thread, \(report.machine.cores) cores (\(report.machine.cpu))")
+        print("estimate (no zone)            \(Int(report.estimates_per_second)) /s")
+        print("estimate + business-zone split \(Int(report.estimates_with_zone_per_second)) /s")
+        print("geodesic alone (baseline)     \(Int(report.geodesic_per_second)) /s   (estimate = \(report.ratio) × baseline speed)")
+    }
+}

@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import GeoFareCore
+import GeoFareFare
+import GeoFareRoute
+
+/// `geofare fare`: prices one trip.
+struct FareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fare",
+        abstract: "Price a taxi trip the way the meter will, and split it.",
+        discussion: """
+        Give the trip as coordinates (--from, --to, optional --via stops; the route is estimated),
+        or as --distance-m and --duration-s (priced with a cruise-speed assumption). Without
+        --tariff the origin's region picks it (coordinates only). Money is in the tariff's
+        currency: whole won for KRW, cents shown as dollars for USD.
+
+        Example: geofare fare --from 37.5665,126.9780 --to 37.4979,127.0276 --at 2024-05-15T22:30:00+09:00 --party 3
+        """
+    )
+
+    @Option(parsing: .unconditional, help: "Origin as LAT,LON.") var from: String?
+    @Option(parsing: .unconditional, help: "Destination as LAT,LON.") var to: String?
+    @Option(parsing: .unconditionalSingleValue, help: "A stop as LAT,LON (repeatable, at most 25); for proportional/Shapley splits rider i gets off at stop i.") var via: [String] = []
+    @Option(parsing: .unconditional, help: "Driven distance in metres (instead of coordinates).") var distanceM: Double?
+    @Option(parsing: .unconditional, help: "Duration in seconds (with --distance-m).") var durationS: Double?
+    @Option(help: "Average speed while moving, km/h (with --distance-m; default: the tariff's).") var cruiseKmh: Double?
+    @Option(help: "Departure as ISO 8601 with offset (default: now).") var at: String?
+    @Option(help: "Tariff id, e.g. kr-seoul/regular, us-nyc/yellow (default: by the origin).") var tariff: String?
+    @Option(help: "Riders sharing the taxi (1-20).") var party = 1
+    @Option(help: "equal, proportional or shapley.") var split: SplitMethod = .equal
+    @Option(help: "Round shares to this many minor units (default: 100 for KRW, 1 otherwise).") var splitUnit: Int64?
+    @Option(help: "Tolls in minor units, paid at cost.") var tolls: Int64 = 0
+    @Option(help: "A call fee in minor units.") var callFee: Int64 = 0
+    @Flag(help: "Print the quote as JSON (the worker's fare result).") var json = false
+    @OptionGroup var data: DataOptions
+
+    func validate() throws {
+        let coords = from != nil || to != nil
+        let totals = distanceM != nil || durationS != nil
+        guard coords != totals else { throw ValidationError("give --from and --to, or --distance-m and --duration-s") }
+        if coords, from == nil || to == nil { throw ValidationError("--from and --to go together") }
+        if totals, distanceM == nil || durationS == nil { throw ValidationError("--distance-m and --duration-s go together") }
+        if totals, tariff == nil { throw ValidationError("--tariff is required with --distance-m (there is no origin to pick it)") }
+    }
+
+    func run() throws {
+        let pricer = try data.pricer()
+        let when = try departure(at)
+        try reportingErrors {
+            let quote: FareQuote
+            var route: Route?
+            if let from, let to {
+                var r = TripPricer.Request(origin: try coordinate(from, field: "from"), destination: try coordinate(to, field: "to"), departure: when)
+                r.via = try via.enumerated().map { try coordinate($1, field: "via[\($0)]") }
+                r.tariff = tariff
+                r.partySize = party
+                r.split = split
+                r.splitUnit = splitUnit
+                r.tolls = tolls
+                r.callFee = callFee
+                (quote, route) = try pricer.quote(r)
+            } else {
+                var r = FareRequest(trip: .totals(distanceMeters: distanceM!, durationSeconds: durationS!), departure: when, tariff: tariff)
+                r.cruiseKmh = cruiseKmh
+                r.partySize = party
+                r.split = split
+                r.splitUnit = splitUnit
+                r.tolls = tolls
+                r.callFee = callFee
+                quote = try pricer.engine.quote(r)
+            }
+            if json {
+                print(try jsonLine(FareOutput(quote: quote, route: route.map(RouteSummary.init))))
+            } else {
+                print(FareTable.render(quote, route: route, tariffName: (try? pricer.engine.catalog.tariff(quote.tariff).name) ?? quote.tariff))
+            }
+        }
+    }
+}
+
+extension SplitMethod: ExpressibleByArgument {}
+
+/// The JSON of a fare: the quote's fields, plus the route's totals and legs when it was estimated.
+struct FareOutput: Encodable {
+    let quote: FareQuote
+    let route: RouteSummary?
+
+    func encode(to encoder: any Encoder) throws {
+        try quote.encode(to: encoder)
+        if let route {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(route, forKey: Key(stringValue: "route")!)
+        }
+    }
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
+
+/// A route without its meter segments (those are in `geofare route --json`).
+struct RouteSummary: Encodable {
+    let distance_m: Double
+    let duration_s: Double
+    let distance_low_m: Double
+    let distance_high_m: Double
+    let legs: [Route.Leg]
+    let estimator: String
+    let profile: String
+
+    init(_ r: Route) {
+        distance_m = r.distanceMeters
+        duration_s = r.durationSeconds
+        distance_low_m = r.distanceLowMeters
+        distance_high_m = r.distanceHighMeters
+        legs = r.legs
+        estimator = r.estimator
+        profile = r.profile
+    }
+}
+
+/// The human-readable fare table.
+enum FareTable {
+    static func render(_ q: FareQuote, route: Route?, tariffName: String) -> String {
+        let cur = q.currency
+        func money(_ v: Int64) -> String { Money.format(v, currency: cur) + " " + cur }
+        var rows: [(String, String)] = []
+        if let route {
+            rows.append(("route", "\(DecimalFormat.string(route.distanceMeters / 1000, decimals: 1)) km, \(Int((route.durationSeconds / 60).rounded())) min (80 %: \(DecimalFormat.string(route.distanceLowMeters / 1000, decimals: 1))–\(DecimalFormat.string(route.distanceHighMeters / 1000, decimals: 1)) km)"))
+        } else {
+            rows.append(("trip", "\(DecimalFormat.string(q.distanceMeters / 1000, decimals: 2)) km, \(Int((q.durationSeconds / 60).rounded())) min"))
+        }
+        let b = q.breakdown
+        rows.append(("base fare", money(b.base)))
+        if b.baseSurcharge != 0 { rows.append(("base surcharge", money(b.baseSurcharge))) }
+        rows.append(("units", "\(b.units) × \(money(b.unitPrice)) = \(money(b.unitsAmount))  (\(b.distanceUnits) distance, \(b.timeUnits) time)"))
+        if b.unitSurcharges != 0 { rows.append(("unit surcharges", money(b.unitSurcharges))) }
+        rows.append(("meter", money(q.meter)))
+        for f in b.flatSurcharges { rows.append((f.name.replacingOccurrences(of: "_", with: " "), money(f.amount))) }
+        if q.tolls != 0 { rows.append(("tolls", money(q.tolls))) }
+        if q.callFee != 0 { rows.append(("call fee", money(q.callFee))) }
+        if b.rounding != 0 { rows.append(("rounding", money(b.rounding))) }
+        rows.append(("total", "\(money(q.total))  (range \(money(q.low)) – \(money(q.high)))"))
+        if q.perPerson.count > 1 {
+            rows.append(("per person", q.perPerson.map { Money.format($0, currency: cur) }.joined(separator: " / ") + " \(cur) (\(q.split.rawValue))"))
+        }
+        let width = rows.map(\.0.count).max() ?? 0
+        return (["\(tariffName) — \(q.tariff), version \(q.tariffVersion)"] + rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 })
+            .joined(separator: "\n")
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import GeoFareCore
+import GeoFareRoute
+@testable import GeoFareFare
+
+let pricer: TripPricer = {
+    do { return try TripPricer.standard() } catch { fatalError("\(error)") }
+}()
+
+struct TripPricerTests {
+    static let cityHall = Coordinate(uncheckedLatitude: 37.5665, longitude: 126.9780)
+    static let suwon = Coordinate(uncheckedLatitude: 37.2636, longitude: 127.0286)
+    static let gangnam = Coordinate(uncheckedLatitude: 37.4979, longitude: 127.0276)
+
+    @Test("The origin picks the tariff; leaving Seoul carries the out-of-city rate on the units outside")
+    func seoulToSuwon() throws {
+        let (q, route) = try pricer.quote(.init(origin: Self.cityHall, destination: Self.suwon, departure: at("2024-05-15T14:00:00+09:00")))
+        #expect(q.tariff == "kr-seoul/regular")
+        #expect(q.breakdown.unitSurcharges > 0)
+        #expect(route.segments.contains { $0.outsideZone })
+        #expect(q.distanceMeters == route.distanceMeters)
+        let busan = Coordinate(uncheckedLatitude: 35.1796, longitude: 129.0756)
+        let (b, _) = try pricer.quote(.init(origin: busan, destination: Coordinate(uncheckedLatitude: 35.1587, longitude: 129.1604), departure: at("2024-05-15T14:00:00+09:00")))
+        #expect(b.tariff == "kr-busan/regular")
+        let nowhere = Coordinate(uncheckedLatitude: 36.5, longitude: 127.5)
+        #expect(throws: FareError.self) { try pricer.quote(.init(origin: nowhere, destination: Self.suwon, departure: at("2024-05-15T14:00:00+09:00"))) }
+    }
+
+    @Test("Riders getting off at the stops: Shapley shares grow with the distance ridden and sum to the total")
+    func shapleyWithStops() throws {
+        var r = TripPricer.Request(origin: Self.cityHall, destination: Self.suwon, departure: at("2024-05-15T14:00:00+09:00"))
+        r.via = [Self.gangnam]
+        r.partySize = 3
+        r.split = .shapley
+        let (q, _) = try pricer.quote(r)
+        #expect(q.perPerson.reduce(0, +) == q.total)
+        #expect(q.perPerson[0] < q.perPerson[1])
+        #expect(q.perPerson[1] == q.perPerson[2])
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import GeoFareCore
+import GeoFareData
+import GeoFareProj
+@testable import GeoFareRoute
+
+let estimator: CircuityRouteEstimator = {
+    do {
+        var zones = ZoneSet()
+        try zones.load(geoJSON: try DataCatalog.embedded.file("zones/kr-regions.geojson").bytes, origin: "kr-regions")
+        return try CircuityRouteEstimator(regions: zones)
+    } catch { fatalError("route data does not load: \(error)") }
+}()
+
+func c(_ lat: Double, _ lon: Double) -> Coordinate { Coordinate(uncheckedLatitude: lat, longitude: lon) }
+func time(_ s: String) -> Date { ISO8601.parse(s)! }
+
+let seoulCityHall = c(37.5665, 126.9780)
+let gangnam = c(37.4979, 127.0276)
+let suwon = c(37.2636, 127.0286)
+let gwangmyeong = c(37.4166, 126.8848)
+
+struct HoldoutTests {
+    /// Held-out origin/destination pairs with their shortest driven distance on real OSM networks
+    /// (© OpenStreetMap contributors, ODbL 1.0), never used for fitting.
+    static func pairs() throws -> [(network: String, a: Coordinate, b: Coordinate, straight: Double, driven: Double)] {
+        let url = try #require(Bundle.module.url(forResource: "holdout_pairs", withExtension: "csv", subdirectory: "Fixtures"))
+        return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").dropFirst().map { line in
+            let f = line.split(separator: ",")
+            return (String(f[0]), c(Double(f[1])!, Double(f[2])!), c(Double(f[3])!, Double(f[4])!), Double(f[5])!, Double(f[6])!)
+        }
+    }
+
+    static func quantile(_ v: [Double], _ q: Double) -> Double {
+        let s = v.sorted()
+        let x = q * Double(s.count - 1)
+        let i = Int(x)
+        return i + 1 < s.count ? s[i] + (s[i + 1] - s[i]) * (x - Double(i)) : s[i]
+    }
+
+    @Test("Held-out median error of the driven distance ≤ 12 %, better than a constant factor")
+    func holdout() throws {
+        let all = try Self.pairs()
+        let pairs = all.filter { $0.network != "monaco" }
+        #expect(pairs.count > 3_000)
+        var errors: [Double] = [], constant: [Double] = []
+        for p in pairs {
+            let straight = Geodesic.wgs84.distanceMeters(p.a, p.b)
+            #expect(abs(straight - p.straight) < 0.01, "Karney here and pyproj there disagree")
+            let estimate = straight * estimator.model.factor(straightMeters: straight)
+            errors.append(abs(estimate - p.driven) / p.driven)
+            constant.append(abs(straight * 1.3611 - p.driven) / p.driven)
+        }
+        let median = Self.quantile(errors, 0.5), p90 = Self.quantile(errors, 0.9)
+        print("route holdout (\(pairs.count) pairs, 4 networks): median \(median), p90 \(p90); constant 1.3611: median \(Self.quantile(constant, 0.5)), p90 \(Self.quantile(constant, 0.9))")
+        #expect(median <= 0.12)
+        #expect(median < Self.quantile(constant, 0.5))
+        // The 80 % band covers about 80 % of held-out legs.
+        let covered = pairs.filter { p in
+            let s = Geodesic.wgs84.distanceMeters(p.a, p.b)
+            let e = s * estimator.model.factor(straightMeters: s), band = estimator.model.band(straightMeters: s)
+            return p.driven >= e * band.p10 && p.driven <= e * band.p90
+        }.count
+        #expect(abs(Double(covered) / Double(pairs.count) - 0.8) < 0.05)
+    }
+
+    @Test("The estimator's straight distance is within 0.01 % of Karney's geodesic for legs in Korea")
+    func straightDistance() {
+        var rng = SeededGenerator(seed: 9)
+        var worst = 0.0
+        for _ in 0..<20_000 {
+            let a = c(.random(in: 33...38.6, using: &rng), .random(in: 124.5...131, using: &rng))
+            let b = c(a.latitude + .random(in: -0.9...0.9, using: &rng), a.longitude + .random(in: -1.1...1.1, using: &rng))
+            let exact = Geodesic.wgs84.distanceMeters(a, b)
+            guard exact > 10 else { continue }
+            worst = max(worst, abs(CircuityRouteEstimator.straightMeters(a, b) - exact) / exact)
+        }
+        #expect(worst < 1e-4, "worst relative error \(worst)")
+    }
+
+    @Test("The model reproduces its published test vector: factor 1.3991 at 200 m, 1.206 at 20 km")
+    func vectors() {
+        #expect(abs(estimator.model.factor(straightMeters: 200) - 1.3991) < 1e-12)
+        #expect(abs(estimator.model.factor(straightMeters: 20_000) - 1.206) < 1e-12)
+        #expect(abs(estimator.model.factor(straightMeters: 50) - 1.3991) < 1e-12)
+        #expect(abs(estimator.model.factor(straightMeters: 2_000) - (1.3991 + (1.206 - 1.3991) * 0.5)) < 1e-12)
+    }
+}
+
+struct RouteShapeTests {
+    @Test("Segments sum exactly to the route; legs to within rounding")
+    func sums() throws {
+        let r = try estimator.estimate(RouteRequest(origin: seoulCityHall, via: [gangnam], destination: suwon, departure: time("2024-05-15T07:40:00+09:00")))
+        var d = 0.0, t = 0.0
+        for s in r.segments { d += s.distanceMeters; t += s.durationSeconds }
+        #expect(d == r.distanceMeters)
+        #expect(t == r.durationSeconds)
+        #expect(r.legs.count == 2)
+        #expect(abs(r.legs.map(\.distanceMeters).reduce(0, +) - r.distanceMeters) < 1e-6)
+        #expect(r.distanceLowMeters < r.distanceMeters && r.distanceMeters < r.distanceHighMeters)
+        // Consecutive segments are contiguous in time.
+        for (a, b) in zip(r.segments, r.segments.dropFirst()) { #expect(abs(a.end.timeIntervalSince1970 - b.start.timeIntervalSince1970) < 1e-6) }
+        #expect(r.profile == "kr-cities")
+    }
+
+    @Test("A route crossing 23:00 is split there")
+    func nightBoundary() throws {
+        let r = try estimator.estimate(RouteRequest(origin: seoulCityHall, destination: suwon, departure: time("2024-05-15T22:50:00+09:00")))
+        #expect(r.durationSeconds > 600)
+        #expect(r.segments.contains { $0.start == time("2024-05-15T23:00:00+09:00") })
+    }
+
+    @Test("A route leaving the business zone is split at the boundary and the rest is outside")
+    func zoneBoundary() throws {
+        let zone = try #require(try? {
+            var z = ZoneSet()
+            try z.load(geoJSON: try DataCatalog.embedded.file("zones/kr-seoul-business-zone.geojson").bytes, origin: "bz")
+            return z.zone("kr-seoul-business")!.polygon
+        }())
+        let out = try estimator.estimate(RouteRequest(origin: seoulCityHall, destination: suwon, departure: time("2024-05-15T14:10:00+09:00"), businessZone: zone))
+        #expect(out.segments.first?.outsideZone == false)
+        #expect(out.segments.last?.outsideZone == true)
+        let inside = out.segments.filter { !$0.outsideZone }.reduce(0) { $0 + $1.distanceMeters }
+        #expect(inside > 0.3 * out.distanceMeters && inside < 0.8 * out.distanceMeters)
+        let shared = try estimator.estimate(RouteRequest(origin: seoulCityHall, destination: gwangmyeong, departure: time("2024-05-15T14:10:00+09:00"), businessZone: zone))
+        #expect(shared.segments.allSatisfy { !$0.outsideZone })
+    }
+
+    @Test("The same point twice is a zero-length route; too many stops is an error")
+    func edgeCases() throws {
+        let zero = try estimator.estimate(RouteRequest(origin: gangnam, destination: gangnam, departure: time("2024-05-15T14:00:00+09:00")))
+        #expect(zero.distanceMeters == 0 && zero.durationSeconds == 0)
+        do {
+            _ = try estimator.estimate(RouteRequest(origin: gangnam, via: Array(repeating: suwon, count: 26), destination: gangnam, departure: time("2024-05-15T14:00:00+09:00")))
+            Issue.record("accepted 26 stops")
+        } catch {
+            #expect(error.code == "too_many_stops" && error.field == "via")
+        }
+        #expect(throws: RouteError.self) {
+            try estimator.estimate(RouteRequest(origin: gangnam, destination: suwon, departure: time("2024-05-15T14:00:00+09:00"), profile: "mars"))
+        }
+    }
+
+    @Test("Rush hour is slower than night")
+    func profile() throws {
+        let rush = try estimator.estimate(RouteRequest(origin: seoulCityHall, destination: gangnam, departure: time("2024-05-15T18:00:00+09:00")))
+        let night = try estimator.estimate(RouteRequest(origin: seoulCityHall, destination: gangnam, departure: time("2024-05-15T03:00:00+09:00")))
+        #expect(rush.distanceMeters == night.distanceMeters)
+        #expect(rush.durationSeconds > night.durationSeconds * 1.4)
+        #expect(night.segments.allSatisfy { $0.slowSeconds == 0 })
+        #expect(rush.segments.allSatisfy { ($0.slowSeconds ?? 0) > 0 })
+    }
+}
