@@ -36,7 +36,8 @@ public struct FareEngine: Sendable {
         } else {
             throw FareError(code: "missing_field", message: "name a tariff or give the origin", field: "tariff")
         }
-        let (tariff, meter) = try catalog.meter(tariff: tariffID, at: request.departure)
+        let meter = try catalog.meter(tariff: tariffID, at: request.departure)
+        let tariff = meter.tariff
         let segments = try segments(of: request, cruiseKmh: request.cruiseKmh ?? tariff.defaultCruiseKmh)
         let reading = meter.run(segments)
         let flats = flatSurcharges(meter.version, tariff: tariff, request: request, clock: meter.clock)
@@ -63,9 +64,11 @@ public struct FareEngine: Sendable {
                 shares = try FareSplit.shapleyOrderedDropoffs(total: fareShare, meterAtDropoff: meters, unit: unit)
             }
         }
-        let tollShares = try FareSplit.equal(total: request.tolls, riders: request.partySize, unit: unit)
-        let feeShares = try FareSplit.equal(total: request.callFee, riders: request.partySize, unit: unit)
-        for i in shares.indices { shares[i] += tollShares[i] + feeShares[i] }
+        // Tolls and call fees are their own line items, each split equally.
+        for extra in [request.tolls, request.callFee] where extra > 0 {
+            let part = try FareSplit.equal(total: extra, riders: request.partySize, unit: unit)
+            for i in shares.indices { shares[i] += part[i] }
+        }
 
         return FareQuote(
             tariff: tariff.id, tariffVersion: meter.version.label, currency: tariff.currency,

@@ -25,36 +25,59 @@ public enum FareSplit {
         guard unit > 0 else { throw FareError(code: "invalid_split", message: "the split unit must be positive, got \(unit)", field: "split_unit") }
         guard total >= 0 else { throw FareError(code: "invalid_split", message: "cannot split a negative total \(total)", field: "total") }
         guard weights.allSatisfy({ $0 >= 0 }) else { throw FareError(code: "invalid_split", message: "weights must not be negative", field: "weights") }
+        if weights.allSatisfy({ $0 == weights[0] }) { return equalShares(total: total, riders: weights.count, unit: unit) }
         let w = weights.allSatisfy({ $0 == 0 }) ? Array(repeating: Int64(1), count: weights.count) : weights
         let sum = w.reduce(Int128(0)) { $0 + Int128($1) }
         let t = Int128(total), u = Int128(unit)
         var shares = [Int64](repeating: 0, count: w.count)
-        var remainders = [Int128](repeating: 0, count: w.count)
         var assigned: Int128 = 0
-        for i in w.indices {
-            // quota = total·wᵢ/Σw; share = ⌊quota/unit⌋·unit; remainder kept as an exact numerator over Σw.
-            let numerator = t * Int128(w[i])
-            let units = numerator / (u * sum)
-            shares[i] = Int64(units * u)
-            remainders[i] = numerator - units * u * sum
-            assigned += units * u
+        // Scratch space for the exact remainders, on the stack: no [Int128] array (whose generic
+        // metadata Swift would look up at run time on every call).
+        return withUnsafeTemporaryAllocation(of: Int128.self, capacity: w.count) { remainders in
+            for i in w.indices {
+                // quota = total·wᵢ/Σw; share = ⌊quota/unit⌋·unit; remainder kept as an exact numerator over Σw.
+                let numerator = t * Int128(w[i])
+                let units = numerator / (u * sum)
+                shares[i] = Int64(units * u)
+                remainders[i] = numerator - units * u * sum
+                assigned += units * u
+            }
+            var left = t - assigned
+            let order = w.indices.sorted { remainders[$0] != remainders[$1] ? remainders[$0] > remainders[$1] : $0 < $1 }
+            var k = 0
+            while left >= u {
+                shares[order[k % order.count]] += unit
+                left -= u
+                k += 1
+            }
+            if left > 0 { shares[order[k % order.count]] += Int64(left) }
+            return shares
         }
-        var left = t - assigned
-        let order = w.indices.sorted { remainders[$0] != remainders[$1] ? remainders[$0] > remainders[$1] : $0 < $1 }
+    }
+
+    /// Equal weights in closed form: every remainder ties, so the extra units go to the first
+    /// riders and a last part smaller than a unit to the rider after them — exactly what the
+    /// general method gives.
+    static func equalShares(total: Int64, riders n: Int, unit: Int64) -> [Int64] {
+        let each = total / (Int64(n) * unit) * unit
+        var left = total - each * Int64(n)
+        var shares = [Int64](repeating: each, count: n)
         var k = 0
-        while left >= u {
-            shares[order[k % order.count]] += unit
-            left -= u
+        while left >= unit {
+            shares[k % n] += unit
+            left -= unit
             k += 1
         }
-        if left > 0 { shares[order[k % order.count]] += Int64(left) }
+        if left > 0 { shares[k % n] += left }
         return shares
     }
 
     /// Equal shares.
     public static func equal(total: Int64, riders: Int, unit: Int64) throws(FareError) -> [Int64] {
         guard riders >= 1 else { throw FareError(code: "invalid_party_size", message: "needs at least one rider, got \(riders)", field: "party_size") }
-        return try allocate(total: total, weights: Array(repeating: 1, count: riders), unit: unit)
+        guard unit > 0 else { throw FareError(code: "invalid_split", message: "the split unit must be positive, got \(unit)", field: "split_unit") }
+        guard total >= 0 else { throw FareError(code: "invalid_split", message: "cannot split a negative total \(total)", field: "total") }
+        return equalShares(total: total, riders: riders, unit: unit)
     }
 
     /// Shares in proportion to each rider's solo fare.

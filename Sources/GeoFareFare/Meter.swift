@@ -18,7 +18,10 @@ import GeoFareCore
 /// The counter is kept in "metre·seconds" (distance × unit time + time × unit distance), so
 /// integer inputs stay exact in floating point and units tick exactly at the thresholds.
 /// - Complexity: O(segments + rate changes during the trip); independent of the number of units.
-public struct Meter: Sendable {
+///
+/// An immutable class, built once per tariff version by ``TariffCatalog`` and shared by every
+/// thread: handing one around costs a single reference count, not a copy of its tables.
+public final class Meter: Sendable {
     /// Which reading of the slow time to compute.
     public enum Scenario: Sendable {
         /// The segments as given (their `slowSeconds`, or uniform speed).
@@ -51,6 +54,8 @@ public struct Meter: Sendable {
         public var amount: Int64 { baseFare + baseSurcharge + unitsAmount + unitSurcharges }
     }
 
+    /// The tariff this meter belongs to.
+    public let tariff: Tariff
     public let version: TariffVersion
     public let clock: LocalClock
     /// Rates by time of day: `starts[i]` (seconds after midnight, ascending, `starts[0] == 0`)
@@ -60,7 +65,8 @@ public struct Meter: Sendable {
     private let scaledBase: Double
     private let scaledUnit: Double
 
-    public init(version: TariffVersion, clock: LocalClock) {
+    public init(tariff: Tariff, version: TariffVersion, clock: LocalClock) {
+        self.tariff = tariff
         self.version = version
         self.clock = clock
         var boundaries = Set([0])

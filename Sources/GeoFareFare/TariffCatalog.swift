@@ -69,7 +69,7 @@ public struct TariffCatalog: Sendable {
         self.index = index
         self.meters = sorted.map { t in
             let clock = LocalClock(timeZone: t.timeZone)
-            return t.versions.map { Meter(version: $0, clock: clock) }
+            return t.versions.map { Meter(tariff: t, version: $0, clock: clock) }
         }
     }
 
@@ -82,16 +82,21 @@ public struct TariffCatalog: Sendable {
         return tariffs[i]
     }
 
-    /// The tariff, its version in force at `date`, and the meter for it.
+    /// The meter of the tariff version in force at `date` (its `tariff` and `version` say which).
     /// - Throws: ``FareError`` `unknown_tariff`, or `no_tariff_version` when `date` is before
     ///   the tariff's first version.
-    public func meter(tariff id: String, at date: Date) throws(FareError) -> (tariff: Tariff, meter: Meter) {
-        guard let i = index[id] else { _ = try tariff(id); fatalError("unreachable") }
-        let t = tariffs[i]
-        guard let v = t.versions.lastIndex(where: { $0.effectiveFrom <= date }) else {
+    public func meter(tariff id: String, at date: Date) throws(FareError) -> Meter {
+        guard let i = index[id] else {
+            throw FareError(code: "unknown_tariff", message: "unknown tariff '\(id)'; known: \(tariffs.map(\.id).joined(separator: ", "))", field: "tariff")
+        }
+        let versions = meters[i]
+        var v = versions.count - 1
+        while v >= 0 && versions[v].version.effectiveFrom > date { v -= 1 }
+        guard v >= 0 else {
+            let t = tariffs[i]
             throw FareError(code: "no_tariff_version", message: "tariff '\(t.id)' has no version in force at \(date); its first starts \(t.versions[0].label)", field: "depart_at")
         }
-        return (t, meters[i][v])
+        return versions[v]
     }
 
     /// The tariff whose region contains a point (the first, in id order), for requests that name none.

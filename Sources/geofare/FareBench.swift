@@ -56,7 +56,7 @@ struct FareBench: ParsableCommand {
             return r
         }
         let routes = try requests.map { try pricer.route($0) }
-        let (_, meter) = try pricer.engine.catalog.meter(tariff: "kr-seoul/regular", at: sample[0].2)
+        let meter = try pricer.engine.catalog.meter(tariff: "kr-seoul/regular", at: sample[0].2)
         let fareRequests = zip(requests, routes).map { r, route in
             var f = FareRequest(trip: .segments(route.segments), departure: r.departure, tariff: "kr-seoul/regular")
             f.origin = r.origin
