@@ -11,11 +11,12 @@ let package = Package(
     name: "GeoFare",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareProj", "GeoFareData", "GeoFareRoute", "GeoFareFare"]),
+        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareProj", "GeoFareData", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch"]),
         .executable(name: "geofare", targets: ["geofare"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // PROJ, the system library (`libproj-dev`): `proj.h` and Karney's `geodesic.h`.
@@ -39,10 +40,22 @@ let package = Package(
         ),
         .target(name: "GeoFareRoute", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareProj"], swiftSettings: swiftSettings),
         .target(name: "GeoFareFare", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareRoute"], swiftSettings: swiftSettings),
+        .target(name: "GeoFareBatch", dependencies: ["GeoFareCore", "GeoFareFare"], swiftSettings: swiftSettings),
+        .target(name: "GeoFareCluster", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "GeoFareStore",
+            dependencies: ["GeoFareCore", "GeoFareCluster", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "GeoFareWorker",
+            dependencies: ["GeoFareCore", "GeoFareProj", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "geofare",
             dependencies: [
-                "GeoFareCore", "GeoFareProj", "GeoFareData", "GeoFareFare", "GeoFareRoute",
+                "GeoFareCore", "GeoFareProj", "GeoFareData", "GeoFareFare", "GeoFareRoute", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -58,7 +71,8 @@ let package = Package(
         .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareCLITests",
-            dependencies: ["geofare"],
+            dependencies: ["geofare", "GeoFareFare", "GeoFareCore"],
+            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
     ]

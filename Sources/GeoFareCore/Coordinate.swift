@@ -43,7 +43,7 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
     public init(latLonText text: Substring, field: String = "coordinate") throws(InvalidInput) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let lat = Double(parts[0].trimmingSpaces()), let lon = Double(parts[1].trimmingSpaces())
+              let lat = Double(parts[0].trimmingSpacesSlow()), let lon = Double(parts[1].trimmingSpacesSlow())
         else {
             throw InvalidInput(code: "invalid_coordinate", message: "expected LAT,LON in degrees, got '\(text)'", field: field)
         }
@@ -60,10 +60,20 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 }
 
+extension String {
+    /// The text without leading and trailing spaces, tabs and a trailing CR; no Foundation, and
+    /// no copy when there is nothing to trim (hot CSV loops call this per field).
+    @inlinable
+    public func trimmingSpaces() -> Substring {
+        let u = utf8
+        if let f = u.first, let l = u.last, f != 0x20, f != 0x09, l != 0x20, l != 0x09, l != 0x0D { return self[...] }
+        return self[...].trimmingSpacesSlow()
+    }
+}
+
 extension Substring {
-    /// The text without leading and trailing spaces and tabs (no Foundation needed).
     @usableFromInline
-    func trimmingSpaces() -> Substring {
+    func trimmingSpacesSlow() -> Substring {
         var s = self
         while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
         while let l = s.last, l == " " || l == "\t" || l == "\r" { s.removeLast() }

@@ -30,13 +30,21 @@ public struct TripSegment: Sendable, Hashable, Codable {
     /// When the segment ends.
     public var end: Date { start.addingTimeInterval(durationSeconds) }
 
-    /// Checks the numbers.
+    /// The longest distance a segment may have: 10,000 km.
+    public static let maxDistanceMeters = 10_000_000.0
+    /// The longest duration a segment may have: 7 days.
+    public static let maxDurationSeconds = 604_800.0
+
+    /// Checks the numbers: finite, not negative, at most ``maxDistanceMeters`` and
+    /// ``maxDurationSeconds`` (so no later integer conversion can overflow).
     /// - Throws: ``InvalidInput`` naming `distance_m`, `duration_s` or `slow_s`.
     public func validate() throws(InvalidInput) {
         guard distanceMeters.isFinite else { throw .notFinite("distance_m", distanceMeters) }
         guard durationSeconds.isFinite else { throw .notFinite("duration_s", durationSeconds) }
         guard distanceMeters >= 0 else { throw InvalidInput(code: "negative_value", message: "must not be negative, got \(distanceMeters)", field: "distance_m") }
         guard durationSeconds >= 0 else { throw InvalidInput(code: "negative_value", message: "must not be negative, got \(durationSeconds)", field: "duration_s") }
+        guard distanceMeters <= Self.maxDistanceMeters else { throw .outOfRange("distance_m", distanceMeters, 0...Self.maxDistanceMeters) }
+        guard durationSeconds <= Self.maxDurationSeconds else { throw .outOfRange("duration_s", durationSeconds, 0...Self.maxDurationSeconds) }
         if let slowSeconds {
             guard slowSeconds.isFinite else { throw .notFinite("slow_s", slowSeconds) }
             guard slowSeconds >= 0 && slowSeconds <= durationSeconds else {

@@ -27,10 +27,12 @@ struct RouteCommand: ParsableCommand {
             var r = TripPricer.Request(origin: try coordinate(from, field: "from"), destination: try coordinate(to, field: "to"), departure: when)
             r.via = try via.enumerated().map { try coordinate($1, field: "via[\($0)]") }
             r.tariff = tariff
+            // Outside every tariff region (and with no tariff named) the route is still estimated, with no zone.
             let route: Route
-            do { route = try pricer.route(r) } catch let error as FareError where error.code == "no_tariff_for_location" && tariff == nil {
-                // Outside every tariff region the route is still estimated, with no zone.
+            if tariff == nil, (try? pricer.engine.catalog.tariff(forOrigin: r.origin)) == nil {
                 route = try pricer.estimator.estimate(RouteRequest(origin: r.origin, via: r.via, destination: r.destination, departure: when))
+            } else {
+                route = try pricer.route(r)
             }
             if json {
                 print(try jsonLine(route))

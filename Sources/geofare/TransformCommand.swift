@@ -223,7 +223,7 @@ struct TransformStream {
     }
 
     static func point(from fields: [String]) -> XYPoint? {
-        if fields.count == 2, let x = Double(fields[0].trimmingCharacters(in: .whitespaces)), let y = Double(fields[1].trimmingCharacters(in: .whitespaces)) {
+        if fields.count == 2, let x = Double(fields[0].trimmingSpaces()), let y = Double(fields[1].trimmingSpaces()) {
             return XYPoint(x: x, y: y)
         }
         if fields.count == 1 { return XYPoint(text: Substring(fields[0])) }
@@ -231,7 +231,7 @@ struct TransformStream {
     }
 
     static func csvMode(header: [String], xColumn: String?, yColumn: String?) throws -> Mode {
-        let names = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let names = header.map { $0.trimmingSpaces().lowercased() }
         func find(_ explicit: String?, _ candidates: [String], _ axis: String) throws -> Int {
             if let explicit {
                 guard let i = names.firstIndex(of: explicit.lowercased()) else {

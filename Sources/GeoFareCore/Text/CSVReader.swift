@@ -1,3 +1,5 @@
+import Foundation
+
 /// A streaming RFC 4180 CSV parser: quoted fields with embedded commas, quotes (`""`) and line
 /// breaks, LF or CRLF line ends, and a leading UTF-8 byte-order mark.
 ///
@@ -40,6 +42,11 @@ public struct CSVReader {
     public init(separator: UInt8 = UInt8(ascii: ",")) {
         self.separator = separator
         field.reserveCapacity(64)
+    }
+
+    /// Parses a chunk of `Data` (through its raw bytes, the fast path).
+    public mutating func feed(_ data: Data, emit: (Record) throws -> Void) rethrows {
+        try data.withUnsafeBytes { raw in try feed(raw, emit: emit) }
     }
 
     /// Parses `bytes` and calls `emit` for each record completed by them.

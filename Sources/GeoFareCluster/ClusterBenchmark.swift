@@ -1,0 +1,287 @@
+import Foundation
+import GeoFareCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The clustering benchmark behind `geofare bench cluster`: builds a ``PartyIndex`` of
+/// synthetic parties and times its queries and updates.
+///
+/// Measured with a monotonic clock (`CLOCK_MONOTONIC`), one sample per call:
+/// - **build**: ``PartyIndex/upsert(contentsOf:)`` of all parties into an empty index (bulk).
+/// - **rss**: resident memory after the build, from `/proc/self/statm`, once the input
+///   array is freed.
+/// - **seoul viewports**: ``PartyIndex/clusters(bbox:zoom:filter:idsLimit:)`` (ids limit 10)
+///   on a 390×844 px phone viewport centred on central Seoul (37.5665, 126.9780), jittered by
+///   up to half a viewport, 300 per zoom 10...18.
+/// - **world viewports**: the same viewport centred anywhere in the world (uniform longitude,
+///   latitude ±80°; at zooms 0–1 it shows the whole world), 200 per zoom 0...16.
+/// - **filtered**: the same two sets (30 resp. 20 per zoom) with a filter: a 3-hour
+///   departure window, at least 1 free seat, status open.
+/// - **updates**: 200,000 operations: 60 % moves of an existing party (re-upsert with a new
+///   origin), 20 % inserts, 20 % removes, parties prepared in advance.
+/// - **nearby**: 2,000 ``PartyIndex/nearby(center:radiusMeters:limit:filter:)`` calls, 2 km
+///   radius, limit 50, no filter, centred within 200 m of a random party.
+public enum ClusterBenchmark {
+    /// Where the synthetic parties are.
+    public enum Distribution: String, Sendable, Codable, CaseIterable {
+        /// Uniform longitude −180...180 and latitude −85...85.
+        case uniform
+        /// Seoul-like: a mixture of Gaussians around central Seoul (37.5665, 126.9780): five
+        /// hubs (σ 1.5–2.5 km, 62 %), the city (σ 8 km, 30 %) and the metro area (σ 20 km, 8 %).
+        case city
+    }
+
+    /// The results; times in seconds or microseconds, memory in bytes.
+    public struct Report: Sendable, Codable, Hashable {
+        public var points: Int
+        public var distribution: Distribution
+        public var buildSeconds: Double
+        public var rssBytes: Int
+        public var indexBytesEstimate: Int
+        public var viewportP50Us: Double
+        public var viewportP99Us: Double
+        public var seoulViewportP50Us: Double
+        public var seoulViewportP99Us: Double
+        public var worldP50Us: Double
+        public var worldP99Us: Double
+        public var filteredP50Us: Double
+        public var filteredP99Us: Double
+        public var updatesPerSecond: Double
+        public var nearbyP50Us: Double
+        public var nearbyP99Us: Double
+
+        private enum CodingKeys: String, CodingKey {
+            case points, distribution, buildSeconds = "build_seconds", rssBytes = "rss_bytes", indexBytesEstimate = "index_bytes_estimate"
+            case viewportP50Us = "viewport_p50_us", viewportP99Us = "viewport_p99_us"
+            case seoulViewportP50Us = "seoul_viewport_p50_us", seoulViewportP99Us = "seoul_viewport_p99_us"
+            case worldP50Us = "world_p50_us", worldP99Us = "world_p99_us"
+            case filteredP50Us = "filtered_p50_us", filteredP99Us = "filtered_p99_us"
+            case updatesPerSecond = "updates_per_second", nearbyP50Us = "nearby_p50_us", nearbyP99Us = "nearby_p99_us"
+        }
+    }
+
+    /// The epoch of the synthetic departures (2026-01-01T00:00Z).
+    static let epoch = Date(timeIntervalSince1970: 1_767_225_600)
+    static let seoul = (lat: 37.5665, lon: 126.9780)
+
+    /// Runs the benchmark.
+    /// - Parameters:
+    ///   - points: how many parties (ignored when `csvPoints` is given).
+    ///   - distribution: where to put them (ignored when `csvPoints` is given, but still
+    ///     reported).
+    ///   - seed: for every random choice, so runs repeat exactly.
+    ///   - csvPoints: real positions to use instead (ids must be 1...128 bytes; duplicates:
+    ///     the last wins).
+    public static func run(points: Int, distribution: Distribution, seed: UInt64,
+                           csvPoints: [(id: String, lon: Double, lat: Double)]? = nil) -> Report {
+        var rng = SeededGenerator(seed: seed)
+        var parties: [Party] = []
+        if let csvPoints {
+            parties.reserveCapacity(csvPoints.count)
+            for p in csvPoints {
+                parties.append(makeParty(id: p.id, lon: p.lon, lat: p.lat, distribution: distribution, rng: &rng))
+            }
+        } else {
+            parties.reserveCapacity(points)
+            for i in 0..<points {
+                let (lon, lat) = position(distribution, rng: &rng)
+                parties.append(makeParty(id: "p\(i)", lon: lon, lat: lat, distribution: distribution, rng: &rng))
+            }
+        }
+        let n = parties.count
+        let index = try! PartyIndex()
+
+        let t0 = now()
+        index.upsert(contentsOf: parties)
+        let buildSeconds = Double(now() - t0) / 1e9
+
+        // Keep what later phases need, then free the input before measuring memory.
+        let sampleOrigins = (0..<2_000).map { _ in parties[Int.random(in: 0..<max(n, 1), using: &rng)].origin }
+        var ids = parties.map(\.id)
+        parties = []
+        let rss = residentBytes()
+        let estimate = index.estimatedBytes
+
+        // Viewports.
+        var seoulBoxes: [(BoundingBox, Int)] = []
+        for z in 10...18 {
+            for _ in 0..<300 { seoulBoxes.append((viewport(lat: seoul.lat, lon: seoul.lon, zoom: z, jitter: true, rng: &rng), z)) }
+        }
+        var worldBoxes: [(BoundingBox, Int)] = []
+        for z in 0...16 {
+            for _ in 0..<200 {
+                let lat = Double.random(in: -80...80, using: &rng), lon = Double.random(in: -180..<180, using: &rng)
+                worldBoxes.append((viewport(lat: lat, lon: lon, zoom: z, jitter: false, rng: &rng), z))
+            }
+        }
+        for (box, z) in seoulBoxes.prefix(50) { _ = try! index.clusters(bbox: box, zoom: z) }  // warm up
+        let seoulTimes = seoulBoxes.map { box, z in time { _ = try! index.clusters(bbox: box, zoom: z) } }
+        let worldTimes = worldBoxes.map { box, z in time { _ = try! index.clusters(bbox: box, zoom: z) } }
+
+        var filteredTimes: [Double] = []
+        for (k, (box, z)) in seoulBoxes.enumerated() where k % 10 == 0 {
+            let f = filter(rng: &rng)
+            filteredTimes.append(time { _ = try! index.clusters(bbox: box, zoom: z, filter: f) })
+        }
+        for (k, (box, z)) in worldBoxes.enumerated() where k % 10 == 0 {
+            let f = filter(rng: &rng)
+            filteredTimes.append(time { _ = try! index.clusters(bbox: box, zoom: z, filter: f) })
+        }
+
+        // Nearby.
+        let nearbyTimes = sampleOrigins.map { o in
+            let c = Coordinate(uncheckedLatitude: min(max(o.latitude + Double.random(in: -0.0018...0.0018, using: &rng), -90), 90),
+                               longitude: min(max(o.longitude + Double.random(in: -0.0018...0.0018, using: &rng), -180), 180))
+            return time { _ = try! index.nearby(center: c, radiusMeters: 2_000, limit: 50, filter: .none) }
+        }
+
+        // Updates, prepared in advance.
+        enum Op { case upsert(Party), remove(String) }
+        var ops: [Op] = []
+        ops.reserveCapacity(200_000)
+        var nextID = n
+        for _ in 0..<200_000 {
+            let r = Double.random(in: 0..<1, using: &rng)
+            if r < 0.6, !ids.isEmpty {
+                let id = ids[Int.random(in: 0..<ids.count, using: &rng)]
+                let (lon, lat) = position(distribution, rng: &rng)
+                ops.append(.upsert(makeParty(id: id, lon: lon, lat: lat, distribution: distribution, rng: &rng)))
+            } else if r < 0.8 || ids.isEmpty {
+                let (lon, lat) = position(distribution, rng: &rng)
+                let id = "p\(nextID)"
+                nextID += 1
+                ids.append(id)
+                ops.append(.upsert(makeParty(id: id, lon: lon, lat: lat, distribution: distribution, rng: &rng)))
+            } else {
+                let k = Int.random(in: 0..<ids.count, using: &rng)
+                ops.append(.remove(ids[k]))
+                ids.swapAt(k, ids.count - 1)
+                ids.removeLast()
+            }
+        }
+        let t1 = now()
+        for op in ops {
+            switch op {
+            case .upsert(let p): index.upsert(p)
+            case .remove(let id): index.remove(id: id)
+            }
+        }
+        let updateSeconds = Double(now() - t1) / 1e9
+
+        let all = seoulTimes + worldTimes
+        return Report(
+            points: n, distribution: distribution, buildSeconds: buildSeconds, rssBytes: rss, indexBytesEstimate: estimate,
+            viewportP50Us: percentile(all, 0.5), viewportP99Us: percentile(all, 0.99),
+            seoulViewportP50Us: percentile(seoulTimes, 0.5), seoulViewportP99Us: percentile(seoulTimes, 0.99),
+            worldP50Us: percentile(worldTimes, 0.5), worldP99Us: percentile(worldTimes, 0.99),
+            filteredP50Us: percentile(filteredTimes, 0.5), filteredP99Us: percentile(filteredTimes, 0.99),
+            updatesPerSecond: Double(ops.count) / updateSeconds,
+            nearbyP50Us: percentile(nearbyTimes, 0.5), nearbyP99Us: percentile(nearbyTimes, 0.99)
+        )
+    }
+
+    // MARK: Data
+
+    /// A random position of a distribution: (longitude, latitude) in degrees.
+    static func position(_ d: Distribution, rng: inout SeededGenerator) -> (Double, Double) {
+        switch d {
+        case .uniform:
+            return (Double.random(in: -180...180, using: &rng), Double.random(in: -85...85, using: &rng))
+        case .city:
+            // (lat, lon, sigma km, cumulative weight)
+            let hubs: [(Double, Double, Double, Double)] = [
+                (37.5665, 126.9780, 2.5, 0.20),  // City Hall / Jongno
+                (37.4979, 127.0276, 2.5, 0.38),  // Gangnam
+                (37.5219, 126.9245, 1.8, 0.46),  // Yeouido
+                (37.5563, 126.9236, 1.5, 0.54),  // Hongdae
+                (37.5133, 127.1001, 2.0, 0.62),  // Jamsil
+                (37.5400, 126.9900, 8.0, 0.92),  // the city
+                (37.5000, 127.0000, 20.0, 1.00),  // the metro area
+            ]
+            let r = Double.random(in: 0..<1, using: &rng)
+            let hub = hubs.first { r < $0.3 } ?? hubs[hubs.count - 1]
+            let (north, east) = gaussianPair(rng: &rng)
+            let lat = hub.0 + north * hub.2 / 111.32
+            let lon = hub.1 + east * hub.2 / (111.32 * cos(hub.0 * .pi / 180))
+            return (min(max(lon, -180), 180), min(max(lat, -85), 85))
+        }
+    }
+
+    /// Two independent standard normal numbers (Box–Muller).
+    static func gaussianPair(rng: inout SeededGenerator) -> (Double, Double) {
+        let u = Double.random(in: Double.ulpOfOne..<1, using: &rng), v = Double.random(in: 0..<1, using: &rng)
+        let r = (-2 * log(u)).squareRoot()
+        return (r * cos(2 * .pi * v), r * sin(2 * .pi * v))
+    }
+
+    static func makeParty(id: String, lon: Double, lat: Double, distribution: Distribution, rng: inout SeededGenerator) -> Party {
+        let seats = Int.random(in: 2...6, using: &rng)
+        let taken = Int.random(in: 0...seats, using: &rng)
+        let r = Double.random(in: 0..<1, using: &rng)
+        let status: PartyStatus = taken == seats ? .full : (r < 0.85 ? .open : .closed)
+        let (dLon, dLat) = position(distribution, rng: &rng)
+        return Party(
+            id: id, origin: Coordinate(uncheckedLatitude: lat, longitude: lon), destination: Coordinate(uncheckedLatitude: dLat, longitude: dLon),
+            departure: epoch.addingTimeInterval(Double(Int.random(in: 0..<86_400, using: &rng))), seatsTotal: seats, seatsTaken: taken,
+            status: status, attributesJSON: nil, updatedAt: epoch.addingTimeInterval(-Double(Int.random(in: 0..<3_600, using: &rng))),
+            version: Int64.random(in: 1...5, using: &rng)
+        )
+    }
+
+    static func filter(rng: inout SeededGenerator) -> PartyFilter {
+        let from = epoch.addingTimeInterval(Double(Int.random(in: 0..<75_600, using: &rng)))
+        return PartyFilter(departFrom: from, departUntil: from.addingTimeInterval(3 * 3_600), minFreeSeats: 1, statuses: [.open])
+    }
+
+    /// A 390×844 px viewport at a zoom around a point (jittered by up to half its size).
+    static func viewport(lat: Double, lon: Double, zoom: Int, jitter: Bool, rng: inout SeededGenerator) -> BoundingBox {
+        let world = 256 * Double(1 << zoom)
+        var px = WebMercator.unitX(longitude: lon) * world, py = WebMercator.unitY(latitude: lat) * world
+        if jitter {
+            px += Double.random(in: -195...195, using: &rng)
+            py += Double.random(in: -422...422, using: &rng)
+        }
+        let north = WebMercator.latitude(unitY: max(0, py - 422) / world)
+        let south = WebMercator.latitude(unitY: min(world, py + 422) / world)
+        var west = -180.0, east = 180.0
+        if 390 < world {
+            var w = (px - 195) / world, e = (px + 195) / world
+            w -= w.rounded(.down)
+            e -= e.rounded(.down)
+            west = WebMercator.longitude(unitX: w)
+            east = WebMercator.longitude(unitX: e)
+        }
+        return try! BoundingBox(west: west, south: south, east: east, north: north)
+    }
+
+    // MARK: Measuring
+
+    static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    /// Microseconds one call of `body` takes.
+    @inline(never)
+    static func time(_ body: () -> Void) -> Double {
+        let t = now()
+        body()
+        return Double(now() - t) / 1_000
+    }
+
+    static func percentile(_ samples: [Double], _ p: Double) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        let s = samples.sorted()
+        return s[min(s.count - 1, Int((Double(s.count - 1) * p).rounded()))]
+    }
+
+    /// Resident set size from `/proc/self/statm` (0 where there is none).
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import GeoFareCluster
+import GeoFareCore
+import GRDB
+
+/// The persistent store of parties: one SQLite file in WAL mode (GRDB over the system SQLite),
+/// with an R*Tree on origins and a change feed so several processes on one file stay coherent.
+///
+/// - A write returns only after its transaction committed: an acknowledged write survives a
+///   crash of the process (`kill -9`). With `synchronous=NORMAL` in WAL mode, a power loss may
+///   lose the last transactions but never corrupts the file; use ``Durability/full`` to fsync
+///   every commit.
+/// - Every write appends to `party_change`; other processes read it after `PRAGMA data_version`
+///   tells them the file changed (see ``changes(after:)``).
+///
+/// Not `Sendable` in spirit: one owner (the worker's loop thread) uses a store.
+public final class PartyStore: @unchecked Sendable {
+    /// How hard commits are pushed to disk.
+    public enum Durability: String, Sendable {
+        /// WAL with synchronous=NORMAL: survives a process crash; an OS crash may lose the last commits.
+        case normal
+        /// synchronous=FULL: fsync on every commit; survives an OS crash too.
+        case full
+    }
+
+    /// The path (or `:memory:`).
+    public let path: String
+    private let db: DatabaseQueue
+    private var lastDataVersion: Int64 = 0
+
+    /// Opens (creating and migrating if needed) the store at `path`; `:memory:` for a private
+    /// in-memory store.
+    /// - Throws: ``StoreError`` naming the path.
+    public init(path: String, durability: Durability = .normal) throws(StoreError) {
+        self.path = path
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+        }
+        do {
+            if path == ":memory:" {
+                db = try DatabaseQueue(configuration: config)
+            } else {
+                db = try DatabaseQueue(path: path, configuration: config)
+                try db.writeWithoutTransaction { db in
+                    let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                    if mode?.lowercased() != "wal" { throw StoreError(code: "storage_error", message: "cannot switch \(path) to WAL (journal_mode \(mode ?? "?"))") }
+                }
+            }
+            try Self.migrator.migrate(db)
+            lastDataVersion = try dataVersion()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(error, doing: "opening \(path)")
+        }
+    }
+
+    static func upsert(_ party: Party, now: Date, in db: Database) throws -> Party {
+        var stored = party
+        let previous = try Int64.fetchOne(db, sql: "SELECT version FROM party WHERE id = ?", arguments: [party.id]) ?? 0
+        stored.version = previous + 1
+        stored.updatedAt = now
+        try db.execute(sql: """
+            INSERT INTO party (id, origin_lat, origin_lon, dest_lat, dest_lon, depart_at, seats_total, seats_taken, status, attributes, updated_at, version)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET origin_lat = excluded.origin_lat, origin_lon = excluded.origin_lon,
+                dest_lat = excluded.dest_lat, dest_lon = excluded.dest_lon, depart_at = excluded.depart_at,
+                seats_total = excluded.seats_total, seats_taken = excluded.seats_taken, status = excluded.status,
+                attributes = excluded.attributes, updated_at = excluded.updated_at, version = excluded.version
+            """, arguments: [stored.id, stored.origin.latitude, stored.origin.longitude, stored.destination.latitude, stored.destination.longitude,
+                             stored.departure.timeIntervalSince1970, stored.seatsTotal, stored.seatsTaken, stored.status.rawValue,
+                             stored.attributesJSON, now.timeIntervalSince1970, stored.version])
+        let rowid = try Int64.fetchOne(db, sql: "SELECT rowid FROM party WHERE id = ?", arguments: [stored.id])!
+        try db.execute(sql: "INSERT OR REPLACE INTO party_origin (rowid, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [rowid, stored.origin.latitude, stored.origin.latitude, stored.origin.longitude, stored.origin.longitude])
+        try db.execute(sql: "INSERT INTO party_change (party_id, at) VALUES (?, ?)", arguments: [stored.id, now.timeIntervalSince1970])
+        return stored
+    }
+
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1: parties, R*Tree on origins, change feed") { db in
+            try db.execute(sql: """
+                CREATE TABLE party (
+                    rowid INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL UNIQUE,
+                    origin_lat REAL NOT NULL, origin_lon REAL NOT NULL,
+                    dest_lat REAL NOT NULL, dest_lon REAL NOT NULL,
+                    depart_at REAL NOT NULL,
+                    seats_total INTEGER NOT NULL, seats_taken INTEGER NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('open', 'full', 'closed')),
+                    attributes TEXT,
+                    updated_at REAL NOT NULL,
+                    version INTEGER NOT NULL
+                );
+                CREATE VIRTUAL TABLE party_origin USING rtree(rowid, min_lat, max_lat, min_lon, max_lon);
+                CREATE TABLE party_change (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    party_id TEXT NOT NULL,
+                    at REAL NOT NULL
+                );
+                """)
+        }
+        return m
+    }
+
+    // MARK: - Writes
+
+    /// Inserts or replaces a party; sets its `version` (previous + 1) and `updatedAt` (now).
+    /// Returns the stored party once the transaction has committed.
+    /// - Throws: ``StoreError``.
+    @discardableResult
+    public func upsert(_ party: Party, now: Date = Date()) throws(StoreError) -> Party {
+        do {
+            return try db.write { db in try Self.upsert(party, now: now, in: db) }
+        } catch {
+            throw StoreError(error, doing: "writing party '\(party.id)'")
+        }
+    }
+
+    /// Upserts many parties in one transaction (bulk import): all are written or none.
+    /// - Returns: the stored parties.
+    public func upsertMany(_ parties: [Party], now: Date = Date()) throws(StoreError) -> [Party] {
+        do {
+            return try db.write { db in
+                var out: [Party] = []
+                out.reserveCapacity(parties.count)
+                for party in parties { out.append(try Self.upsert(party, now: now, in: db)) }
+                return out
+            }
+        } catch {
+            throw StoreError(error, doing: "importing \(parties.count) parties")
+        }
+    }
+
+    /// Deletes a party. Returns whether it existed, once the transaction has committed.
+    @discardableResult
+    public func remove(id: String, now: Date = Date()) throws(StoreError) -> Bool {
+        do {
+            return try db.write { db in
+                guard let rowid = try Int64.fetchOne(db, sql: "SELECT rowid FROM party WHERE id = ?", arguments: [id]) else { return false }
+                try db.execute(sql: "DELETE FROM party WHERE rowid = ?", arguments: [rowid])
+                try db.execute(sql: "DELETE FROM party_origin WHERE rowid = ?", arguments: [rowid])
+                try db.execute(sql: "INSERT INTO party_change (party_id, at) VALUES (?, ?)", arguments: [id, now.timeIntervalSince1970])
+                return true
+            }
+        } catch {
+            throw StoreError(error, doing: "removing party '\(id)'")
+        }
+    }
+
+    // MARK: - Reads
+
+    /// One party, or `nil`.
+    public func party(id: String) throws(StoreError) -> Party? {
+        do { return try db.read { db in try Row.fetchOne(db, sql: "SELECT * FROM party WHERE id = ?", arguments: [id]).map(Self.party) } } catch {
+            throw StoreError(error, doing: "reading party '\(id)'")
+        }
+    }
+
+    /// Every party, in id order (for loading the in-memory index at start).
+    public func allParties() throws(StoreError) -> [Party] {
+        do { return try db.read { db in try Row.fetchAll(db, sql: "SELECT * FROM party ORDER BY id").map(Self.party) } } catch {
+            throw StoreError(error, doing: "reading parties")
+        }
+    }
+
+    /// The number of stored parties.
+    public func count() throws(StoreError) -> Int {
+        do { return try db.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM party") ?? 0 } } catch {
+            throw StoreError(error, doing: "counting parties")
+        }
+    }
+
+    /// The ids of the parties whose origin lies in a latitude/longitude box, through the
+    /// R*Tree (antimeridian-unaware: callers split wrapping boxes).
+    public func partyIDs(south: Double, west: Double, north: Double, east: Double) throws(StoreError) -> [String] {
+        do {
+            return try db.read { db in
+                try String.fetchAll(db, sql: """
+                    SELECT party.id FROM party_origin JOIN party ON party.rowid = party_origin.rowid
+                    WHERE min_lat >= ? AND max_lat <= ? AND min_lon >= ? AND max_lon <= ? ORDER BY party.id
+                    """, arguments: [south, north, west, east])
+            }
+        } catch {
+            throw StoreError(error, doing: "querying the origin R*Tree")
+        }
+    }
+
+    // MARK: - Change feed
+
+    /// The newest change sequence number (0 when none).
+    public func lastChange() throws(StoreError) -> Int64 {
+        do { return try db.read { db in try Int64.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) FROM party_change") ?? 0 } } catch {
+            throw StoreError(error, doing: "reading the change feed")
+        }
+    }
+
+    /// Whether another connection (another process) committed since the last call.
+    /// Costs one `PRAGMA data_version`.
+    public func externallyChanged() throws(StoreError) -> Bool {
+        let v = try dataVersion()
+        defer { lastDataVersion = v }
+        return v != lastDataVersion
+    }
+
+    /// The parties changed after `seq`, each with its current state (`nil`: deleted), and the
+    /// newest sequence number.
+    public func changes(after seq: Int64) throws(StoreError) -> (changes: [(id: String, party: Party?)], last: Int64) {
+        do {
+            return try db.read { db in
+                let rows = try Row.fetchAll(db, sql: "SELECT seq, party_id FROM party_change WHERE seq > ? ORDER BY seq", arguments: [seq])
+                var last = seq
+                var seen = Set<String>()
+                var out: [(String, Party?)] = []
+                for row in rows.reversed() {
+                    let s: Int64 = row["seq"]
+                    last = max(last, s)
+                    let id: String = row["party_id"]
+                    guard seen.insert(id).inserted else { continue }
+                    out.append((id, try Row.fetchOne(db, sql: "SELECT * FROM party WHERE id = ?", arguments: [id]).map(Self.party)))
+                }
+                return (out.reversed(), last)
+            }
+        } catch {
+            throw StoreError(error, doing: "reading the change feed")
+        }
+    }
+
+    /// Drops change records older than `age` seconds (the feed only needs to cover the time
+    /// between two requests of the slowest worker).
+    public func pruneChanges(olderThan age: TimeInterval, now: Date = Date()) throws(StoreError) {
+        do { try db.write { db in try db.execute(sql: "DELETE FROM party_change WHERE at < ?", arguments: [now.timeIntervalSince1970 - age]) } } catch {
+            throw StoreError(error, doing: "pruning the change feed")
+        }
+    }
+
+    private func dataVersion() throws(StoreError) -> Int64 {
+        do { return try db.writeWithoutTransaction { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0 } } catch {
+            throw StoreError(error, doing: "reading PRAGMA data_version")
+        }
+    }
+
+    static func party(_ row: Row) -> Party {
+        Party(
+            id: row["id"],
+            origin: Coordinate(uncheckedLatitude: row["origin_lat"], longitude: row["origin_lon"]),
+            destination: Coordinate(uncheckedLatitude: row["dest_lat"], longitude: row["dest_lon"]),
+            departure: Date(timeIntervalSince1970: row["depart_at"]),
+            seatsTotal: row["seats_total"], seatsTaken: row["seats_taken"],
+            status: PartyStatus(rawValue: row["status"]) ?? .closed,
+            attributesJSON: row["attributes"],
+            updatedAt: Date(timeIntervalSince1970: row["updated_at"]),
+            version: row["version"]
+        )
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import GeoFareCluster
+import GeoFareCore
+import GeoFareStore
+
+/// The party ops of the worker: the SQLite store (the truth) and the in-memory index (for
+/// queries), kept together.
+///
+/// - At start the index is loaded from the store.
+/// - A write goes to SQLite first and is acknowledged only after its commit; then the index is
+///   updated in place (no rebuild).
+/// - Before every party request the service asks SQLite whether another process changed the
+///   file (`PRAGMA data_version`) and, if so, applies the change feed to the index, so several
+///   workers on one file see each other's writes by their next request.
+///
+/// Used from the worker loop's thread only (the loop runs party ops in order there).
+public final class PartyService: @unchecked Sendable {
+    public let store: PartyStore
+    let index: PartyIndex
+    private var lastSeq: Int64
+
+    /// The number of parties in the index (= in the store, after a sync).
+    public var count: Int { index.count }
+
+    /// Opens the service over a store, loading every stored party into the index.
+    /// - Throws: ``StoreError`` or ``InvalidInput`` (a bad cell size).
+    public init(store: PartyStore, cellSizePixels: Int = 64) throws {
+        self.store = store
+        index = try PartyIndex(cellSizePixels: cellSizePixels)
+        lastSeq = try store.lastChange()
+        for party in try store.allParties() { index.upsert(party) }
+        try store.pruneChanges(olderThan: 86_400)
+    }
+
+    /// Applies other processes' changes, if any.
+    func sync() throws {
+        guard try store.externallyChanged() else { return }
+        let (changes, last) = try store.changes(after: lastSeq)
+        for change in changes {
+            if let party = change.party { index.upsert(party) } else { index.remove(id: change.id) }
+        }
+        lastSeq = last
+    }
+
+    func run(_ op: String, _ f: RequestFields) throws -> JSONValue {
+        try sync()
+        switch op {
+        case "party.upsert":
+            let p = try Self.party(try f.nested("party"))
+            let stored = try store.upsert(p)
+            index.upsert(stored)
+            return .object(["party": Self.json(stored)])
+        case "party.remove":
+            let id = try f.string("party_id")
+            let removed = try store.remove(id: id)
+            index.remove(id: id)
+            return .object(["removed": .bool(removed), "party_id": .string(id)])
+        case "party.get":
+            let id = try f.string("party_id")
+            guard let p = index.party(id: id) else { throw WorkerError(code: "not_found", message: "no party '\(id)'", field: "party_id") }
+            return .object(["party": Self.json(p)])
+        case "nearby":
+            let center = try f.coordinate("center")
+            let filter = try Self.filter(f)
+            let limit = Int(try f.optionalInt("limit", range: 1...10_000) ?? 50)
+            let found: [(party: Party, distanceMeters: Double)]
+            let radius = f.has("radius_m") ? try f.double("radius_m") : nil
+            do {
+                if let radius {
+                    found = try index.nearby(center: center, radiusMeters: radius, limit: limit, filter: filter)
+                } else {
+                    found = try index.nearest(center: center, k: limit, filter: filter)
+                }
+            } catch { throw WorkerError(code: error.code, message: error.message, field: error.field) }
+            return .object(["parties": .array(found.map { item in
+                var o = Self.fields(item.party)
+                o["distance_m"] = .double((item.distanceMeters * 100).rounded() / 100)
+                return .object(o)
+            })])
+        case "clusters":
+            let b = try f.nested("bbox")
+            let bbox: BoundingBox
+            let (west, south, east, north) = (try b.double("west"), try b.double("south"), try b.double("east"), try b.double("north"))
+            do { bbox = try BoundingBox(west: west, south: south, east: east, north: north) } catch {
+                throw WorkerError(code: error.code, message: error.message, field: error.prefixed("bbox").field)
+            }
+            let zoom = Int(try f.int("zoom", range: 0...20))
+            let idsLimit = Int(try f.optionalInt("ids_limit", range: 0...1_000) ?? 10)
+            let items: [ClusterItem]
+            let filter = try Self.filter(f)
+            do { items = try index.clusters(bbox: bbox, zoom: zoom, filter: filter, idsLimit: idsLimit) } catch {
+                throw WorkerError(code: error.code, message: error.message, field: error.field)
+            }
+            return .object(["items": .array(items.map(Self.json)), "zoom": .int(Int64(zoom))])
+        case "cluster.leaves":
+            let id = try f.string("cluster_id")
+            let limit = Int(try f.optionalInt("limit", range: 1...10_000) ?? 100)
+            let offset = Int(try f.optionalInt("offset", range: 0...10_000_000) ?? 0)
+            let leaves: [Party]
+            let filter = try Self.filter(f)
+            do { leaves = try index.leaves(clusterID: id, limit: limit, offset: offset, filter: filter) } catch {
+                throw WorkerError(code: error.code, message: error.message, field: error.field ?? "cluster_id")
+            }
+            return .object(["parties": .array(leaves.map(Self.json))])
+        default:
+            throw WorkerError(code: "unknown_op", message: "unknown op '\(op)'", field: "op")
+        }
+    }
+
+    // MARK: - JSON
+
+    /// A party from its JSON object (`party.upsert`); errors name `party.<field>`.
+    static func party(_ f: RequestFields) throws -> Party {
+        let statusText = try f.optionalString("status") ?? "open"
+        guard let status = PartyStatus(rawValue: statusText) else {
+            throw WorkerError(code: "invalid_value", message: "status is open, full or closed, got '\(statusText)'", field: f.at("status"))
+        }
+        var attributes: String?
+        if f.has("attributes") {
+            let a = try f.value("attributes")
+            guard case .object = a else { throw WorkerError.wrongType(f.at("attributes"), expected: "an object", got: a) }
+            attributes = JSONWriter.string(a)
+            guard attributes!.utf8.count <= 16_384 else { throw WorkerError(code: "too_large", message: "attributes are limited to 16 KiB of JSON", field: f.at("attributes")) }
+        }
+        guard let departure = try f.time("depart_at") else { throw WorkerError.missing(f.at("depart_at")) }
+        let p = Party(
+            id: try f.string("id"), origin: try f.coordinate("origin"), destination: try f.coordinate("destination"),
+            departure: departure, seatsTotal: Int(try f.int("seats_total", range: -1_000...1_000)),
+            seatsTaken: Int(try f.optionalInt("seats_taken", range: -1_000...1_000) ?? 0), status: status, attributesJSON: attributes
+        )
+        do { try p.validate() } catch { throw WorkerError(code: error.code, message: error.message, field: error.prefixed(f.path).field) }
+        return p
+    }
+
+    /// A filter from the request's `depart_from`, `depart_until`, `min_free_seats`, `status`
+    /// (a string or an array) and `destination` `{"center", "radius_m"}`.
+    static func filter(_ f: RequestFields) throws -> PartyFilter {
+        var filter = PartyFilter.none
+        filter.departFrom = try f.time("depart_from")
+        filter.departUntil = try f.time("depart_until")
+        if let n = try f.optionalInt("min_free_seats", range: 0...20) { filter.minFreeSeats = Int(n) }
+        if f.has("status") {
+            let v = try f.value("status")
+            let names: [String]
+            if let s = v.string { names = [s] } else if let a = v.array {
+                names = try a.enumerated().map { i, x throws(WorkerError) in
+                    guard let s = x.string else { throw WorkerError.wrongType("status[\(i)]", expected: "a string", got: x) }
+                    return s
+                }
+            } else { throw WorkerError.wrongType("status", expected: "a string or an array of strings", got: v) }
+            var set = Set<PartyStatus>()
+            for n in names {
+                guard let s = PartyStatus(rawValue: n) else { throw WorkerError(code: "invalid_value", message: "status is open, full or closed, got '\(n)'", field: "status") }
+                set.insert(s)
+            }
+            filter.statuses = set
+        }
+        if f.has("destination") {
+            let d = try f.nested("destination")
+            filter.destination = try d.coordinate("center")
+            let r = try d.double("radius_m")
+            guard r >= 0 && r <= 1_000_000 else { throw WorkerError(code: "out_of_range", message: "must be within 0...1000000 m", field: "destination.radius_m") }
+            filter.destinationRadiusMeters = r
+        }
+        return filter
+    }
+
+    static func fields(_ p: Party) -> [String: JSONValue] {
+        var o: [String: JSONValue] = [
+            "id": .string(p.id), "origin": ResultEncoding.coordinate(p.origin), "destination": ResultEncoding.coordinate(p.destination),
+            "depart_at": .string(ResultEncoding.isoString(p.departure)), "seats_total": .int(Int64(p.seatsTotal)),
+            "seats_taken": .int(Int64(p.seatsTaken)), "free_seats": .int(Int64(p.freeSeats)), "status": .string(p.status.rawValue),
+            "updated_at": .string(ResultEncoding.isoString(p.updatedAt)), "version": .int(p.version),
+        ]
+        if let a = p.attributesJSON, let value = try? JSONParser.parse(Array(a.utf8)) { o["attributes"] = value }
+        return o
+    }
+
+    /// A party as the protocol's JSON object.
+    public static func json(_ p: Party) -> JSONValue { .object(fields(p)) }
+
+    /// Parses one JSON party object (as in `party.upsert`), for imports.
+    public static func partyFromJSON(_ line: [UInt8]) throws -> Party {
+        let v = try JSONParser.parse(line)
+        guard let o = v.object else { throw WorkerError(code: "wrong_type", message: "a party is a JSON object", field: nil) }
+        return try party(RequestFields(o))
+    }
+
+    /// An instant as ISO 8601 UTC text.
+    public static func isoString(_ d: Date) -> String { ResultEncoding.isoString(d) }
+
+    static func json(_ item: ClusterItem) -> JSONValue {
+        .object([
+            "id": .string(item.id), "count": .int(Int64(item.count)), "center": ResultEncoding.coordinate(item.center),
+            "bounds": .object(["west": .double(item.bounds.west), "south": .double(item.bounds.south), "east": .double(item.bounds.east), "north": .double(item.bounds.north)]),
+            "expansion_zoom": item.expansionZoom.map { .int(Int64($0)) } ?? .null,
+            "party_ids": item.partyIDs.map { .array($0.map(JSONValue.string)) } ?? .null,
+        ])
+    }
+}

@@ -1,0 +1,277 @@
+import Foundation
+import GeoFareCore
+import GeoFareFare
+import GeoFareProj
+import GeoFareRoute
+
+/// Answers one protocol request: `{"id", "op", ...}` in, `{"id", "ok", "result" | "error"}` out.
+///
+/// Pure request-in, response-out for every op but the party ones (which go to the
+/// ``PartyService``); the line loop (``WorkerLoop``) owns the I/O. The stateless ops are safe to
+/// run on several threads at once; the party ops must run in request order on one thread.
+public final class WorkerDispatcher: @unchecked Sendable {
+    /// The protocol version reported by `version`; bumped on incompatible changes.
+    public static let protocolVersion = 1
+    /// The GeoFare release.
+    public static let packageVersion = "0.1.0"
+
+    public let pricer: TripPricer
+    public let parties: PartyService?
+    private let started = Date()
+    private let statsLock = NSLock()
+    private var requests: Int64 = 0
+    private var errorsByCode: [String: Int64] = [:]
+
+    public init(pricer: TripPricer, parties: PartyService?) {
+        self.pricer = pricer
+        self.parties = parties
+    }
+
+    /// The ops that touch the party store and must run in order on the loop's thread.
+    public static let orderedOps: Set<String> = ["party.upsert", "party.remove", "party.get", "nearby", "clusters", "cluster.leaves", "stats"]
+
+    /// The op of a parsed request, if it has one (used to decide what may run in parallel).
+    public static func op(of request: JSONValue) -> String? { request.object?["op"]?.string }
+
+    /// Answers one line: parses it, runs it, and returns the response line (with `\n`).
+    public func respond(toLine line: UnsafeRawBufferPointer) -> [UInt8] {
+        let parsed: JSONValue
+        do { parsed = try JSONParser.parse(line) } catch {
+            return response(id: .null, error: error)
+        }
+        return respond(to: parsed)
+    }
+
+    /// Answers one parsed request.
+    public func respond(to request: JSONValue) -> [UInt8] {
+        guard let object = request.object else {
+            return response(id: .null, error: WorkerError(code: "invalid_request", message: "a request is a JSON object, got \(request.typeName)", field: nil))
+        }
+        let id = object["id"] ?? .null
+        guard id.isScalar else {
+            return response(id: .null, error: WorkerError(code: "invalid_request", message: "id must be a string, number, boolean or null", field: "id"))
+        }
+        do {
+            let fields = RequestFields(object)
+            let op = try fields.string("op")
+            return response(id: id, result: try run(op, fields))
+        } catch let error as any CodedError {
+            return response(id: id, error: error)
+        } catch {
+            return response(id: id, error: WorkerError(code: "internal_error", message: "\(error)", field: nil))
+        }
+    }
+
+    func run(_ op: String, _ f: RequestFields) throws -> JSONValue {
+        switch op {
+        case "ping": return .object(["pong": .bool(true)])
+        case "version": return version()
+        case "transform": return try transform(f)
+        case "distance": return try distance(f)
+        case "route": return try route(f)
+        case "fare": return try fare(f)
+        case "split": return try split(f)
+        case "stats": return stats()
+        case "party.upsert", "party.remove", "party.get", "nearby", "clusters", "cluster.leaves":
+            guard let parties else { throw WorkerError(code: "unavailable", message: "this worker has no party store", field: "op") }
+            return try parties.run(op, f)
+        default:
+            throw WorkerError(code: "unknown_op", message: "unknown op '\(op)'; ops: ping, version, transform, distance, route, fare, split, party.upsert, party.remove, party.get, nearby, clusters, cluster.leaves, stats", field: "op")
+        }
+    }
+
+    // MARK: - Ops
+
+    func version() -> JSONValue {
+        .object([
+            "geofare": .string(Self.packageVersion), "protocol": .int(Int64(Self.protocolVersion)), "proj": .string(ProjLibrary.version),
+            "tariffs": .array(pricer.engine.catalog.tariffs.map { t in
+                .object(["id": .string(t.id), "versions": .array(t.versions.map { .string($0.label) }), "source": .string(t.origin)])
+            }),
+            "zones": .array(pricer.engine.catalog.zones.zones.map { .string($0.id) }),
+            "route_estimator": .string(pricer.estimator.name),
+        ])
+    }
+
+    func transform(_ f: RequestFields) throws -> JSONValue {
+        let from = try f.string("from"), to = try f.string("to")
+        let list = try f.array("points", maxCount: 100_000)
+        var points: [XYPoint] = []
+        points.reserveCapacity(list.count)
+        for (i, p) in list.enumerated() {
+            guard let pair = p.array, pair.count == 2, let x = pair[0].double, let y = pair[1].double else {
+                throw WorkerError(code: "wrong_type", message: "a point is [x, y] with x = longitude/easting", field: "points[\(i)]")
+            }
+            points.append(XYPoint(x: x, y: y))
+        }
+        let transformer = try CoordinateTransformer(from: from, to: to)
+        let failures = points.withUnsafeMutableBufferPointer { transformer.transformInPlace($0) }
+        if failures.count == points.count, let first = failures.first { throw first.error }
+        var failed = Set<Int>()
+        for fail in failures { failed.insert(fail.index) }
+        return .object([
+            "points": .array(points.indices.map { i in failed.contains(i) ? .null : .array([.double(points[i].x), .double(points[i].y)]) }),
+            "failures": .array(failures.map { .object(["index": .int(Int64($0.index)), "code": .string($0.error.code), "message": .string($0.error.message), "field": .string($0.error.field ?? "")]) }),
+            "from": .string(transformer.source.name), "to": .string(transformer.target.name),
+        ])
+    }
+
+    func distance(_ f: RequestFields) throws -> JSONValue {
+        let r = Geodesic.wgs84.inverse(try f.coordinate("from"), try f.coordinate("to"))
+        return .object(["distance_m": .double(r.distanceMeters), "initial_azimuth_deg": .double(r.initialAzimuthDegrees), "final_azimuth_deg": .double(r.finalAzimuthDegrees)])
+    }
+
+    func tripRequest(_ f: RequestFields) throws -> TripPricer.Request {
+        var r = TripPricer.Request(origin: try f.coordinate("from"), destination: try f.coordinate("to"), departure: try f.time("depart_at") ?? Date())
+        if f.has("via") {
+            r.via = try f.array("via", maxCount: RouteRequest.maxStops).enumerated().map { i, v throws(WorkerError) in
+                try RequestFields.coordinate(v, path: "via[\(i)]")
+            }
+        }
+        r.tariff = try f.optionalString("tariff")
+        return r
+    }
+
+    func route(_ f: RequestFields) throws -> JSONValue {
+        let request = try tripRequest(f)
+        // Outside every tariff region (and with no tariff named) the route is still estimated, with no zone.
+        let route: Route
+        if request.tariff == nil, (try? pricer.engine.catalog.tariff(forOrigin: request.origin)) == nil {
+            route = try pricer.estimator.estimate(RouteRequest(origin: request.origin, via: request.via, destination: request.destination, departure: request.departure))
+        } else {
+            route = try pricer.route(request)
+        }
+        return .object(ResultEncoding.route(route, segments: true))
+    }
+
+    func fare(_ f: RequestFields) throws -> JSONValue {
+        let party = try f.optionalInt("party_size", range: -1_000_000...1_000_000) ?? 1
+        let split: SplitMethod
+        if let s = try f.optionalString("split") {
+            guard let m = SplitMethod(rawValue: s) else { throw WorkerError(code: "invalid_value", message: "split is equal, proportional or shapley, got '\(s)'", field: "split") }
+            split = m
+        } else { split = .equal }
+        let splitUnit = try f.optionalInt("split_unit", range: 1...1_000_000)
+        let tolls = try f.optionalInt("tolls", range: 0...100_000_000) ?? 0
+        let callFee = try f.optionalInt("call_fee", range: 0...100_000_000) ?? 0
+        if f.has("from") || f.has("to") {
+            var r = try tripRequest(f)
+            r.partySize = Int(party)
+            r.split = split
+            r.splitUnit = splitUnit
+            r.tolls = tolls
+            r.callFee = callFee
+            let (quote, route) = try pricer.quote(r)
+            var o = ResultEncoding.quote(quote)
+            o["route"] = .object(ResultEncoding.route(route, segments: false))
+            return .object(o)
+        }
+        let departure = try f.time("depart_at") ?? Date()
+        let trip: FareRequest.Trip
+        if f.has("segments") {
+            var start = departure
+            var list: [TripSegment] = []
+            for (i, v) in try f.array("segments", maxCount: 10_000).enumerated() {
+                guard let o = v.object else { throw WorkerError.wrongType("segments[\(i)]", expected: "an object", got: v) }
+                let s = RequestFields(o, path: "segments[\(i)]")
+                let segment = TripSegment(distanceMeters: try s.double("distance_m"), durationSeconds: try s.double("duration_s"),
+                                          slowSeconds: try s.optionalDouble("slow_s"), start: start, outsideZone: try s.bool("outside", default: false))
+                list.append(segment)
+                start = start.addingTimeInterval(max(0, segment.durationSeconds))
+            }
+            trip = .segments(list)
+        } else if f.has("trip") {
+            let t = try f.nested("trip")
+            trip = .totals(distanceMeters: try t.double("distance_m"), durationSeconds: try t.double("duration_s"))
+        } else {
+            throw WorkerError(code: "missing_field", message: "give from/to coordinates, a trip {distance_m, duration_s} or segments", field: "from")
+        }
+        var r = FareRequest(trip: trip, departure: departure, tariff: try f.optionalString("tariff"))
+        if case .totals = trip, r.tariff == nil { throw WorkerError.missing("tariff") }
+        r.cruiseKmh = try f.optionalDouble("cruise_kmh")
+        r.partySize = Int(party)
+        r.split = split
+        r.splitUnit = splitUnit
+        r.tolls = tolls
+        r.callFee = callFee
+        if f.has("dropoffs") {
+            r.dropoffDistances = try f.array("dropoffs", maxCount: 20).enumerated().map { i, v throws(WorkerError) in
+                guard let d = v.double else { throw WorkerError.wrongType("dropoffs[\(i)]", expected: "a number", got: v) }
+                return d
+            }
+        }
+        return .object(ResultEncoding.quote(try pricer.engine.quote(r)))
+    }
+
+    func split(_ f: RequestFields) throws -> JSONValue {
+        let total = try f.int("total", range: 0...Int64(1e15))
+        let unit = try f.optionalInt("unit", range: 1...1_000_000) ?? 1
+        let method = try f.optionalString("method") ?? "equal"
+        let shares: [Int64]
+        switch method {
+        case "equal":
+            let n = try f.int("party_size", range: 1...20)
+            shares = try FareSplit.equal(total: total, riders: Int(n), unit: unit)
+        case "proportional", "shapley":
+            let weights = try f.array("weights", maxCount: 20).enumerated().map { i, v throws(WorkerError) -> Int64 in
+                guard let w = v.int64, w >= 0 else { throw WorkerError(code: "invalid_value", message: "weights are non-negative integers", field: "weights[\(i)]") }
+                return w
+            }
+            guard !weights.isEmpty else { throw WorkerError(code: "invalid_value", message: "needs at least one weight", field: "weights") }
+            shares = method == "proportional"
+                ? try FareSplit.proportional(total: total, soloFares: weights, unit: unit)
+                : try FareSplit.shapleyOrderedDropoffs(total: total, meterAtDropoff: weights, unit: unit)
+        default:
+            throw WorkerError(code: "invalid_value", message: "method is equal, proportional or shapley, got '\(method)'", field: "method")
+        }
+        return .object(["shares": .array(shares.map(JSONValue.int)), "total": .int(total), "unit": .int(unit), "method": .string(method)])
+    }
+
+    func stats() -> JSONValue {
+        statsLock.lock()
+        defer { statsLock.unlock() }
+        return .object([
+            "parties": .int(Int64(parties?.count ?? 0)),
+            "uptime_s": .double((Date().timeIntervalSince(started) * 1000).rounded() / 1000),
+            "requests": .int(requests),
+            "errors": .object(errorsByCode.mapValues { .int($0) }),
+        ])
+    }
+
+    // MARK: - Responses
+
+    func response(id: JSONValue, result: JSONValue) -> [UInt8] {
+        count(error: nil)
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
+        out.append(contentsOf: #"{"id":"#.utf8)
+        JSONWriter.append(id, to: &out)
+        out.append(contentsOf: #","ok":true,"result":"#.utf8)
+        JSONWriter.append(result, to: &out)
+        out.append(contentsOf: "}\n".utf8)
+        return out
+    }
+
+    func response(id: JSONValue, error: any CodedError) -> [UInt8] {
+        count(error: error.code)
+        var out: [UInt8] = []
+        out.append(contentsOf: #"{"id":"#.utf8)
+        JSONWriter.append(id, to: &out)
+        out.append(contentsOf: #","ok":false,"error":"#.utf8)
+        JSONWriter.append(.object(["code": .string(error.code), "message": .string(error.message), "field": error.field.map(JSONValue.string) ?? .null]), to: &out)
+        out.append(contentsOf: "}\n".utf8)
+        return out
+    }
+
+    /// The response to a line longer than the limit (its id cannot be known).
+    public func tooLarge(_ bytes: Int, limit: Int) -> [UInt8] {
+        response(id: .null, error: WorkerError(code: "request_too_large", message: "the line has \(bytes) bytes, more than --max-line-bytes \(limit)", field: nil))
+    }
+
+    private func count(error code: String?) {
+        statsLock.lock()
+        requests += 1
+        if let code { errorsByCode[code, default: 0] += 1 }
+        statsLock.unlock()
+    }
+}

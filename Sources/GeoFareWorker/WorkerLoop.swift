@@ -1,0 +1,197 @@
+import Dispatch
+import Foundation
+import GeoFareCore
+import Synchronization
+
+/// Set by SIGTERM/SIGINT: stop reading, answer what was read, exit 0.
+let stopRequested = Atomic<Bool>(false)
+
+/// The JSON-lines loop: reads requests from a file descriptor, answers each line exactly once,
+/// in order, and writes the answers to another.
+///
+/// - Complete lines available at once are answered as a batch: runs of stateless requests are
+///   spread over the cores, party requests run in order on this thread. Responses are written
+///   in input order.
+/// - Output is flushed whenever the worker is about to wait for more input, so a client that
+///   sends a line and waits always gets its answer; a pipelining client gets batched writes.
+/// - A line longer than `maxLineBytes` is skipped to its end and answered `request_too_large`.
+/// - End of input: answer everything, flush, return 0. SIGTERM/SIGINT: stop reading, answer
+///   the complete lines already read, flush, return 0.
+public final class WorkerLoop: @unchecked Sendable {
+    let dispatcher: WorkerDispatcher
+    let input: Int32
+    let output: Int32
+    let maxLineBytes: Int
+    let threads: Int
+
+    public init(dispatcher: WorkerDispatcher, input: Int32 = 0, output: Int32 = 1, maxLineBytes: Int = 1 << 20,
+                threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.dispatcher = dispatcher
+        self.input = input
+        self.output = output
+        self.maxLineBytes = maxLineBytes
+        self.threads = max(1, threads)
+    }
+
+    /// Installs the SIGTERM/SIGINT handlers and ignores SIGPIPE (a closed stdout ends the loop).
+    public static func installSignalHandlers() {
+        signal(SIGPIPE, SIG_IGN)
+        for sig in [SIGTERM, SIGINT] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { stopRequested.store(true, ordering: .relaxed) }
+            source.resume()
+            retainedSources.append(source)
+        }
+    }
+
+    nonisolated(unsafe) private static var retainedSources: [any DispatchSourceSignal] = []
+
+    /// Runs until end of input or a stop signal. Returns the process exit status.
+    public func run() -> Int32 {
+        var pending: [UInt8] = []
+        pending.reserveCapacity(1 << 17)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 17)
+        var discarding = false      // inside an over-long line, skipping to its end
+        var discarded = 0
+        var eof = false
+        while true {
+            // Answer every complete line we have.
+            var lines: [Range<Int>] = []
+            var start = 0
+            var tooLargeAt: [Int: Int] = [:]  // index in `lines` → byte count of a skipped line
+            while let nl = pending[start...].firstIndex(of: 0x0A) {
+                if discarding {
+                    discarded += nl - start
+                    tooLargeAt[lines.count] = discarded
+                    lines.append(start..<start)
+                    discarding = false
+                } else if nl - start > maxLineBytes {
+                    tooLargeAt[lines.count] = nl - start
+                    lines.append(start..<start)
+                } else {
+                    lines.append(start..<nl)
+                }
+                start = nl + 1
+            }
+            if !lines.isEmpty {
+                answer(lines, in: pending, tooLarge: tooLargeAt, into: &out)
+                pending.removeSubrange(0..<start)
+            }
+            if !discarding && pending.count > maxLineBytes {
+                discarding = true
+                discarded = pending.count
+                pending.removeAll(keepingCapacity: true)
+            } else if discarding {
+                discarded += pending.count
+                pending.removeAll(keepingCapacity: true)
+            }
+            if eof || stopRequested.load(ordering: .relaxed) {
+                if eof && (!pending.isEmpty || discarding) {
+                    // A last line without a newline is still a line.
+                    if discarding {
+                        out += dispatcher.tooLarge(discarded + pending.count, limit: maxLineBytes)
+                    } else {
+                        answer([0..<pending.count], in: pending, tooLarge: [:], into: &out)
+                    }
+                }
+                return write(&out) ? 0 : 1
+            }
+            // About to wait for input: flush what is answered.
+            guard write(&out) else { return 1 }
+            var fds = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&fds, 1, 200)
+            if ready == 0 { continue }
+            if ready < 0 { if errno == EINTR { continue } else { return 1 } }
+            let n = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR || errno == EAGAIN { continue } else { return 1 } }
+            if n == 0 { eof = true; continue }
+            pending.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// Answers a batch of lines in order into `out`.
+    func answer(_ lines: [Range<Int>], in buffer: [UInt8], tooLarge: [Int: Int], into out: inout [UInt8]) {
+        var responses = [[UInt8]](repeating: [], count: lines.count)
+        var parsed = [JSONValue?](repeating: nil, count: lines.count)
+        buffer.withUnsafeBytes { raw in
+            // Parse everything first (cheap), so we know which requests are stateful.
+            for (k, r) in lines.enumerated() where tooLarge[k] == nil {
+                var range = r
+                if range.count > 0, raw[range.upperBound - 1] == 0x0D { range = range.lowerBound..<(range.upperBound - 1) }
+                switch Result(catching: { () throws(JSONParseError) in try JSONParser.parse(UnsafeRawBufferPointer(rebasing: raw[range])) }) {
+                case let .success(value): parsed[k] = value
+                case let .failure(error): responses[k] = dispatcher.response(id: .null, error: error)
+                }
+            }
+        }
+        var k = 0
+        while k < lines.count {
+            if let bytes = tooLarge[k] {
+                responses[k] = dispatcher.tooLarge(bytes, limit: maxLineBytes)
+                k += 1
+                continue
+            }
+            guard let request = parsed[k] else { k += 1; continue }
+            if let op = WorkerDispatcher.op(of: request), WorkerDispatcher.orderedOps.contains(op) {
+                responses[k] = dispatcher.respond(to: request)
+                k += 1
+                continue
+            }
+            // A run of stateless requests: spread it over the cores.
+            var end = k
+            while end < lines.count, tooLarge[end] == nil, let r = parsed[end], !WorkerDispatcher.orderedOps.contains(WorkerDispatcher.op(of: r) ?? "") { end += 1 }
+            let run = k..<end
+            if run.count >= 16 && threads > 1 {
+                let box = ResponseBox(responses)
+                let lanes = threads
+                let requests = parsed
+                DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                    var i = run.lowerBound + lane
+                    while i < run.upperBound {
+                        box.set(i, dispatcher.respond(to: requests[i]!))
+                        i += lanes
+                    }
+                }
+                responses = box.values
+            } else {
+                for i in run { responses[i] = dispatcher.respond(to: parsed[i]!) }
+            }
+            k = end
+        }
+        for r in responses { out += r }
+    }
+
+    /// Writes and empties `out`; false when the output is closed.
+    func write(_ out: inout [UInt8]) -> Bool {
+        var offset = 0
+        while offset < out.count {
+            let n = out[offset...].withUnsafeBytes { Foundation.write(output, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        out.removeAll(keepingCapacity: true)
+        return true
+    }
+
+    /// Responses written by several threads into distinct, preallocated slots (no shared
+    /// array is mutated, so there is no copy-on-write check to race on).
+    final class ResponseBox: @unchecked Sendable {
+        private let slots: UnsafeMutableBufferPointer<[UInt8]>
+        init(_ values: [[UInt8]]) {
+            slots = .allocate(capacity: values.count)
+            _ = slots.initialize(from: values)
+        }
+        deinit {
+            slots.deinitialize()
+            slots.deallocate()
+        }
+        func set(_ i: Int, _ v: [UInt8]) { slots[i] = v }
+        var values: [[UInt8]] { Array(slots) }
+    }
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import GeoFareBatch
+import GeoFareCore
+import GeoFareFare
+
+/// `geofare bench csv`: end-to-end rows per second of `fare-csv` on a generated file.
+struct CSVBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "csv",
+        abstract: "Generate a trip CSV of N rows and price it end to end (parse, price on every core, format, write).",
+        discussion: """
+        --form totals writes distance_m,duration_s rows (the fast path); --form coordinates
+        writes origin/destination rows in Seoul (route estimate per row). The output goes to
+        /dev/null. The baseline is copying the same file through the CSV reader and writer
+        alone (no pricing), measured in the same run; peak_rss_bytes is VmHWM of this process.
+        """
+    )
+
+    @OptionGroup var options: BenchOptions
+    @Option(help: "Rows in the generated file.") var rows = 1_000_000
+    @Option(help: "totals or coordinates.") var form = "totals"
+    @Option(help: "Keep the generated file at this path (default: a temporary file, removed).") var keep: String?
+
+    struct Report: Encodable {
+        let benchmark = "csv"
+        let rows: Int
+        let form: String
+        let machine: MachineInfo
+        let rows_per_second: Double
+        let copy_rows_per_second: Double
+        let peak_rss_bytes: Int
+        let failed_rows: Int
+        let file_bytes: Int
+    }
+
+    func run() throws {
+        guard ["totals", "coordinates"].contains(form) else { throw ValidationError("--form is totals or coordinates") }
+        let path = keep ?? FileManager.default.temporaryDirectory.appendingPathComponent("geofare-bench-\(getpid()).csv").path
+        defer { if keep == nil { try? FileManager.default.removeItem(atPath: path) } }
+        try Self.generate(rows: rows, form: form, seed: options.seed, path: path)
+        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let devNull = FileHandle(forWritingAtPath: "/dev/null")!
+
+        // Baseline: the same bytes through the CSV reader and writer, no pricing.
+        let copyStart = DispatchTime.now().uptimeNanoseconds
+        let source0 = try ByteSource(path: path)
+        var reader = CSVReader()
+        var buffer: [UInt8] = []
+        var copied = 0
+        while let chunk = source0.next() {
+            reader.feed(chunk) { r in
+                CSVWriter.appendRecord(r.fields, to: &buffer)
+                copied += 1
+                if buffer.count > 1 << 20 { devNull.write(Data(buffer)); buffer.removeAll(keepingCapacity: true) }
+            }
+        }
+        devNull.write(Data(buffer))
+        let copySeconds = Double(DispatchTime.now().uptimeNanoseconds - copyStart) / 1e9
+
+        let job = FareCSVJob(pricer: try TripPricer.standard())
+        let out = OutputStream(handle: devNull, bufferBytes: 1 << 20)
+        let summary = try job.run(source: try ByteSource(path: path), write: { out.write($0) })
+        out.flush()
+        let report = Report(rows: rows, form: form, machine: .current, rows_per_second: summary.rowsPerSecond.rounded(),
+                            copy_rows_per_second: (Double(copied) / copySeconds).rounded(), peak_rss_bytes: Self.peakRSS(),
+                            failed_rows: summary.failed, file_bytes: size)
+        if options.json { print(try jsonLine(report)); return }
+        print("geofare bench csv: \(rows) rows (\(form), \(size / 1_000_000) MB), \(report.machine.cores) cores (\(report.machine.cpu))")
+        print("fare-csv end to end       \(Int(report.rows_per_second)) rows/s  (\(summary.failed) failed rows)")
+        print("CSV copy only (baseline)  \(Int(report.copy_rows_per_second)) rows/s")
+        print("peak RSS                  \(report.peak_rss_bytes / 1_048_576) MiB")
+    }
+
+    /// Writes a trip file: Seoul trips over a week of departures.
+    static func generate(rows: Int, form: String, seed: UInt64, path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
+            throw ValidationError("cannot write \(path)")
+        }
+        defer { try? h.close() }
+        var rng = SeededGenerator(seed: seed)
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 21)
+        out += (form == "totals" ? "trip_id,distance_m,duration_s,depart_at,party_size,tariff\n" : "trip_id,origin_lat,origin_lon,dest_lat,dest_lon,depart_at,party_size\n").utf8
+        let days = ["2024-05-13", "2024-05-14", "2024-05-15", "2024-05-16", "2024-05-17", "2024-05-18", "2024-05-19"]
+        for i in 0..<rows {
+            DecimalFormat.append(Int64(i), to: &out)
+            out.append(UInt8(ascii: ","))
+            if form == "totals" {
+                let d = Double.random(in: 500...30_000, using: &rng)
+                DecimalFormat.append(d, decimals: 1, to: &out)
+                out.append(UInt8(ascii: ","))
+                DecimalFormat.append(d / Double.random(in: 3...12, using: &rng), decimals: 1, to: &out)
+            } else {
+                for (lo, hi) in [(37.45, 37.65), (126.85, 127.15), (37.45, 37.65), (126.85, 127.15)] {
+                    DecimalFormat.append(Double.random(in: lo...hi, using: &rng), decimals: 6, to: &out)
+                    out.append(UInt8(ascii: ","))
+                }
+                out.removeLast()
+            }
+            let hour = Int.random(in: 0...23, using: &rng), minute = Int.random(in: 0...59, using: &rng)
+            out += ",\(days[i % 7])T\(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute):00+09:00,\(Int.random(in: 1...4, using: &rng))".utf8
+            if form == "totals" { out += ",kr-seoul/regular".utf8 }
+            out.append(UInt8(ascii: "\n"))
+            if out.count > 1 << 20 {
+                h.write(Data(out))
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        h.write(Data(out))
+    }
+
+    /// The process's peak resident set (VmHWM), in bytes.
+    static func peakRSS() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let kb = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+            return kb * 1024
+        }
+        return 0
+    }
+}

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import GeoFareCluster
+import GeoFareCore
+import GeoFareStore
+import GeoFareWorker
+
+/// `geofare parties import|export`.
+struct PartiesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parties",
+        abstract: "Import or export the party store.",
+        subcommands: [Import.self, Export.self]
+    )
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import parties from CSV or JSON lines (by the file's extension) in one transaction.",
+            discussion: """
+            CSV columns: id,origin_lat,origin_lon,dest_lat,dest_lon,depart_at,seats_total
+            [,seats_taken,status]. JSON lines: one party object per line, as in the worker's
+            party.upsert. Bad rows are reported on stderr and skipped; the rest is imported.
+            """
+        )
+        @Argument(help: "A .csv or .jsonl file.") var file: String
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            guard let source = try? ByteSource(path: file) else {
+                StandardError.print("geofare: cannot open '\(file)'")
+                throw GeoFareExit.noInput
+            }
+            var parties: [Party] = []
+            var errors = 0
+            if file.hasSuffix(".jsonl") || file.hasSuffix(".ndjson") {
+                var data = Data()
+                while let chunk = source.next() { data.append(chunk) }
+                for (n, line) in data.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+                    do { parties.append(try PartyService.partyFromJSON(Array(line))) } catch {
+                        errors += 1
+                        StandardError.print("geofare: line \(n + 1): \(error)")
+                    }
+                }
+            } else {
+                var reader = CSVReader()
+                var header: [String]?
+                func accept(_ r: CSVReader.Record) {
+                    guard let h = header else { header = r.fields.map { String($0.trimmingSpaces()) }; return }
+                    do { parties.append(try Self.party(r.fields, header: h)) } catch {
+                        errors += 1
+                        StandardError.print("geofare: line \(r.line): \(error)")
+                    }
+                }
+                while let chunk = source.next() { reader.feed(chunk, emit: accept) }
+                try reader.finish(emit: accept)
+            }
+            let s = try store.open()
+            do { _ = try s.upsertMany(parties) } catch {
+                StandardError.print("geofare: \(error.message)")
+                throw ExitCode(74)
+            }
+            StandardError.print("geofare: imported \(parties.count) parties into \(store.db), \(errors) rows rejected")
+            if errors > 0 { throw GeoFareExit.dataError }
+        }
+
+        static func party(_ f: [String], header: [String]) throws -> Party {
+            func col(_ name: String) throws -> String {
+                guard let i = header.firstIndex(of: name), i < f.count, !f[i].isEmpty else {
+                    throw InvalidInput(code: "missing_field", message: "is required", field: name)
+                }
+                return String(f[i].trimmingSpaces())
+            }
+            func num(_ name: String) throws -> Double {
+                let t = try col(name)
+                guard let v = Double(t) else { throw InvalidInput(code: "invalid_number", message: "not a number: '\(t)'", field: name) }
+                return v
+            }
+            let depart = try col("depart_at")
+            guard let when = ISO8601.parse(depart) else { throw InvalidInput(code: "invalid_time", message: "expected ISO 8601 with an offset, got '\(depart)'", field: "depart_at") }
+            let origin: Coordinate, destination: Coordinate
+            do { origin = try Coordinate(latitude: try num("origin_lat"), longitude: try num("origin_lon")) } catch let e as InvalidInput { throw e.prefixed("origin") }
+            do { destination = try Coordinate(latitude: try num("dest_lat"), longitude: try num("dest_lon")) } catch let e as InvalidInput { throw e.prefixed("destination") }
+            let taken = (try? col("seats_taken")).flatMap { Int($0) } ?? 0
+            let status = (try? col("status")).flatMap(PartyStatus.init(rawValue:)) ?? .open
+            let p = Party(id: try col("id"), origin: origin, destination: destination, departure: when,
+                          seatsTotal: Int(try num("seats_total")), seatsTaken: taken, status: status)
+            try p.validate()
+            return p
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Export every party as JSON lines (default) or CSV.")
+        @Option(help: "jsonl or csv.") var format = "jsonl"
+        @Option(name: .shortAndLong, help: "Output file, or - for standard output.") var output = "-"
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            guard ["jsonl", "csv"].contains(format) else { throw ValidationError("--format is jsonl or csv") }
+            let opened = try store.open()
+            let parties: [Party]
+            do { parties = try opened.allParties() } catch {
+                StandardError.print("geofare: \(error.message)")
+                throw ExitCode(74)
+            }
+            var out: [UInt8] = []
+            if format == "csv" {
+                CSVWriter.appendRecord(["id", "origin_lat", "origin_lon", "dest_lat", "dest_lon", "depart_at", "seats_total", "seats_taken", "status", "version", "updated_at"], to: &out)
+                for p in parties {
+                    CSVWriter.appendRecord([p.id, "\(p.origin.latitude)", "\(p.origin.longitude)", "\(p.destination.latitude)", "\(p.destination.longitude)",
+                                            PartyService.isoString(p.departure), "\(p.seatsTotal)", "\(p.seatsTaken)", p.status.rawValue, "\(p.version)",
+                                            PartyService.isoString(p.updatedAt)], to: &out)
+                }
+            } else {
+                for p in parties {
+                    JSONWriter.append(PartyService.json(p), to: &out)
+                    out.append(0x0A)
+                }
+            }
+            if output == "-" { FileHandle.standardOutput.write(Data(out)) } else {
+                guard FileManager.default.createFile(atPath: output, contents: Data(out)) else {
+                    StandardError.print("geofare: cannot write '\(output)'")
+                    throw ExitCode(73)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import ArgumentParser
+import Foundation
+import GeoFareCore
+
+/// `geofare bench worker`: requests through a real `geofare worker` process over pipes.
+struct WorkerBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Pipeline requests through a real worker subprocess; requests/s and p50/p99 latency per op.",
+        discussion: """
+        Spawns `geofare worker --db :memory:`, loads --parties random parties around Seoul, then
+        for each op sends --requests requests with at most --window in flight (a pipelining
+        client), timing each from its write to its response line. `ping` is the baseline: the
+        protocol's own cost through the same process; `vs_ping` = op rate / ping rate.
+        """
+    )
+
+    @OptionGroup var options: BenchOptions
+    @Option(help: "Requests per op.") var requests = 100_000
+    @Option(help: "Requests in flight at most.") var window = 512
+    @Option(help: "Parties loaded before the clusters phase.") var parties = 20_000
+
+    struct OpResult: Encodable {
+        let requests: Int
+        let requests_per_second: Double
+        let p50_us: Double
+        let p99_us: Double
+        let errors: Int
+        let vs_ping: Double
+    }
+
+    struct Report: Encodable {
+        let benchmark = "worker"
+        let machine: MachineInfo
+        let window: Int
+        let ops: [String: OpResult]
+        let requests_per_second: Double
+    }
+
+    func run() throws {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let client = try WorkerClient(executable: exe, arguments: ["worker", "--db", ":memory:"])
+        defer { client.close() }
+        var rng = SeededGenerator(seed: options.seed)
+        func point(_ latRange: ClosedRange<Double> = 37.45...37.65, _ lonRange: ClosedRange<Double> = 126.85...127.15) -> String {
+            #"{"lat":\#(DecimalFormat.string(.random(in: latRange, using: &rng), decimals: 6)),"lon":\#(DecimalFormat.string(.random(in: lonRange, using: &rng), decimals: 6))}"#
+        }
+        // Load parties (not timed).
+        let load = (0..<parties).map { i in
+            #"{"id":"load\#(i)","op":"party.upsert","party":{"id":"p\#(i)","origin":\#(point()),"destination":\#(point()),"depart_at":"2030-05-15T22:30:00+09:00","seats_total":4,"seats_taken":\#(i % 4)}}"#
+        }
+        _ = try client.measure(load, window: window)
+
+        var lines: [String: [String]] = [:]
+        lines["ping"] = (0..<requests).map { #"{"id":\#($0),"op":"ping"}"# }
+        lines["fare"] = (0..<requests).map { i in
+            #"{"id":\#(i),"op":"fare","from":\#(point()),"to":\#(point()),"depart_at":"2024-05-15T\#(10 + i % 14):30:00+09:00","tariff":"kr-seoul/regular","party_size":\#(i % 4 + 1)}"#
+        }
+        lines["clusters"] = (0..<requests).map { i in
+            let z = 10 + i % 7
+            let lat = Double.random(in: 37.50...37.60, using: &rng), lon = Double.random(in: 126.92...127.05, using: &rng)
+            // A 390x844-pixel phone viewport at zoom z: the world is 256·2^z pixels wide.
+            let w = 390.0 / (256 * pow(2, Double(z))) * 360, h = 844.0 / (256 * pow(2, Double(z))) * 360 * cos(lat * .pi / 180)
+            return #"{"id":\#(i),"op":"clusters","zoom":\#(z),"bbox":{"west":\#(lon - w / 2),"south":\#(lat - h / 2),"east":\#(lon + w / 2),"north":\#(lat + h / 2)}}"#
+        }
+        var results: [String: (Double, [Double], Int)] = [:]
+        for op in ["ping", "fare", "clusters"] {
+            let (seconds, latencies, errors) = try client.measure(lines[op]!, window: window)
+            results[op] = (Double(requests) / seconds, latencies, errors)
+        }
+        let ping = results["ping"]!.0
+        var ops: [String: OpResult] = [:]
+        for (op, r) in results {
+            ops[op] = OpResult(requests: requests, requests_per_second: r.0.rounded(),
+                               p50_us: (Stopwatch.quantile(r.1, 0.5) * 1e6).rounded(), p99_us: (Stopwatch.quantile(r.1, 0.99) * 1e6).rounded(),
+                               errors: r.2, vs_ping: (r.0 / ping * 1000).rounded() / 1000)
+        }
+        let report = Report(machine: .current, window: window, ops: ops, requests_per_second: ops["fare"]!.requests_per_second)
+        if options.json { print(try jsonLine(report)); return }
+        print("geofare bench worker: \(requests) requests per op, window \(window), \(parties) parties, \(report.machine.cores) cores (\(report.machine.cpu))")
+        print("op         requests/s     p50 µs    p99 µs  errors  vs ping")
+        for op in ["ping", "fare", "clusters"] {
+            let r = ops[op]!
+            print("\(op.padding(toLength: 9, withPad: " ", startingAt: 0)) \(String(format: "%11.0f", r.requests_per_second)) \(String(format: "%10.0f", r.p50_us)) \(String(format: "%9.0f", r.p99_us))  \(String(format: "%6d", r.errors))  \(r.vs_ping)")
+        }
+    }
+}
+
+/// A worker subprocess driven over its stdin/stdout pipes.
+final class WorkerClient: @unchecked Sendable {
+    let process = Process()
+    let input = Pipe(), output = Pipe()
+
+    init(executable: URL, arguments: [String]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Sends the lines with at most `window` unanswered; returns the wall time, each request's
+    /// latency (seconds) and the number of error responses.
+    func measure(_ lines: [String], window: Int) throws -> (Double, [Double], Int) {
+        let n = lines.count
+        let record = Timings(count: n)
+        let slots = DispatchSemaphore(value: window)
+        let done = DispatchSemaphore(value: 0)
+        let reader = output.fileHandleForReading
+        let start = DispatchTime.now().uptimeNanoseconds
+        Thread.detachNewThread {
+            var received = 0
+            var buffer: [UInt8] = []
+            while received < n {
+                let data = reader.availableData
+                if data.isEmpty { break }
+                buffer.append(contentsOf: data)
+                var lineStart = 0
+                while let nl = buffer[lineStart...].firstIndex(of: 0x0A) {
+                    // Responses come back in request order.
+                    let failed = String(decoding: buffer[lineStart..<nl], as: UTF8.self).contains(#""ok":false"#)
+                    record.received(received, at: DispatchTime.now().uptimeNanoseconds, failed: failed)
+                    received += 1
+                    lineStart = nl + 1
+                    slots.signal()
+                }
+                buffer.removeSubrange(0..<lineStart)
+            }
+            done.signal()
+        }
+        let writer = input.fileHandleForWriting
+        var batch = Data()
+        for (i, line) in lines.enumerated() {
+            slots.wait()
+            record.sent(i, at: DispatchTime.now().uptimeNanoseconds)
+            batch.append(contentsOf: line.utf8)
+            batch.append(0x0A)
+            if batch.count > 16_384 || i == n - 1 { writer.write(batch); batch.removeAll(keepingCapacity: true) }
+            else if i % 64 == 63 { writer.write(batch); batch.removeAll(keepingCapacity: true) }
+        }
+        done.wait()
+        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, record.latencies(), record.errors)
+    }
+
+    /// Send and receive times of one phase, shared by the writer and the reader thread.
+    final class Timings: @unchecked Sendable {
+        private let lock = NSLock()
+        private var sentAt: [UInt64]
+        private var receivedAt: [UInt64]
+        private(set) var errors = 0
+        init(count: Int) {
+            sentAt = Array(repeating: 0, count: count)
+            receivedAt = Array(repeating: 0, count: count)
+        }
+        func sent(_ i: Int, at t: UInt64) { lock.lock(); sentAt[i] = t; lock.unlock() }
+        func received(_ i: Int, at t: UInt64, failed: Bool) {
+            lock.lock()
+            receivedAt[i] = t
+            if failed { errors += 1 }
+            lock.unlock()
+        }
+        func latencies() -> [Double] {
+            lock.lock(); defer { lock.unlock() }
+            return zip(sentAt, receivedAt).map { Double($1 &- $0) / 1e9 }
+        }
+    }
+
+    func close() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}

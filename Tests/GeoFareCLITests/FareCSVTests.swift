@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import GeoFareCore
+import GeoFareFare
+
+/// `geofare fare-csv` end to end, as a subprocess.
+struct FareCSVTests {
+    static func fixture(_ name: String) throws -> URL {
+        try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))
+    }
+
+    @Test("Golden output: BOM, CRLF, quoted fields with commas and line breaks, bad rows, pass-through columns",
+          arguments: ["trips", "totals"])
+    func golden(name: String) throws {
+        let input = try Self.fixture("\(name).csv")
+        let expected = try String(contentsOf: try Self.fixture("\(name).expected.csv"), encoding: .utf8)
+        let r = try GeoFareBinary.run(["fare-csv", input.path])
+        #expect(r.stdout == expected)
+        #expect(r.status == 65)  // the fixtures hold bad rows on purpose
+        #expect(r.stderr.contains("failed"))
+    }
+
+    @Test("From stdin to a file, with --threads 1 and 2 giving the same bytes")
+    func stdinToFile() throws {
+        let text = try String(contentsOf: try Self.fixture("trips.csv"), encoding: .utf8)
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-out-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let one = try GeoFareBinary.run(["fare-csv", "-", "-o", out.path, "--threads", "1", "--quiet"], stdin: text)
+        #expect(one.status == 65)
+        #expect(one.stderr.isEmpty)
+        let many = try GeoFareBinary.run(["fare-csv", "--threads", "2"], stdin: text)
+        #expect(try String(contentsOf: out, encoding: .utf8) == many.stdout)
+    }
+
+    @Test("--max-errors stops early; a header without the needed columns is a clear error")
+    func stopsAndHeader() throws {
+        let text = try String(contentsOf: try Self.fixture("trips.csv"), encoding: .utf8)
+        let r = try GeoFareBinary.run(["fare-csv", "--max-errors", "1"], stdin: text)
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("stopped early"))
+        let bad = try GeoFareBinary.run(["fare-csv"], stdin: "id,x\n1,2\n")
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("distance_m,duration_s"))
+        let mapped = try GeoFareBinary.run(["fare-csv", "--map", "distance_m=km"], stdin: "id,x\n1,2\n")
+        #expect(mapped.stderr.contains("no column 'km'"))
+    }
+
+    @Test("fare-csv and the library agree exactly on the same trips")
+    func agreesWithLibrary() throws {
+        let pricer = try TripPricer.standard()
+        var rng = SeededGenerator(seed: 21)
+        var csv = "id,origin_lat,origin_lon,dest_lat,dest_lon,depart_at,party_size\n"
+        var expected: [FareQuote] = []
+        for i in 0..<300 {
+            let a = try Coordinate(latitude: (Double.random(in: 37.50...37.62, using: &rng) * 1e6).rounded() / 1e6,
+                                   longitude: (Double.random(in: 126.90...127.10, using: &rng) * 1e6).rounded() / 1e6)
+            let b = try Coordinate(latitude: (Double.random(in: 37.20...37.70, using: &rng) * 1e6).rounded() / 1e6,
+                                   longitude: (Double.random(in: 126.80...127.20, using: &rng) * 1e6).rounded() / 1e6)
+            let when = "2024-05-1\(i % 7 + 3)T\(10 + i % 14):\(i % 6)5:00+09:00"
+            let party = i % 4 + 1
+            csv += "\(i),\(a.latitude),\(a.longitude),\(b.latitude),\(b.longitude),\(when),\(party)\n"
+            var r = TripPricer.Request(origin: a, destination: b, departure: ISO8601.parse(when)!)
+            r.partySize = party
+            r.tariff = "kr-seoul/regular"
+            expected.append(try pricer.quote(r).quote)
+        }
+        let out = try GeoFareBinary.run(["fare-csv", "--quiet"], stdin: csv.replacingOccurrences(of: "party_size\n", with: "party_size,tariff\n").split(separator: "\n").enumerated().map { $0 == 0 ? String($1) : $1 + ",kr-seoul/regular" }.joined(separator: "\n") + "\n")
+        #expect(out.status == 0)
+        let rows = out.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.count == expected.count)
+        for (row, q) in zip(rows, expected) {
+            // ...,distance_m,duration_s,meter,surcharges,tolls,total,low,high,currency,per_person,tariff,error
+            let n = row.count
+            #expect(row[n - 10] == String(q.meter))
+            #expect(row[n - 7] == String(q.total))
+            #expect(row[n - 6] == String(q.low) && row[n - 5] == String(q.high))
+            #expect(row[n - 3] == q.perPerson.map(String.init).joined(separator: ";"))
+            #expect(row[n - 12] == DecimalFormat.string(q.distanceMeters, decimals: 1))
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import GeoFareCore
+
+/// A `geofare worker` subprocess driven like a backend drives it: lines in, lines out.
+final class WorkerProcess: @unchecked Sendable {
+    let process = Process()
+    private let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+    private var buffer: [UInt8] = []
+    private let lock = NSLock()
+    private var lines: [[UInt8]] = []
+    private var eof = false
+    private let arrived = DispatchSemaphore(value: 0)
+
+    /// What the worker wrote to stderr (for failure messages).
+    private(set) var errorOutput = Data()
+
+    init(arguments: [String]) throws {
+        // A worker that dies must fail its test, not kill the test runner with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        process.executableURL = GeoFareBinary.url
+        process.arguments = ["worker"] + arguments
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let handle = stdout.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while true {
+                let data = handle.availableData
+                lock.lock()
+                if data.isEmpty { eof = true; lock.unlock(); arrived.signal(); return }
+                buffer.append(contentsOf: data)
+                var start = 0
+                var added = 0
+                while let nl = buffer[start...].firstIndex(of: 0x0A) {
+                    lines.append(Array(buffer[start..<nl]))
+                    start = nl + 1
+                    added += 1
+                }
+                buffer.removeSubrange(0..<start)
+                lock.unlock()
+                for _ in 0..<added { arrived.signal() }
+            }
+        }
+        // Drain stderr so the child never blocks on it, and keep it for diagnostics.
+        let err = stderr.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while true {
+                let d = err.availableData
+                if d.isEmpty { return }
+                lock.lock(); errorOutput.append(d); lock.unlock()
+            }
+        }
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Sends raw bytes (lines must end with \n).
+    func send(_ bytes: [UInt8]) { stdin.fileHandleForWriting.write(Data(bytes)) }
+    func send(_ line: String) { send(Array((line + "\n").utf8)) }
+
+    /// Waits for `n` more response lines (or end of output / timeout) and returns them parsed.
+    func receive(_ n: Int, timeout: Double = 60) -> [JSONValue] {
+        var out: [JSONValue] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while out.count < n {
+            lock.lock()
+            if !lines.isEmpty {
+                let line = lines.removeFirst()
+                lock.unlock()
+                out.append((try? JSONParser.parse(line)) ?? .string("UNPARSABLE: " + String(decoding: line, as: UTF8.self)))
+                continue
+            }
+            let done = eof
+            lock.unlock()
+            if done || Date() > deadline { break }
+            _ = arrived.wait(timeout: .now() + 0.5)
+        }
+        return out
+    }
+
+    /// One request, one response (or a description of why there is none).
+    func call(_ line: String) -> JSONValue? {
+        send(line)
+        if let r = receive(1).first { return r }
+        lock.lock(); defer { lock.unlock() }
+        print("worker \(pid) gave no answer to \(line.prefix(80)); running: \(process.isRunning); stderr: \(String(decoding: errorOutput, as: UTF8.self))")
+        return nil
+    }
+
+    func closeInput() { try? stdin.fileHandleForWriting.close() }
+
+    func wait() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// The worker's resident memory in KiB (VmRSS).
+    func residentKiB() -> Int {
+        guard let s = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+        for line in s.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+        }
+        return 0
+    }
+}
+
+extension JSONValue {
+    subscript(_ key: String) -> JSONValue? { object?[key] }
+    var isOK: Bool { self["ok"] == .bool(true) }
+}
+
+func temporaryDatabase() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("geofare-test-\(UUID().uuidString).db").path
+}

@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+import GeoFareCore
+import GeoFareFare
+
+/// The worker as a backend uses it: the real binary over pipes.
+@Suite(.serialized)
+struct WorkerTests {
+    static func partyJSON(_ id: String, lat: Double, lon: Double, taken: Int = 1, depart: String = "2030-05-15T22:30:00+09:00") -> String {
+        #"{"id":"\#(id)","origin":{"lat":\#(lat),"lon":\#(lon)},"destination":{"lat":37.4979,"lon":127.0276},"depart_at":"\#(depart)","seats_total":4,"seats_taken":\#(taken),"attributes":{"k":"v"}}"#
+    }
+
+    @Test("10,000 pipelined requests of every op, each answered once, in order, and right")
+    func mixedRequests() throws {
+        let db = temporaryDatabase()
+        defer { try? FileManager.default.removeItem(atPath: db) }
+        let worker = try WorkerProcess(arguments: ["--db", db])
+        var rng = SeededGenerator(seed: 1)
+        var lines: [String] = []
+        var checks: [(JSONValue) -> Bool] = []
+        var stored = Set<String>()
+        var n = 0
+        while lines.count < 10_000 {
+            let id = lines.count
+            let lat = Double.random(in: 37.50...37.60, using: &rng), lon = Double.random(in: 126.93...127.03, using: &rng)
+            switch n % 14 {
+            case 0:
+                lines.append(#"{"id":\#(id),"op":"ping"}"#); checks.append { $0["result"]?["pong"] == .bool(true) }
+            case 1:
+                lines.append(#"{"id":\#(id),"op":"transform","from":"wgs84","to":"utmk","points":[[126.978,37.5665],[127,37.5]]}"#)
+                checks.append { abs(($0["result"]?["points"]?.array?[0].array?[0].double ?? 0) - 953901.165) < 0.001 }
+            case 2:
+                lines.append(#"{"id":\#(id),"op":"distance","from":{"lat":40.6,"lon":-73.8},"to":{"lat":49.01666667,"lon":2.55}}"#)
+                checks.append { abs(($0["result"]?["distance_m"]?.double ?? 0) - 5853226) < 0.5 }
+            case 3:
+                lines.append(#"{"id":\#(id),"op":"fare","trip":{"distance_m":5000,"duration_s":900},"cruise_kmh":25,"tariff":"kr-seoul/regular","depart_at":"2024-05-15T14:00:00+09:00"}"#)
+                checks.append { $0["result"]?["total"]?.int64 == 8_000 && $0["result"]?["currency"] == .string("KRW") }
+            case 4:
+                lines.append(#"{"id":\#(id),"op":"fare","from":{"lat":\#(lat),"lon":\#(lon)},"to":{"lat":37.4979,"lon":127.0276},"depart_at":"2024-05-15T22:30:00+09:00","party_size":3}"#)
+                checks.append { r in
+                    guard let q = r["result"], let total = q["total"]?.int64, let shares = q["per_person"]?.array?.compactMap(\.int64) else { return false }
+                    return shares.count == 3 && shares.reduce(0, +) == total && q["route"]?["distance_m"]?.double ?? 0 > 0
+                }
+            case 5:
+                lines.append(#"{"id":\#(id),"op":"route","from":{"lat":\#(lat),"lon":\#(lon)},"to":{"lat":37.2636,"lon":127.0286},"depart_at":"2024-05-15T22:50:00+09:00"}"#)
+                checks.append { r in
+                    guard let route = r["result"], let d = route["distance_m"]?.double, let segs = route["segments"]?.array else { return false }
+                    let sum = segs.compactMap { $0["distance_m"]?.double }.reduce(0, +)
+                    return abs(sum - d) < 1e-6 * d && segs.count >= 2
+                }
+            case 6:
+                lines.append(#"{"id":\#(id),"op":"split","total":20900,"method":"shapley","weights":[7900,14000,20900],"unit":10}"#)
+                checks.append { $0["result"]?["shares"] == .array([.int(2640), .int(5680), .int(12580)]) }
+            case 7, 8:
+                let pid = "p\(n)"
+                stored.insert(pid)
+                lines.append(#"{"id":\#(id),"op":"party.upsert","party":\#(Self.partyJSON(pid, lat: lat, lon: lon))}"#)
+                checks.append { $0["result"]?["party"]?["version"]?.int64 == 1 && $0["result"]?["party"]?["attributes"]?["k"] == .string("v") }
+            case 9:
+                let pid = "p\(n - 2)"
+                lines.append(#"{"id":\#(id),"op":"party.get","party_id":"\#(pid)"}"#)
+                checks.append { $0["result"]?["party"]?["id"] == .string(pid) }
+            case 10:
+                lines.append(#"{"id":\#(id),"op":"nearby","center":{"lat":\#(lat),"lon":\#(lon)},"radius_m":3000,"limit":20}"#)
+                checks.append { r in
+                    guard let ps = r["result"]?["parties"]?.array else { return false }
+                    let d = ps.compactMap { $0["distance_m"]?.double }
+                    return d == d.sorted() && d.allSatisfy { $0 <= 3000 }
+                }
+            case 11:
+                lines.append(#"{"id":\#(id),"op":"clusters","bbox":{"west":126.9,"south":37.45,"east":127.1,"north":37.65},"zoom":11}"#)
+                let expected = stored.count
+                checks.append { r in
+                    let counts = r["result"]?["items"]?.array?.compactMap { $0["count"]?.int64 } ?? []
+                    return counts.reduce(0, +) == Int64(expected)
+                }
+            case 12:
+                lines.append(#"{"id":\#(id),"op":"version"}"#)
+                checks.append { $0["result"]?["protocol"]?.int64 == 1 && ($0["result"]?["tariffs"]?.array?.count ?? 0) >= 9 }
+            default:
+                lines.append(#"{"id":\#(id),"op":"stats"}"#)
+                let expected = stored.count
+                checks.append { $0["result"]?["parties"]?.int64 == Int64(expected) }
+            }
+            n += 1
+        }
+        worker.send(Array((lines.joined(separator: "\n") + "\n").utf8))
+        let responses = worker.receive(lines.count, timeout: 240)
+        #expect(responses.count == lines.count)
+        for (i, (response, check)) in zip(responses, checks).enumerated() {
+            let request = try JSONParser.parse(Array(lines[i].utf8))
+            #expect(response["id"] == request["id"], "response \(i) has the wrong id")
+            #expect(response.isOK, "request \(i) failed: \(JSONWriter.string(response))")
+            #expect(check(response), "request \(i): \(lines[i]) → \(JSONWriter.string(response).prefix(400))")
+        }
+        worker.closeInput()
+        #expect(worker.wait() == 0)
+    }
+
+    @Test("Fuzz: 100,000 lines of garbage and valid requests, each answered once with the right id or null; memory flat")
+    func fuzz() throws {
+        let worker = try WorkerProcess(arguments: ["--db", ":memory:", "--max-line-bytes", "4096"])
+        var rng = SeededGenerator(seed: 99)
+        let garbage: [[UInt8]] = [
+            Array("".utf8), Array("{".utf8), Array("not json".utf8), Array(#"{"id":1,"op":"#.utf8), Array("[1,2,3]".utf8),
+            Array(#"{"id":NaN,"op":"ping"}"#.utf8), Array(#"{"id":1,"op":"ping","x":Infinity}"#.utf8), Array(#"{"id":1e999,"op":"ping"}"#.utf8),
+            Array(String(repeating: "[", count: 5000).utf8), Array(#"{"id":[1],"op":"ping"}"#.utf8), Array(#"{"id":"\u0000","op":"nope"}"#.utf8),
+            [0xFF, 0xFE, 0x7B, 0x7D], Array(#"{"id":"x","op":"fare","trip":{"distance_m":"far","duration_s":1}}"#.utf8),
+            Array(#"{"id":7,"op":"fare","trip":{"distance_m":1e308,"duration_s":1e308},"tariff":"kr-seoul/regular"}"#.utf8),
+            Array(#"{"id":8,"op":"transform","from":"wgs84","to":"utmk","points":[[1e308,-1e308],[null,1],"x"]}"#.utf8),
+            Array(#"{"id":9,"op":"party.upsert","party":{"id":"","seats_total":-4}}"#.utf8),
+            Array(#"{"id":10,"op":"clusters","bbox":{"west":"a"},"zoom":99}"#.utf8),
+            Array(String(repeating: "x", count: 9000).utf8), Array("\r".utf8), Array(#"{"op":"ping"}"#.utf8),
+            Array(#"{"id":12345678901234567890123,"op":"ping"}"#.utf8), Array(#"{"id":true,"op":"split","total":-1}"#.utf8),
+        ]
+        var expectedIDs: [JSONValue] = []
+        var all: [UInt8] = []
+        let total = 100_000
+        for i in 0..<total {
+            if Int.random(in: 0..<4, using: &rng) == 0 {
+                all += Array(#"{"id":"ok\#(i)","op":"ping"}"#.utf8)
+                expectedIDs.append(.string("ok\(i)"))
+            } else {
+                let g = garbage[Int.random(in: 0..<garbage.count, using: &rng)]
+                all += g
+                // The id a correct worker echoes: that of a parseable object with a scalar id.
+                if let v = try? JSONParser.parse(g), let id = v["id"], id.isScalar, g.count <= 4096 { expectedIDs.append(id) } else { expectedIDs.append(.null) }
+            }
+            all.append(0x0A)
+        }
+        let half = all.count / 2
+        let cut = all[half...].firstIndex(of: 0x0A)! + 1
+        worker.send(Array(all[..<cut]))
+        let firstCount = all[..<cut].filter { $0 == 0x0A }.count
+        var responses = worker.receive(firstCount, timeout: 120)
+        let rssMid = worker.residentKiB()
+        worker.send(Array(all[cut...]))
+        responses += worker.receive(total - firstCount, timeout: 120)
+        let rssEnd = worker.residentKiB()
+        #expect(responses.count == total)
+        var mismatches = 0
+        for (r, id) in zip(responses, expectedIDs) where r["id"] != id {
+            mismatches += 1
+            if mismatches < 5 { Issue.record("expected id \(JSONWriter.string(id)), got \(JSONWriter.string(r))") }
+        }
+        #expect(mismatches == 0)
+        // Every error names a code; validation errors name the field.
+        #expect(responses.allSatisfy { $0.isOK || $0["error"]?["code"]?.string != nil })
+        let fieldErrors = responses.filter { $0["error"]?["code"] == .string("wrong_type") }
+        #expect(fieldErrors.allSatisfy { $0["error"]?["field"]?.string != nil })
+        #expect(rssEnd - rssMid < 20_000, "memory grew from \(rssMid) KiB to \(rssEnd) KiB")
+        worker.closeInput()
+        #expect(worker.wait() == 0)
+    }
+
+    @Test("kill -9 after N acknowledged upserts: a new worker on the same file has all N")
+    func durability() throws {
+        let db = temporaryDatabase()
+        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
+        let worker = try WorkerProcess(arguments: ["--db", db])
+        let n = 500
+        worker.send(Array((0..<n).map { #"{"id":\#($0),"op":"party.upsert","party":\#(Self.partyJSON("k\($0)", lat: 37.5, lon: 127))}"# }.joined(separator: "\n").utf8) + [0x0A])
+        let acks = worker.receive(n)
+        #expect(acks.count == n && acks.allSatisfy(\.isOK))
+        kill(worker.pid, SIGKILL)
+        _ = worker.wait()
+        let second = try WorkerProcess(arguments: ["--db", db])
+        #expect(second.call(#"{"id":1,"op":"stats"}"#)?["result"]?["parties"]?.int64 == Int64(n))
+        #expect(second.call(#"{"id":2,"op":"party.get","party_id":"k499"}"#)?["result"]?["party"]?["id"] == .string("k499"))
+        second.closeInput()
+        #expect(second.wait() == 0)
+    }
+
+    @Test("Two workers on one database file see each other's writes by their next request")
+    func twoProcesses() throws {
+        let db = temporaryDatabase()
+        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
+        let a = try WorkerProcess(arguments: ["--db", db])
+        let b = try WorkerProcess(arguments: ["--db", db])
+        #expect(a.call(#"{"id":1,"op":"party.upsert","party":\#(Self.partyJSON("shared", lat: 37.5665, lon: 126.978))}"#)?.isOK == true)
+        let seen = b.call(#"{"id":2,"op":"nearby","center":{"lat":37.5665,"lon":126.978},"radius_m":100}"#)
+        #expect(seen?["result"]?["parties"]?.array?.first?["id"] == .string("shared"))
+        #expect(b.call(#"{"id":3,"op":"party.upsert","party":\#(Self.partyJSON("shared", lat: 37.5665, lon: 126.978, taken: 3))}"#)?["result"]?["party"]?["version"]?.int64 == 2)
+        #expect(a.call(#"{"id":4,"op":"party.get","party_id":"shared"}"#)?["result"]?["party"]?["seats_taken"]?.int64 == 3)
+        #expect(b.call(#"{"id":5,"op":"party.remove","party_id":"shared"}"#)?["result"]?["removed"] == .bool(true))
+        #expect(a.call(#"{"id":6,"op":"party.get","party_id":"shared"}"#)?["error"]?["code"] == .string("not_found"))
+        for w in [a, b] { w.closeInput(); #expect(w.wait() == 0) }
+    }
+
+    @Test("SIGTERM: the worker answers what it read and exits 0; a too-long line is answered, not fatal")
+    func sigtermAndLongLines() throws {
+        let worker = try WorkerProcess(arguments: ["--db", ":memory:", "--max-line-bytes", "100"])
+        worker.send(#"{"id":1,"op":"ping"}"# + "\n" + String(repeating: "y", count: 500) + "\n" + #"{"id":3,"op":"ping"}"#)
+        let r = worker.receive(3)
+        #expect(r.count == 3)
+        #expect(r[1]["error"]?["code"] == .string("request_too_large") && r[1]["id"] == .null)
+        #expect(r[2]["id"]?.int64 == 3)
+        kill(worker.pid, SIGTERM)
+        #expect(worker.wait() == 0)
+    }
+}
+
+/// The same trips through the worker, `fare-csv` and the library give the same numbers.
+struct ThreeWayAgreementTests {
+    @Test("worker fare op == fare-csv == library, for coordinate trips and distance/duration trips")
+    func agree() throws {
+        let pricer = try TripPricer.standard()
+        var rng = SeededGenerator(seed: 5)
+        var csv = "id,origin_lat,origin_lon,dest_lat,dest_lon,depart_at,party_size,tariff\n"
+        var requests: [String] = []
+        var expected: [FareQuote] = []
+        for i in 0..<200 {
+            let a = try Coordinate(latitude: (Double.random(in: 37.50...37.62, using: &rng) * 1e5).rounded() / 1e5, longitude: (Double.random(in: 126.9...127.1, using: &rng) * 1e5).rounded() / 1e5)
+            let b = try Coordinate(latitude: (Double.random(in: 37.30...37.70, using: &rng) * 1e5).rounded() / 1e5, longitude: (Double.random(in: 126.8...127.2, using: &rng) * 1e5).rounded() / 1e5)
+            let when = "2024-05-15T\(10 + i % 14):07:00+09:00", party = i % 3 + 1
+            csv += "\(i),\(a.latitude),\(a.longitude),\(b.latitude),\(b.longitude),\(when),\(party),kr-seoul/regular\n"
+            requests.append(#"{"id":\#(i),"op":"fare","from":{"lat":\#(a.latitude),"lon":\#(a.longitude)},"to":{"lat":\#(b.latitude),"lon":\#(b.longitude)},"depart_at":"\#(when)","party_size":\#(party),"tariff":"kr-seoul/regular"}"#)
+            var r = TripPricer.Request(origin: a, destination: b, departure: ISO8601.parse(when)!)
+            r.partySize = party
+            r.tariff = "kr-seoul/regular"
+            expected.append(try pricer.quote(r).quote)
+        }
+        let worker = try WorkerProcess(arguments: ["--db", ":memory:"])
+        worker.send(Array((requests.joined(separator: "\n") + "\n").utf8))
+        let answers = worker.receive(requests.count)
+        worker.closeInput()
+        _ = worker.wait()
+        let rows = try GeoFareBinary.run(["fare-csv", "--quiet"], stdin: csv).stdout.split(separator: "\n").dropFirst()
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(answers.count == expected.count && rows.count == expected.count)
+        for ((answer, row), q) in zip(zip(answers, rows), expected) {
+            let w = try #require(answer["result"])
+            #expect(w["total"]?.int64 == q.total && w["meter"]?.int64 == q.meter && w["low"]?.int64 == q.low && w["high"]?.int64 == q.high)
+            #expect(w["per_person"]?.array?.compactMap(\.int64) == q.perPerson)
+            #expect(w["distance_m"]?.double == q.distanceMeters)
+            let n = row.count
+            #expect(row[n - 7] == String(q.total) && row[n - 10] == String(q.meter))
+            #expect(row[n - 3] == q.perPerson.map(String.init).joined(separator: ";"))
+        }
+    }
+}

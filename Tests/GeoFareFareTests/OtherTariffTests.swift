@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import GeoFareCore
+@testable import GeoFareFare
+
+/// Cases beyond the Seoul regular tariff: deluxe (mode S) and New York with flat surcharges.
+struct OtherTariffTests {
+    @Test("Seoul deluxe (mode S): above the changeover only distance counts, below only time")
+    func deluxe() throws {
+        // 7,000 KRW / 3 km, 200 per 151 m or 36 s; changeover 151/36 = 4.19 m/s.
+        let free = try quote("kr-seoul/deluxe", segments: [(5_000, 600, 0, false)], at: "2024-05-15T14:00:00+09:00")
+        #expect(free.breakdown.units == 14)  // ⌊(5,000 − 3,000)/151⌋ + 1
+        #expect(free.total == 7_000 + 14 * 200)
+        // 3 km crawling at 10 km/h (1,080 s): time only, F = 151/36 × 1,080 = 4,530 m → 11 units.
+        let crawl = try quote("kr-seoul/deluxe", segments: [(3_000, 1_080, nil, false)], at: "2024-05-15T14:00:00+09:00")
+        #expect(crawl.breakdown.units == 11)
+        #expect(crawl.total == 9_200)
+        // The same crawl on the regular tariff (mode D) counts distance and time together.
+        let regular = try quote("kr-seoul/regular", segments: [(3_000, 1_080, nil, false)], at: "2024-05-15T14:00:00+09:00")
+        #expect(regular.breakdown.counterMeters > crawl.breakdown.counterMeters)
+        // jumbo is an alias of the deluxe tariff; before 2022-12 deluxe had no night surcharge.
+        #expect(try quote("kr-seoul/jumbo", segments: [(5_000, 600, 0, false)], at: "2024-05-15T14:00:00+09:00").total == free.total)
+        let oldNight = try quote("kr-seoul/deluxe", segments: [(5_000, 600, 0, false)], at: "2021-05-15T23:30:00+09:00")
+        #expect(oldNight.breakdown.unitSurcharges == 0 && oldNight.breakdown.baseSurcharge == 0)
+        let newNight = try quote("kr-seoul/deluxe", segments: [(5_000, 600, 0, false)], at: "2024-05-15T23:30:00+09:00")
+        #expect(newNight.breakdown.baseSurcharge == 1_400 && newNight.breakdown.unitSurcharges == 14 * 40)
+    }
+
+    @Test("NYC 2022 tariff: units on completion, MTA, improvement, rush hour and congestion surcharges")
+    func nycWithSurcharges() throws {
+        // 5 miles in 20 minutes, a weekday 17:30 in May, Times Square → Wall Street.
+        var r = FareRequest(trip: .totals(distanceMeters: 5 * 1_609.344, durationSeconds: 1_200), departure: at("2024-05-15T17:30:00-04:00"), tariff: "us-nyc/yellow")
+        r.origin = try Coordinate(latitude: 40.7580, longitude: -73.9855)
+        r.destination = try Coordinate(latitude: 40.7060, longitude: -74.0088)
+        let q = try sharedEngine.quote(r)
+        // Cruise 29.8 km/h: 227.9 s slow → F = 9,269 m → 28 completed fifth-miles at $0.70.
+        #expect(q.breakdown.units == 28)
+        #expect(q.meter == 300 + 28 * 70)
+        #expect(Set(q.breakdown.flatSurcharges.map(\.name)) == ["mta_tax", "improvement", "rush_hour", "congestion"])
+        #expect(q.surcharges == 50 + 100 + 250 + 250)
+        #expect(q.total == 2_260 + 650)
+        #expect(q.currency == "USD")
+        // Saturday night from Brooklyn to Brooklyn: overnight, no rush hour, no congestion.
+        r.departure = at("2024-05-18T23:00:00-04:00")
+        r.origin = try Coordinate(latitude: 40.6782, longitude: -73.9442)
+        r.destination = try Coordinate(latitude: 40.6892, longitude: -73.9857)
+        let n = try sharedEngine.quote(r)
+        #expect(Set(n.breakdown.flatSurcharges.map(\.name)) == ["mta_tax", "improvement", "overnight"])
+        // The 2012 tariff: $2.50 and $0.50 units.
+        r.departure = at("2014-05-14T12:00:00-04:00")
+        let old = try sharedEngine.quote(r)
+        #expect(old.meter == 250 + 28 * 50 && old.tariffVersion.hasPrefix("2012-09-04"))
+        #expect(old.surcharges == 50)
+    }
+}
