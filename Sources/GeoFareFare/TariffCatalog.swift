@@ -99,10 +99,22 @@ public struct TariffCatalog: Sendable {
         return versions[v]
     }
 
-    /// The tariff whose region contains a point (the first, in id order), for requests that name none.
+    /// How far outside every region a point may lie and still take the nearest region's tariff:
+    /// simplified borders leave slivers between neighbours and are accurate to a few hundred metres.
+    public static let regionSnapMeters = 500.0
+
+    /// The tariff whose region contains a point (the first, in id order), for requests that
+    /// name none. A point in no region but within ``regionSnapMeters`` of one takes that one.
     /// - Throws: ``FareError`` `no_tariff_for_location`.
     public func tariff(forOrigin origin: Coordinate) throws(FareError) -> Tariff {
-        let containing = Set(zones.zones(containing: origin))
+        var containing = Set(zones.zones(containing: origin))
+        if containing.isEmpty {
+            let regions = Set(tariffs.compactMap(\.region))
+            let nearest = zones.zones.filter { regions.contains($0.id) }
+                .map { ($0.id, $0.polygon.distanceMeters(to: origin)) }
+                .min { $0.1 < $1.1 }
+            if let (id, d) = nearest, d <= Self.regionSnapMeters { containing = [id] }
+        }
         // Prefer each region's "regular" class when a region has several tariffs.
         let candidates = tariffs.filter { t in t.region.map(containing.contains) ?? false }
         guard let best = candidates.first(where: { $0.id.hasSuffix("/regular") }) ?? candidates.first else {

@@ -23,6 +23,10 @@ struct TripPricerTests {
         let busan = Coordinate(uncheckedLatitude: 35.1796, longitude: 129.0756)
         let (b, _) = try pricer.quote(.init(origin: busan, destination: Coordinate(uncheckedLatitude: 35.1587, longitude: 129.1604), departure: at("2024-05-15T14:00:00+09:00")))
         #expect(b.tariff == "kr-busan/regular")
+        // A point in the sub-metre sliver the simplified Seoul and Gyeonggi borders leave
+        // between them (found by a 500,000-row run) still takes the nearest region's tariff.
+        let sliver = Coordinate(uncheckedLatitude: 37.575954, longitude: 127.101542)
+        #expect(try pricer.engine.catalog.tariff(forOrigin: sliver).id.hasPrefix("kr-"))
         let nowhere = Coordinate(uncheckedLatitude: 36.5, longitude: 127.5)
         #expect(throws: FareError.self) { try pricer.quote(.init(origin: nowhere, destination: Self.suwon, departure: at("2024-05-15T14:00:00+09:00"))) }
     }

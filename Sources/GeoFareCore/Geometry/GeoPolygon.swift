@@ -137,6 +137,29 @@ public struct GeoPolygon: Sendable, Hashable {
     /// Whether the polygon contains a coordinate.
     public func contains(_ c: Coordinate) -> Bool { contains(longitude: c.longitude, latitude: c.latitude) }
 
+    /// The distance in metres from a coordinate outside the polygon to its nearest edge (0
+    /// inside), on a local flat-earth approximation (``CheapRuler``) at the point's latitude:
+    /// for snapping points that fall in the slivers simplified borders leave between regions.
+    /// - Complexity: O(edges); meant for rare fallbacks, not hot loops.
+    public func distanceMeters(to c: Coordinate) -> Double {
+        if contains(c) { return 0 }
+        let ruler = CheapRuler(latitude: c.latitude)
+        let kx = ruler.metersPerDegreeLongitude, ky = ruler.metersPerDegreeLatitude
+        var best = Double.infinity
+        edges.withUnsafeBufferPointer { e in
+            for k in stride(from: 0, to: e.count, by: 4) {
+                let ax = (e[k] - c.longitude) * kx, ay = (e[k + 1] - c.latitude) * ky
+                let bx = (e[k + 2] - c.longitude) * kx, by = (e[k + 3] - c.latitude) * ky
+                let dx = bx - ax, dy = by - ay
+                let len2 = dx * dx + dy * dy
+                let t = len2 > 0 ? min(1, max(0, -(ax * dx + ay * dy) / len2)) : 0
+                let px = ax + t * dx, py = ay + t * dy
+                best = min(best, (px * px + py * py).squareRoot())
+            }
+        }
+        return best
+    }
+
     /// The fractions `t` in (0, 1) at which the straight segment from `a` to `b` crosses the
     /// polygon's boundary, sorted; each crossing flips inside/outside.
     /// - Complexity: O(grid cells the segment passes + edges in them).
