@@ -9,22 +9,69 @@ enum ResultEncoding {
         .object(["lat": .double(c.latitude), "lon": .double(c.longitude)])
     }
 
-    static func quote(_ q: FareQuote) -> [String: JSONValue] {
+    /// The fare result written straight to bytes, keys sorted (the hot path of the worker).
+    static func writeQuote(_ q: FareQuote, route: Route?, into w: inout JSONStreamWriter) {
         let b = q.breakdown
-        return [
-            "tariff": .string(q.tariff), "tariff_version": .string(q.tariffVersion), "currency": .string(q.currency),
-            "distance_m": .double(q.distanceMeters), "duration_s": .double(q.durationSeconds),
-            "meter": .int(q.meter), "surcharges": .int(q.surcharges), "tolls": .int(q.tolls), "call_fee": .int(q.callFee),
-            "total": .int(q.total), "low": .int(q.low), "high": .int(q.high),
-            "per_person": .array(q.perPerson.map(JSONValue.int)), "split": .string(q.split.rawValue),
-            "breakdown": .object([
-                "base": .int(b.base), "base_surcharge": .int(b.baseSurcharge), "units": .int(b.units),
-                "distance_units": .int(b.distanceUnits), "time_units": .int(b.timeUnits), "unit_price": .int(b.unitPrice),
-                "units_amount": .int(b.unitsAmount), "unit_surcharges": .int(b.unitSurcharges),
-                "flat_surcharges": .array(b.flatSurcharges.map { .object(["name": .string($0.name), "amount": .int($0.amount)]) }),
-                "tolls": .int(b.tolls), "call_fee": .int(b.callFee), "rounding": .int(b.rounding), "counter_m": .double(b.counterMeters),
-            ]),
-        ]
+        w.beginObject()
+        w.key("breakdown"); w.beginObject()
+        w.key("base"); w.int(b.base)
+        w.key("base_surcharge"); w.int(b.baseSurcharge)
+        w.key("call_fee"); w.int(b.callFee)
+        w.key("counter_m"); w.double(b.counterMeters)
+        w.key("distance_units"); w.int(b.distanceUnits)
+        w.key("flat_surcharges"); w.beginArray()
+        for f in b.flatSurcharges {
+            w.beginObject(); w.key("amount"); w.int(f.amount); w.key("name"); w.string(f.name); w.endObject()
+        }
+        w.endArray()
+        w.key("rounding"); w.int(b.rounding)
+        w.key("time_units"); w.int(b.timeUnits)
+        w.key("tolls"); w.int(b.tolls)
+        w.key("unit_price"); w.int(b.unitPrice)
+        w.key("unit_surcharges"); w.int(b.unitSurcharges)
+        w.key("units"); w.int(b.units)
+        w.key("units_amount"); w.int(b.unitsAmount)
+        w.endObject()
+        w.key("call_fee"); w.int(q.callFee)
+        w.key("currency"); w.string(q.currency)
+        w.key("distance_m"); w.double(q.distanceMeters)
+        w.key("duration_s"); w.double(q.durationSeconds)
+        w.key("high"); w.int(q.high)
+        w.key("low"); w.int(q.low)
+        w.key("meter"); w.int(q.meter)
+        w.key("per_person"); w.beginArray()
+        for p in q.perPerson { w.int(p) }
+        w.endArray()
+        if let route {
+            w.key("route"); w.beginObject()
+            w.key("distance_high_m"); w.double(route.distanceHighMeters)
+            w.key("distance_low_m"); w.double(route.distanceLowMeters)
+            w.key("distance_m"); w.double(route.distanceMeters)
+            w.key("duration_s"); w.double(route.durationSeconds)
+            w.key("estimator"); w.string(route.estimator)
+            w.key("legs"); w.beginArray()
+            for l in route.legs {
+                w.beginObject()
+                w.key("distance_high_m"); w.double(l.distanceHighMeters)
+                w.key("distance_low_m"); w.double(l.distanceLowMeters)
+                w.key("distance_m"); w.double(l.distanceMeters)
+                w.key("duration_s"); w.double(l.durationSeconds)
+                w.key("from"); w.beginObject(); w.key("lat"); w.double(l.from.latitude); w.key("lon"); w.double(l.from.longitude); w.endObject()
+                w.key("straight_m"); w.double(l.straightMeters)
+                w.key("to"); w.beginObject(); w.key("lat"); w.double(l.to.latitude); w.key("lon"); w.double(l.to.longitude); w.endObject()
+                w.endObject()
+            }
+            w.endArray()
+            w.key("profile"); w.string(route.profile)
+            w.endObject()
+        }
+        w.key("split"); w.string(q.split.rawValue)
+        w.key("surcharges"); w.int(q.surcharges)
+        w.key("tariff"); w.string(q.tariff)
+        w.key("tariff_version"); w.string(q.tariffVersion)
+        w.key("tolls"); w.int(q.tolls)
+        w.key("total"); w.int(q.total)
+        w.endObject()
     }
 
     static func leg(_ l: Route.Leg) -> JSONValue {

@@ -162,9 +162,9 @@ public final class WorkerDispatcher: @unchecked Sendable {
             r.tolls = tolls
             r.callFee = callFee
             let (quote, route) = try pricer.quote(r)
-            var o = ResultEncoding.quote(quote)
-            o["route"] = .object(ResultEncoding.route(route, segments: false))
-            return .object(o)
+            var w = JSONStreamWriter(capacity: 1400)
+            ResultEncoding.writeQuote(quote, route: route, into: &w)
+            return .raw(w.bytes)
         }
         let departure = try f.time("depart_at") ?? Date()
         let trip: FareRequest.Trip
@@ -200,7 +200,9 @@ public final class WorkerDispatcher: @unchecked Sendable {
                 return d
             }
         }
-        return .object(ResultEncoding.quote(try pricer.engine.quote(r)))
+        var w = JSONStreamWriter(capacity: 900)
+        ResultEncoding.writeQuote(try pricer.engine.quote(r), route: nil, into: &w)
+        return .raw(w.bytes)
     }
 
     func split(_ f: RequestFields) throws -> JSONValue {

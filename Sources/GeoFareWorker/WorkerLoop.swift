@@ -115,18 +115,29 @@ public final class WorkerLoop: @unchecked Sendable {
     /// Answers a batch of lines in order into `out`.
     func answer(_ lines: [Range<Int>], in buffer: [UInt8], tooLarge: [Int: Int], into out: inout [UInt8]) {
         var responses = [[UInt8]](repeating: [], count: lines.count)
-        var parsed = [JSONValue?](repeating: nil, count: lines.count)
+        // Parse everything first, on every core when the batch is large, so we know which
+        // requests are stateful before running any.
+        let parseErrors = ResponseBox(responses)
+        let parsedBox = ParsedBox(count: lines.count)
         buffer.withUnsafeBytes { raw in
-            // Parse everything first (cheap), so we know which requests are stateful.
-            for (k, r) in lines.enumerated() where tooLarge[k] == nil {
-                var range = r
-                if range.count > 0, raw[range.upperBound - 1] == 0x0D { range = range.lowerBound..<(range.upperBound - 1) }
-                switch Result(catching: { () throws(JSONParseError) in try JSONParser.parse(UnsafeRawBufferPointer(rebasing: raw[range])) }) {
-                case let .success(value): parsed[k] = value
-                case let .failure(error): responses[k] = dispatcher.response(id: .null, error: error)
+            let base = UnsafeRawBufferPointerBox(raw)
+            let lanes = lines.count >= 64 && threads > 1 ? threads : 1
+            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                var k = lane
+                while k < lines.count {
+                    defer { k += lanes }
+                    guard tooLarge[k] == nil else { continue }
+                    var range = lines[k]
+                    if range.count > 0, base.raw[range.upperBound - 1] == 0x0D { range = range.lowerBound..<(range.upperBound - 1) }
+                    switch Result(catching: { () throws(JSONParseError) in try JSONParser.parse(UnsafeRawBufferPointer(rebasing: base.raw[range])) }) {
+                    case let .success(value): parsedBox.set(k, value)
+                    case let .failure(error): parseErrors.set(k, dispatcher.response(id: .null, error: error))
+                    }
                 }
             }
         }
+        responses = parseErrors.values
+        let parsed = parsedBox.values
         var k = 0
         while k < lines.count {
             if let bytes = tooLarge[k] {
@@ -177,6 +188,27 @@ public final class WorkerLoop: @unchecked Sendable {
         }
         out.removeAll(keepingCapacity: true)
         return true
+    }
+
+    /// A raw buffer handed to the parsing lanes (read-only while they run).
+    struct UnsafeRawBufferPointerBox: @unchecked Sendable {
+        let raw: UnsafeRawBufferPointer
+        init(_ raw: UnsafeRawBufferPointer) { self.raw = raw }
+    }
+
+    /// Parsed requests written by several threads into distinct slots.
+    final class ParsedBox: @unchecked Sendable {
+        private let slots: UnsafeMutableBufferPointer<JSONValue?>
+        init(count: Int) {
+            slots = .allocate(capacity: count)
+            _ = slots.initialize(from: repeatElement(nil, count: count))
+        }
+        deinit {
+            slots.deinitialize()
+            slots.deallocate()
+        }
+        func set(_ i: Int, _ v: JSONValue) { slots[i] = v }
+        var values: [JSONValue?] { Array(slots) }
     }
 
     /// Responses written by several threads into distinct, preallocated slots (no shared

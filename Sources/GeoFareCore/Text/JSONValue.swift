@@ -10,6 +10,8 @@ public indirect enum JSONValue: Sendable, Hashable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
+    /// Already-encoded JSON text (written as is): for hot results built with ``JSONStreamWriter``.
+    case raw([UInt8])
 
     /// The number as a Double (`nil` if not a number; may be ±infinity for huge exponents).
     public var double: Double? {
@@ -45,7 +47,7 @@ public indirect enum JSONValue: Sendable, Hashable {
     public var isScalar: Bool {
         switch self {
         case .null, .bool, .number, .string: true
-        case .array, .object: false
+        case .array, .object, .raw: false
         }
     }
 
@@ -57,7 +59,7 @@ public indirect enum JSONValue: Sendable, Hashable {
         case .number: "number"
         case .string: "string"
         case .array: "array"
-        case .object: "object"
+        case .object, .raw: "object"
         }
     }
 
@@ -293,6 +295,7 @@ public enum JSONWriter {
         case .null: out.append(contentsOf: "null".utf8)
         case let .bool(v): out.append(contentsOf: (v ? "true" : "false").utf8)
         case let .number(text): out.append(contentsOf: text.utf8)
+        case let .raw(bytes): out.append(contentsOf: bytes)
         case let .string(s): appendString(s, to: &out)
         case let .array(items):
             out.append(UInt8(ascii: "["))
@@ -316,6 +319,17 @@ public enum JSONWriter {
     /// Appends a string with JSON escapes.
     public static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Fast path: nothing to escape (the common case), one bulk copy.
+        var clean = true
+        for c in s.utf8 where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
+            clean = false
+            break
+        }
+        if clean {
+            out.append(contentsOf: s.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for c in s.utf8 {
             switch c {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
@@ -338,4 +352,42 @@ public enum JSONWriter {
         append(value, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
+}
+
+/// Writes JSON straight into bytes, for results on hot paths (no intermediate ``JSONValue``
+/// dictionaries). The caller writes keys in the order it wants (GeoFare: sorted).
+public struct JSONStreamWriter {
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma = false
+
+    public init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
+
+    private mutating func separator() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
+    }
+
+    public mutating func beginObject() { separator(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    public mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+
+    /// Writes `"key":` (the next value follows without a comma).
+    public mutating func key(_ k: StaticString) {
+        separator()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        needsComma = false
+    }
+
+    public mutating func int(_ v: Int64) { separator(); DecimalFormat.append(v, to: &bytes) }
+    public mutating func double(_ v: Double) {
+        separator()
+        if !v.isFinite { bytes.append(contentsOf: "null".utf8) } else if v == v.rounded(), abs(v) < 1e15 { DecimalFormat.append(Int64(v), to: &bytes) } else { bytes.append(contentsOf: "\(v)".utf8) }
+    }
+    public mutating func string(_ s: String) { separator(); JSONWriter.appendString(s, to: &bytes) }
+    public mutating func bool(_ b: Bool) { separator(); bytes.append(contentsOf: (b ? "true" : "false").utf8) }
+    public mutating func null() { separator(); bytes.append(contentsOf: "null".utf8) }
+    public mutating func value(_ v: JSONValue) { separator(); JSONWriter.append(v, to: &bytes) }
 }
