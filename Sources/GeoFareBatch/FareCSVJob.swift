@@ -21,8 +21,8 @@ public final class FareCSVJob: @unchecked Sendable {
         public var columnMap: [String: String] = [:]
         /// Stop after this many failed rows (`nil`: never).
         public var maxErrors: Int?
-        /// Rows priced per chunk (each chunk is spread over the threads).
-        public var chunkRows = 16_384
+        /// Bytes read before a block is split among the threads (memory is a few times this).
+        public var blockBytes = 4 << 20
         public var threads = ProcessInfo.processInfo.activeProcessorCount
         public init() {}
     }
@@ -60,46 +60,129 @@ public final class FareCSVJob: @unchecked Sendable {
     public func run(source: ByteSource, write: ([UInt8]) -> Void, progress: (Int, Int) -> Void = { _, _ in }) throws -> Summary {
         let start = DispatchTime.now().uptimeNanoseconds
         var summary = Summary()
-        var reader = CSVReader()
+        var pending: [UInt8] = []     // bytes not yet parsed: always starts at a record boundary
         var layout: Layout?
-        var chunk: [CSVReader.Record] = []
-        chunk.reserveCapacity(options.chunkRows)
-        var stop = false
-
-        func flush() {
-            guard let l = layout, !chunk.isEmpty, !stop else { chunk.removeAll(keepingCapacity: true); return }
-            let (bytes, failed) = price(chunk, layout: l)
-            write(bytes)
-            summary.rows += chunk.count
-            summary.failed += failed
-            chunk.removeAll(keepingCapacity: true)
-            progress(summary.rows, source.bytesRead)
-            if let max = options.maxErrors, summary.failed >= max {
-                stop = true
-                summary.stoppedEarly = true
+        var nextLine = 1              // physical line number of pending's first byte
+        var eof = false
+        var atStart = true
+        while !summary.stoppedEarly {
+            if !eof {
+                // Read about a block's worth before splitting it among the cores.
+                while pending.count < options.blockBytes, let data = source.next() { pending.append(contentsOf: data) }
+                if pending.count < options.blockBytes { eof = true }
             }
-        }
-
-        func accept(_ record: CSVReader.Record) throws {
-            guard let _ = layout else {
-                let l = try Layout(header: record.fields, map: options.columnMap)
-                layout = l
+            if atStart {
+                // The header: strip a BOM, parse the first record, write the output header.
+                if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
+                guard let end = Self.recordEnd(in: pending, from: 0) ?? (eof && !pending.isEmpty ? pending.count : nil) else {
+                    if eof { break } else { continue }
+                }
+                var reader = CSVReader(skipBOM: false)
+                var header: [String] = []
+                reader.feed(pending[0..<end]) { header = $0.fields }
+                try reader.finish { header = $0.fields }
+                layout = try Layout(header: header, map: options.columnMap)
                 var out: [UInt8] = []
-                CSVWriter.appendRecord(record.fields + Self.resultColumns, to: &out)
+                CSVWriter.appendRecord(header + Self.resultColumns, to: &out)
                 write(out)
-                return
+                let consumed = min(end + 1, pending.count)
+                nextLine += pending[0..<consumed].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                pending.removeFirst(consumed)
+                atStart = false
+                continue
             }
-            chunk.append(record)
-            if chunk.count >= options.chunkRows { flush() }
+            guard let layout else { break }
+            // Everything up to the last record boundary is parsed now; the rest waits for more bytes.
+            let complete = eof ? pending.count : (Self.lastRecordEnd(in: pending).map { $0 + 1 } ?? 0)
+            if complete > 0 {
+                let (bytes, rows, failed) = try process(pending[0..<complete], firstLine: nextLine, final: eof, layout: layout)
+                write(bytes)
+                summary.rows += rows
+                summary.failed += failed
+                nextLine += pending[0..<complete].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                pending.removeFirst(complete)
+                progress(summary.rows, source.bytesRead)
+                if let max = options.maxErrors, summary.failed >= max { summary.stoppedEarly = true }
+            }
+            if eof { break }
         }
-
-        while !stop, let data = source.next() {
-            try reader.feed(data) { try accept($0) }
-        }
-        if !stop { try reader.finish { try accept($0) } }
-        flush()
         summary.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return summary
+    }
+
+    /// The index of the first record-ending newline at or after `from` (not inside quotes).
+    static func recordEnd(in bytes: [UInt8], from: Int) -> Int? {
+        var inQuotes = false
+        var i = from
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") { inQuotes.toggle() } else if b == 0x0A && !inQuotes { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The index of the last record-ending newline (quote parity from the start, which is a
+    /// record boundary: RFC 4180's doubled quotes toggle twice and cancel out).
+    static func lastRecordEnd(in bytes: [UInt8]) -> Int? {
+        var inQuotes = false
+        var last: Int?
+        bytes.withUnsafeBufferPointer { b in
+            for i in b.indices {
+                let c = b[i]
+                if c == UInt8(ascii: "\"") { inQuotes.toggle() } else if c == 0x0A && !inQuotes { last = i }
+            }
+        }
+        return last
+    }
+
+    /// Parses, prices and formats complete records on every core: the bytes are cut at record
+    /// boundaries into one part per thread, each part is parsed by its own reader (with its
+    /// first line number), and the parts are joined in order.
+    func process(_ bytes: ArraySlice<UInt8>, firstLine: Int, final: Bool, layout: Layout) throws -> ([UInt8], Int, Int) {
+        let lanes = max(1, min(options.threads, bytes.count / 65_536 + 1))
+        // Cut points: after the first record end past each lane's share.
+        var cuts = [bytes.startIndex]
+        var lines = [firstLine]
+        var inQuotes = false
+        var newlines = 0
+        var target = 1
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") { inQuotes.toggle() } else if c == 0x0A {
+                newlines += 1
+                if !inQuotes, target < lanes, i - bytes.startIndex >= bytes.count * target / lanes {
+                    cuts.append(i + 1)
+                    lines.append(firstLine + newlines)
+                    target += 1
+                }
+            }
+            i += 1
+        }
+        cuts.append(bytes.endIndex)
+        let (cutPoints, firstLines) = (cuts, lines)
+        let parts = PartBox(count: cuts.count - 1)
+        let errors = ErrorBox()
+        DispatchQueue.concurrentPerform(iterations: cutPoints.count - 1) { lane in
+            var reader = CSVReader(skipBOM: false, firstLine: firstLines[lane])
+            var records: [CSVReader.Record] = []
+            reader.feed(bytes[cutPoints[lane]..<cutPoints[lane + 1]]) { records.append($0) }
+            if final && lane == cutPoints.count - 2 {
+                do { try reader.finish { records.append($0) } } catch { errors.set(error) }
+            }
+            let (out, failed) = price(records, layout: layout)
+            parts.set(lane, out, failed, rows: records.count)
+        }
+        if let error = errors.error { throw error }
+        return parts.joined()
+    }
+
+    /// A CSV syntax error raised on one of the parsing lanes.
+    final class ErrorBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var error: (any Error)?
+        func set(_ e: any Error) { lock.lock(); error = e; lock.unlock() }
     }
 
     /// Which input column holds each logical field.
@@ -131,41 +214,34 @@ public final class FareCSVJob: @unchecked Sendable {
         }
     }
 
-    /// Prices a chunk on every thread and formats it in order. Returns the bytes and the failures.
+    /// Prices and formats records in order (one lane's part). Returns the bytes and the failures.
     func price(_ records: [CSVReader.Record], layout: Layout) -> ([UInt8], Int) {
-        let lanes = min(options.threads, max(1, records.count / 256))
-        let parts = PartBox(count: lanes)
-        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-            let lo = records.count * lane / lanes, hi = records.count * (lane + 1) / lanes
-            var out: [UInt8] = []
-            out.reserveCapacity((hi - lo) * 160)
-            var failed = 0
-            for i in lo..<hi {
-                let record = records[i]
-                for (k, f) in record.fields.enumerated() {
-                    if k > 0 { out.append(UInt8(ascii: ",")) }
-                    CSVWriter.appendField(f, to: &out)
-                }
-                // Short rows are padded so the result columns stay aligned.
-                for _ in record.fields.count..<max(record.fields.count, layout.width) { out.append(UInt8(ascii: ",")) }
-                out.append(UInt8(ascii: ","))
-                do {
-                    let q = try quote(record, layout: layout)
-                    Self.appendResult(q, to: &out)
-                } catch let error as any CodedError {
-                    failed += 1
-                    out.append(contentsOf: ",,,,,,,,,,,".utf8)
-                    CSVWriter.appendField("line \(record.line): \(error.description) [\(error.code)]", to: &out)
-                } catch {
-                    failed += 1
-                    out.append(contentsOf: ",,,,,,,,,,,".utf8)
-                    CSVWriter.appendField("line \(record.line): \(error)", to: &out)
-                }
-                out.append(UInt8(ascii: "\n"))
+        var out: [UInt8] = []
+        out.reserveCapacity(records.count * 160)
+        var failed = 0
+        for record in records {
+            for (k, f) in record.fields.enumerated() {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                CSVWriter.appendField(f, to: &out)
             }
-            parts.set(lane, out, failed)
+            // Short rows are padded so the result columns stay aligned.
+            for _ in record.fields.count..<max(record.fields.count, layout.width) { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: ","))
+            do {
+                let q = try quote(record, layout: layout)
+                Self.appendResult(q, to: &out)
+            } catch let error as any CodedError {
+                failed += 1
+                out.append(contentsOf: ",,,,,,,,,,,".utf8)
+                CSVWriter.appendField("line \(record.line): \(error.description) [\(error.code)]", to: &out)
+            } catch {
+                failed += 1
+                out.append(contentsOf: ",,,,,,,,,,,".utf8)
+                CSVWriter.appendField("line \(record.line): \(error)", to: &out)
+            }
+            out.append(UInt8(ascii: "\n"))
         }
-        return parts.joined()
+        return (out, failed)
     }
 
     /// The quote of one row, through the same library calls as the worker's `fare` op.
@@ -257,15 +333,18 @@ public final class FareCSVJob: @unchecked Sendable {
             bytes.deallocate()
             failures.deallocate()
         }
-        func set(_ i: Int, _ b: [UInt8], _ f: Int) {
+        private var rowCount = 0
+        private let lock = NSLock()
+        func set(_ i: Int, _ b: [UInt8], _ f: Int, rows: Int) {
             bytes[i] = b
             failures[i] = f
+            lock.lock(); rowCount += rows; lock.unlock()
         }
-        func joined() -> ([UInt8], Int) {
+        func joined() -> ([UInt8], Int, Int) {
             var out: [UInt8] = []
             out.reserveCapacity(bytes.reduce(0) { $0 + $1.count })
             for b in bytes { out += b }
-            return (out, failures.reduce(0, +))
+            return (out, rowCount, failures.reduce(0, +))
         }
     }
 }

@@ -39,9 +39,17 @@ public struct CSVReader {
     private var recordLine = 1
     private var lastWasCR = false
 
-    public init(separator: UInt8 = UInt8(ascii: ",")) {
+    /// - Parameters:
+    ///   - skipBOM: strip a UTF-8 byte-order mark at the start of the input (off for a reader
+    ///     that starts mid-file).
+    ///   - firstLine: the physical line number of the input's first byte (for a reader that
+    ///     starts mid-file).
+    public init(separator: UInt8 = UInt8(ascii: ","), skipBOM: Bool = true, firstLine: Int = 1) {
         self.separator = separator
         field.reserveCapacity(64)
+        if !skipBOM { bomBytesSeen = -1 }
+        line = firstLine
+        recordLine = firstLine
     }
 
     /// Parses a chunk of `Data` (through its raw bytes, the fast path).
