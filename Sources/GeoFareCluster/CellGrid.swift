@@ -97,22 +97,26 @@ struct CellGrid: Sendable {
 
     // MARK: Cluster ids
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     /// The id of the cell (x, y) at `level`: `c<level>-<hex Morton code>` with
     /// max(1, ⌈level/2⌉) hex digits, e.g. `c14-2f3a1b0` (a cell is its quadkey in base 16).
+    /// Up to level 22 the id fits a small string (no allocation).
     static func clusterID(level: Int, x: UInt32, y: UInt32) -> String {
         let code = morton(x: x, y: y)
         let digits = max(1, (level + 1) / 2)
-        var bytes: [UInt8] = [UInt8(ascii: "c")]
-        bytes.reserveCapacity(4 + digits)
-        if level >= 10 { bytes.append(UInt8(ascii: "0") + UInt8(level / 10)) }
-        bytes.append(UInt8(ascii: "0") + UInt8(level % 10))
-        bytes.append(UInt8(ascii: "-"))
-        for i in stride(from: digits - 1, through: 0, by: -1) {
-            bytes.append(hexDigits[Int((code >> UInt64(4 * i)) & 0xF)])
+        let length = (level >= 10 ? 4 : 3) + digits
+        return String(unsafeUninitializedCapacity: length) { out in
+            var i = 0
+            out[i] = UInt8(ascii: "c"); i += 1
+            if level >= 10 { out[i] = UInt8(ascii: "0") + UInt8(level / 10); i += 1 }
+            out[i] = UInt8(ascii: "0") + UInt8(level % 10); i += 1
+            out[i] = UInt8(ascii: "-"); i += 1
+            for k in stride(from: digits - 1, through: 0, by: -1) {
+                let v = UInt8((code >> UInt64(4 * k)) & 0xF)
+                out[i] = v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "a") + v - 10
+                i += 1
+            }
+            return i
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The cell a cluster id names, or `nil` when the text is not an id ``clusterID(level:x:y:)``
@@ -142,7 +146,7 @@ struct CellGrid: Sendable {
             }
             code = code << 4 | UInt64(v)
         }
-        guard level == 32 || code >> UInt64(2 * level) == 0 else { return nil }
+        guard code >> UInt64(2 * level) == 0 else { return nil }
         return (level, CellGrid.compact(code), CellGrid.compact(code >> 1))
     }
 }

@@ -10,7 +10,7 @@ import Glibc
 /// Measured with a monotonic clock (`CLOCK_MONOTONIC`), one sample per call:
 /// - **build**: ``PartyIndex/upsert(contentsOf:)`` of all parties into an empty index (bulk).
 /// - **rss**: resident memory after the build, from `/proc/self/statm`, once the input
-///   array is freed.
+///   array is freed; also before anything was generated (`rss_before_bytes`).
 /// - **seoul viewports**: ``PartyIndex/clusters(bbox:zoom:filter:idsLimit:)`` (ids limit 10)
 ///   on a 390×844 px phone viewport centred on central Seoul (37.5665, 126.9780), jittered by
 ///   up to half a viewport, 300 per zoom 10...18.
@@ -38,6 +38,10 @@ public enum ClusterBenchmark {
         public var distribution: Distribution
         public var buildSeconds: Double
         public var rssBytes: Int
+        /// Resident memory when ``ClusterBenchmark/run(points:distribution:seed:csvPoints:)``
+        /// started (runtime, libraries, caller's data): `rss_bytes − rss_before_bytes` is what
+        /// the index holds.
+        public var rssBeforeBytes: Int
         public var indexBytesEstimate: Int
         public var viewportP50Us: Double
         public var viewportP99Us: Double
@@ -52,7 +56,7 @@ public enum ClusterBenchmark {
         public var nearbyP99Us: Double
 
         private enum CodingKeys: String, CodingKey {
-            case points, distribution, buildSeconds = "build_seconds", rssBytes = "rss_bytes", indexBytesEstimate = "index_bytes_estimate"
+            case points, distribution, buildSeconds = "build_seconds", rssBytes = "rss_bytes", rssBeforeBytes = "rss_before_bytes", indexBytesEstimate = "index_bytes_estimate"
             case viewportP50Us = "viewport_p50_us", viewportP99Us = "viewport_p99_us"
             case seoulViewportP50Us = "seoul_viewport_p50_us", seoulViewportP99Us = "seoul_viewport_p99_us"
             case worldP50Us = "world_p50_us", worldP99Us = "world_p99_us"
@@ -76,6 +80,7 @@ public enum ClusterBenchmark {
     public static func run(points: Int, distribution: Distribution, seed: UInt64,
                            csvPoints: [(id: String, lon: Double, lat: Double)]? = nil) -> Report {
         var rng = SeededGenerator(seed: seed)
+        let rssBefore = residentBytes()
         var parties: [Party] = []
         if let csvPoints {
             parties.reserveCapacity(csvPoints.count)
@@ -96,12 +101,12 @@ public enum ClusterBenchmark {
         index.upsert(contentsOf: parties)
         let buildSeconds = Double(now() - t0) / 1e9
 
-        // Keep what later phases need, then free the input before measuring memory.
+        // Free the input, then measure memory; ids for the update phase are re-derived later.
         let sampleOrigins = (0..<2_000).map { _ in parties[Int.random(in: 0..<max(n, 1), using: &rng)].origin }
-        var ids = parties.map(\.id)
         parties = []
         let rss = residentBytes()
         let estimate = index.estimatedBytes
+        var ids: [String] = csvPoints.map { $0.map(\.id) } ?? (0..<n).map { "p\($0)" }
 
         // Viewports.
         var seoulBoxes: [(BoundingBox, Int)] = []
@@ -171,7 +176,8 @@ public enum ClusterBenchmark {
 
         let all = seoulTimes + worldTimes
         return Report(
-            points: n, distribution: distribution, buildSeconds: buildSeconds, rssBytes: rss, indexBytesEstimate: estimate,
+            points: n, distribution: distribution, buildSeconds: buildSeconds, rssBytes: rss, rssBeforeBytes: rssBefore,
+            indexBytesEstimate: estimate,
             viewportP50Us: percentile(all, 0.5), viewportP99Us: percentile(all, 0.99),
             seoulViewportP50Us: percentile(seoulTimes, 0.5), seoulViewportP99Us: percentile(seoulTimes, 0.99),
             worldP50Us: percentile(worldTimes, 0.5), worldP99Us: percentile(worldTimes, 0.99),
@@ -184,7 +190,7 @@ public enum ClusterBenchmark {
     // MARK: Data
 
     /// A random position of a distribution: (longitude, latitude) in degrees.
-    static func position(_ d: Distribution, rng: inout SeededGenerator) -> (Double, Double) {
+    public static func position(_ d: Distribution, rng: inout SeededGenerator) -> (Double, Double) {
         switch d {
         case .uniform:
             return (Double.random(in: -180...180, using: &rng), Double.random(in: -85...85, using: &rng))
@@ -215,7 +221,7 @@ public enum ClusterBenchmark {
         return (r * cos(2 * .pi * v), r * sin(2 * .pi * v))
     }
 
-    static func makeParty(id: String, lon: Double, lat: Double, distribution: Distribution, rng: inout SeededGenerator) -> Party {
+    public static func makeParty(id: String, lon: Double, lat: Double, distribution: Distribution, rng: inout SeededGenerator) -> Party {
         let seats = Int.random(in: 2...6, using: &rng)
         let taken = Int.random(in: 0...seats, using: &rng)
         let r = Double.random(in: 0..<1, using: &rng)
@@ -229,13 +235,13 @@ public enum ClusterBenchmark {
         )
     }
 
-    static func filter(rng: inout SeededGenerator) -> PartyFilter {
+    public static func filter(rng: inout SeededGenerator) -> PartyFilter {
         let from = epoch.addingTimeInterval(Double(Int.random(in: 0..<75_600, using: &rng)))
         return PartyFilter(departFrom: from, departUntil: from.addingTimeInterval(3 * 3_600), minFreeSeats: 1, statuses: [.open])
     }
 
     /// A 390×844 px viewport at a zoom around a point (jittered by up to half its size).
-    static func viewport(lat: Double, lon: Double, zoom: Int, jitter: Bool, rng: inout SeededGenerator) -> BoundingBox {
+    public static func viewport(lat: Double, lon: Double, zoom: Int, jitter: Bool, rng: inout SeededGenerator) -> BoundingBox {
         let world = 256 * Double(1 << zoom)
         var px = WebMercator.unitX(longitude: lon) * world, py = WebMercator.unitY(latitude: lat) * world
         if jitter {
@@ -265,13 +271,13 @@ public enum ClusterBenchmark {
 
     /// Microseconds one call of `body` takes.
     @inline(never)
-    static func time(_ body: () -> Void) -> Double {
+    public static func time(_ body: () -> Void) -> Double {
         let t = now()
         body()
         return Double(now() - t) / 1_000
     }
 
-    static func percentile(_ samples: [Double], _ p: Double) -> Double {
+    public static func percentile(_ samples: [Double], _ p: Double) -> Double {
         guard !samples.isEmpty else { return 0 }
         let s = samples.sorted()
         return s[min(s.count - 1, Int((Double(s.count - 1) * p).rounded()))]

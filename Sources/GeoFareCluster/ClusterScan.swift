@@ -9,7 +9,7 @@ struct ClusterScan {
     let grid: CellGrid
     let window: CellWindow
     let nodes: [QuadNode]
-    let buckets: [[UInt32]]
+    let tree: QuadTree
     let columns: PartyColumns
     let idsLimit: Int
     /// `nil`: unfiltered (aggregates are used as they are).
@@ -18,12 +18,16 @@ struct ClusterScan {
     let shift: UInt32
     var items: [ClusterItem] = []
     var keys: [UInt64] = []
+    /// Member slots of the item being made (reused).
+    var members: [UInt32] = []
+    /// A valid box to copy (the validating initialiser is dear in a loop).
+    let boxTemplate = ClusterScan.emptyBox
 
     init(index: PartyIndex, window: CellWindow, filter: CompiledFilter?, idsLimit: Int) {
         grid = index.grid
         self.window = window
         nodes = index.tree.nodes
-        buckets = index.tree.buckets
+        tree = index.tree
         columns = index.columns
         self.idsLimit = idsLimit
         self.filter = filter
@@ -35,6 +39,10 @@ struct ClusterScan {
 
     /// Walks the tree from the root.
     mutating func run() {
+        let sh = shift
+        let width = Int((window.xa1 >> sh) - (window.xa0 >> sh)) + 1 + (window.wraps ? Int(window.xb1 >> sh) + 1 : 0)
+        let height = Int((window.y1 >> sh) - (window.y0 >> sh)) + 1
+        items.reserveCapacity(min(width * height, 1_024))
         visit(0, depth: 0, cx: 0, cy: 0)
     }
 
@@ -47,12 +55,17 @@ struct ClusterScan {
                 var acc = QuadNode()
                 var slots: [UInt32] = []
                 accumulate(n, filter: filter, into: &acc, slots: &slots)
-                if acc.count > 0 { items.append(makeItem(acc, slots: slots)) }
+                if acc.count > 0 { items.append(makeItem(acc, slots: &slots)) }
             } else {
-                items.append(makeItem(node, subtree: n))
+                var slots = takeMembers()
+                if node.count == 1 || Int(node.count) <= idsLimit { collectSlots(n, into: &slots) }
+                let item = makeItem(node, slots: &slots)
+                items.append(item)
+                members = slots
             }
         } else if node.child < 0 {
-            scanLeaf(buckets[node.bucket])
+            let tree = self.tree
+            tree.withSlots(ofLeaf: node) { scanLeaf($0) }
         } else {
             let g = Int(node.child)
             visit(g, depth: d + 1, cx: cx << 1, cy: cy << 1)
@@ -70,18 +83,22 @@ struct ClusterScan {
         } else if c < 0 {
             let keep = max(idsLimit, 1)
             columns.hot.withUnsafeBufferPointer { hot in
-                for slot in buckets[Int(-c - 1)] {
-                    let h = hot[Int(slot)]
-                    guard filter.matches(h, slot: slot, columns: columns) else { continue }
-                    acc.add(h)
-                    if slots.count < keep { slots.append(slot) }
+                columns.destination.withUnsafeBufferPointer { dest in
+                    tree.withSlots(ofLeaf: nodes[n]) { bucket in
+                        for slot in bucket {
+                            let h = hot[Int(slot)]
+                            guard filter.matches(h), filter.destination == nil || filter.matchesDestination(dest[Int(slot)]) else { continue }
+                            acc.add(h)
+                            if slots.count < keep { slots.append(slot) }
+                        }
+                    }
                 }
             }
         }
     }
 
     /// Groups the parties of a leaf shallower than the query's level by their cells.
-    private mutating func scanLeaf(_ bucket: [UInt32]) {
+    private mutating func scanLeaf(_ bucket: UnsafeBufferPointer<UInt32>) {
         keys.removeAll(keepingCapacity: true)
         let sh = shift
         columns.hot.withUnsafeBufferPointer { hot in
@@ -101,14 +118,17 @@ struct ClusterScan {
             var end = start + 1
             while end < keys.count && keys[end] >> 8 == cell { end += 1 }
             var acc = QuadNode()
-            var slots: [UInt32] = []
-            slots.reserveCapacity(end - start)
-            for k in start..<end {
-                let slot = bucket[Int(keys[k] & 0xFF)]
-                acc.add(columns.hot[Int(slot)])
-                slots.append(slot)
+            var slots = takeMembers()
+            columns.hot.withUnsafeBufferPointer { hot in
+                for k in start..<end {
+                    let slot = bucket[Int(keys[k] & 0xFF)]
+                    acc.add(hot[Int(slot)])
+                    slots.append(slot)
+                }
             }
-            items.append(makeItem(acc, slots: slots))
+            let item = makeItem(acc, slots: &slots)
+            items.append(item)
+            members = slots
             start = end
         }
     }
@@ -119,38 +139,39 @@ struct ClusterScan {
         if c > 0 {
             for k in Int(c)..<Int(c) + 4 where nodes[k].count > 0 { collectSlots(k, into: &slots) }
         } else if c < 0 {
-            slots.append(contentsOf: buckets[Int(-c - 1)])
+            tree.withSlots(ofLeaf: nodes[n]) { slots.append(contentsOf: $0) }
         }
     }
 
     // MARK: Items
 
-    /// The item of an unfiltered tree node.
-    private func makeItem(_ node: QuadNode, subtree n: Int) -> ClusterItem {
-        if node.count == 1 || Int(node.count) <= idsLimit {
-            var slots: [UInt32] = []
-            slots.reserveCapacity(Int(node.count))
-            collectSlots(n, into: &slots)
-            return makeItem(node, slots: slots)
-        }
-        return makeItem(node, slots: [])
+    /// The emptied scratch member list, moved out of `self` (so it can be passed `inout`
+    /// alongside reads of `self` without copying the scan).
+    @inline(__always)
+    private mutating func takeMembers() -> [UInt32] {
+        var slots: [UInt32] = []
+        swap(&slots, &members)
+        slots.removeAll(keepingCapacity: true)
+        return slots
     }
 
     /// The item of an aggregate; `slots` holds its members when `count == 1` or
     /// `count <= idsLimit` (at least the first member otherwise, or none).
-    func makeItem(_ a: QuadNode, slots: [UInt32]) -> ClusterItem {
-        ClusterScan.makeItem(a, slots: slots, grid: grid, columns: columns, idsLimit: idsLimit)
+    func makeItem(_ a: QuadNode, slots: inout [UInt32]) -> ClusterItem {
+        ClusterScan.makeItem(a, slots: &slots, grid: grid, columns: columns, idsLimit: idsLimit, boxTemplate: boxTemplate)
     }
 
-    /// A ``ClusterItem`` from an aggregate and (when few) its members' slots.
-    static func makeItem(_ a: QuadNode, slots: [UInt32], grid: CellGrid, columns: PartyColumns, idsLimit: Int) -> ClusterItem {
+    /// A ``ClusterItem`` from an aggregate and (when few) its members' slots, which it sorts
+    /// by id.
+    static func makeItem(_ a: QuadNode, slots: inout [UInt32], grid: CellGrid, columns: PartyColumns, idsLimit: Int,
+                         boxTemplate: BoundingBox = emptyBox) -> ClusterItem {
         if a.count == 1 {
             let slot = slots[0]
             let h = columns.hot[Int(slot)]
             let id = columns.id(ofSlot: slot)
             return ClusterItem(
                 id: id, count: 1, center: Coordinate(uncheckedLatitude: h.lat, longitude: h.lon),
-                bounds: box(west: h.lon, south: h.lat, east: h.lon, north: h.lat), expansionZoom: nil,
+                bounds: box(boxTemplate, west: h.lon, south: h.lat, east: h.lon, north: h.lat), expansionZoom: nil,
                 partyIDs: idsLimit >= 1 ? [id] : nil
             )
         }
@@ -162,25 +183,24 @@ struct ClusterScan {
         let lon = min(max(Double(a.sumLonQ) / n * 1e-9, a.minLon), a.maxLon)
         var ids: [String]?
         if Int(a.count) <= idsLimit {
-            var s = slots
-            s.sort { columns.idLess($0, $1) }
-            ids = s.map { columns.id(ofSlot: $0) }
+            columns.sortByID(&slots)
+            ids = slots.map { columns.id(ofSlot: $0) }
         }
         return ClusterItem(
             id: CellGrid.clusterID(level: level, x: x0 >> sh, y: a.minY >> sh), count: Int(a.count),
             center: Coordinate(uncheckedLatitude: lat, longitude: lon),
-            bounds: box(west: a.minLon, south: a.minLat, east: a.maxLon, north: a.maxLat),
+            bounds: box(boxTemplate, west: a.minLon, south: a.minLat, east: a.maxLon, north: a.maxLat),
             expansionZoom: level >= grid.depth ? ClusterItem.neverSplits : grid.zoom(level: level + 1),
             partyIDs: ids
         )
     }
 
-    private static let emptyBox = try! BoundingBox(west: 0, south: 0, east: 0, north: 0)
+    static let emptyBox = try! BoundingBox(west: 0, south: 0, east: 0, north: 0)
 
     /// A box of known-valid values without the validating initialiser's cost.
     @inline(__always)
-    static func box(west: Double, south: Double, east: Double, north: Double) -> BoundingBox {
-        var b = emptyBox
+    static func box(_ template: BoundingBox, west: Double, south: Double, east: Double, north: Double) -> BoundingBox {
+        var b = template
         b.west = west
         b.south = south
         b.east = east

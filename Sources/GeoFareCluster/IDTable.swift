@@ -74,6 +74,28 @@ struct IDTable {
         count += 1
     }
 
+    /// Adds an entry unless a matching one exists, in a table with room (see
+    /// ``reserveEmpty(_:)``); returns the bucket of the existing entry, else `nil`.
+    @inline(__always)
+    mutating func insertUnlessPresent(hash: UInt64, slot: UInt32, isMatch: (UInt32) -> Bool) -> Int? {
+        let n = control.count
+        let t = IDTable.tag(hash)
+        var i = home(hash)
+        while true {
+            let c = control[i]
+            if c < 0x80 { break }
+            if c == t && isMatch(slots[i]) { return i }
+            i += 1
+            if i == n { i = 0 }
+        }
+        precondition((used + 1) * 5 <= n * 4 + 4, "IDTable: no room")
+        if control[i] == IDTable.empty { used += 1 }
+        control[i] = t
+        slots[i] = slot
+        count += 1
+        return nil
+    }
+
     /// Removes the entry in a bucket from ``find(hash:isMatch:)``.
     mutating func remove(at bucket: Int) {
         let next = bucket + 1 == control.count ? 0 : bucket + 1
@@ -86,9 +108,12 @@ struct IDTable {
         count -= 1
     }
 
-    /// Makes room for `n` entries without growing again.
-    mutating func reserve(_ n: Int, hashOf: (UInt32) -> UInt64) {
-        if n * 5 > control.count * 4 { rehash(minimumCapacity: n, hashOf: hashOf) }
+    /// Makes an empty table room for exactly `n` entries (80 % load), as a bulk load does.
+    mutating func reserveEmpty(_ n: Int) {
+        precondition(count == 0 && used == 0)
+        let capacity = max(16, n + n / 4 + 1)
+        control = Prefault.array(count: capacity) { $0.initialize(repeating: IDTable.empty) }
+        slots = Prefault.array(count: capacity) { $0.initialize(repeating: 0) }
     }
 
     private mutating func rehash(minimumCapacity: Int, hashOf: (UInt32) -> UInt64) {

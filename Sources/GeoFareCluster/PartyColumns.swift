@@ -4,23 +4,28 @@ import GeoFareCore
 /// The parties of an index in structure-of-arrays form, addressed by slot, plus the id → slot
 /// table.
 ///
-/// A slot keeps its party until the party is removed; freed slots are reused. Ids are UTF-8
-/// bytes in one arena (no per-id allocation); the arena is compacted when more than half of
-/// it is garbage. Per party: 32 bytes of ``HotRecord``, 16 of destination, 8 of update time,
-/// 8 of version, 6 of id offset/length, the id's bytes and ~8 bytes of hash table.
+/// A slot keeps its party until the party is removed; freed slots are reused. Per party:
+/// 32 bytes of ``HotRecord``, 16 of destination, 8 of update time, 4 of version (versions
+/// ≥ 2^32 − 1 go to a side table), 5 of id offset/length, the id's UTF-8 bytes in one arena
+/// (compacted when more than half of it is garbage) and 5–8 bytes of hash table.
+/// Attributes live in a side table, so parties without them cost nothing.
 struct PartyColumns {
     var hot: [HotRecord] = []
     var destination: [LonLat] = []
     var updatedAt: [Double] = []
-    var version: [Int64] = []
+    var version: [UInt32] = []
     var idStart: [UInt32] = []
-    var idLength: [UInt16] = []
+    var idLength: [UInt8] = []
     var idBytes: [UInt8] = []
-    /// Attributes of the few parties that have them, by slot.
+    /// Attributes of the parties that have them, by slot.
     var attributes: [UInt32: String] = [:]
+    /// Versions that do not fit in `version` (marked `UInt32.max` there).
+    var largeVersions: [UInt32: Int64] = [:]
     var freeSlots: [UInt32] = []
     var table = IDTable()
-    private var garbageBytes = 0
+    var garbageBytes = 0
+    /// The id hash seed, random per index.
+    let seed = UInt64.random(in: .min ... .max)
 
     /// Live parties.
     var count: Int { table.count }
@@ -29,31 +34,12 @@ struct PartyColumns {
 
     var estimatedBytes: Int {
         hot.capacity * MemoryLayout<HotRecord>.stride + destination.capacity * MemoryLayout<LonLat>.stride
-            + updatedAt.capacity * 8 + version.capacity * 8 + idStart.capacity * 4 + idLength.capacity * 2 + idBytes.capacity
-            + freeSlots.capacity * 4 + table.estimatedBytes + attributes.count * 64
+            + updatedAt.capacity * 8 + version.capacity * 4 + idStart.capacity * 4 + idLength.capacity + idBytes.capacity
+            + freeSlots.capacity * 4 + table.estimatedBytes + (attributes.count + largeVersions.count) * 48
             + attributes.values.reduce(0) { $0 + $1.utf8.count }
     }
 
     // MARK: Ids
-
-    @inline(__always)
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var h = Hasher()
-        h.combine(bytes: bytes)
-        return UInt64(UInt(bitPattern: h.finalize()))
-    }
-
-    /// The hash of the id stored in a slot.
-    func hash(ofSlot slot: UInt32) -> UInt64 {
-        PartyColumns.hash(ofSlot: slot, starts: idStart, lengths: idLength, arena: idBytes)
-    }
-
-    /// The hash of a slot's id, from copies of the id columns (so the table can grow while
-    /// `self` is being mutated).
-    static func hash(ofSlot slot: UInt32, starts: [UInt32], lengths: [UInt16], arena: [UInt8]) -> UInt64 {
-        let start = Int(starts[Int(slot)]), length = Int(lengths[Int(slot)])
-        return arena.withUnsafeBytes { hash(UnsafeRawBufferPointer(rebasing: $0[start..<start + length])) }
-    }
 
     /// Runs `body` over an id's UTF-8 bytes without copying a native string.
     @inline(__always)
@@ -62,15 +48,24 @@ struct PartyColumns {
         return id.withUTF8 { body(UnsafeRawBufferPointer($0)) }
     }
 
+    @inline(__always)
+    func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 { IDHash.hash(bytes, seed: seed) }
+
+    /// The hash of a slot's id, from the id columns (passed separately so the table can grow
+    /// while `self` is being mutated).
+    static func hash(ofSlot slot: UInt32, starts: UnsafeBufferPointer<UInt32>, lengths: UnsafeBufferPointer<UInt8>,
+                     arena: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+        let start = Int(starts[Int(slot)]), length = Int(lengths[Int(slot)])
+        return IDHash.hash(UnsafeRawBufferPointer(rebasing: arena[start..<start + length]), seed: seed)
+    }
+
     /// Whether the id in `slot` has exactly these bytes.
     @inline(__always)
     func idEquals(slot: UInt32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         let s = Int(slot)
         guard Int(idLength[s]) == bytes.count else { return false }
         let start = Int(idStart[s])
-        return idBytes.withUnsafeBytes { arena in
-            memcmp(arena.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0
-        }
+        return idBytes.withUnsafeBytes { arena in memcmp(arena.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0 }
     }
 
     /// The id of a slot as a String.
@@ -79,7 +74,7 @@ struct PartyColumns {
         return idBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<start + length]), as: UTF8.self) }
     }
 
-    /// Orders two slots by their ids' UTF-8 bytes (shorter prefix first).
+    /// Orders two slots by their ids' UTF-8 bytes (a prefix first).
     @inline(__always)
     func idLess(_ a: UInt32, _ b: UInt32) -> Bool {
         let sa = Int(idStart[Int(a)]), la = Int(idLength[Int(a)])
@@ -88,41 +83,106 @@ struct PartyColumns {
         return c != 0 ? c < 0 : la < lb
     }
 
-    /// The slot of a live party by id, with the table bucket it occupies.
-    func find(id: String) -> (slot: UInt32, bucket: Int)? {
-        PartyColumns.withBytes(of: id) { bytes in
-            let h = PartyColumns.hash(bytes)
-            guard let b = table.find(hash: h, isMatch: { idEquals(slot: $0, bytes) }) else { return nil }
-            return (table.slot(at: b), b)
+    /// Sorts slots by their ids' UTF-8 bytes. Comparisons read raw buffers (nothing retained)
+    /// and first compare the ids' leading 8 bytes as one big-endian integer; small inputs
+    /// (cluster members) use insertion sort.
+    func sortByID(_ slots: inout [UInt32]) {
+        if slots.count < 2 { return }
+        idStart.withUnsafeBufferPointer { st in
+            idLength.withUnsafeBufferPointer { ln in
+                idBytes.withUnsafeBytes { ar in
+                    @inline(__always) func prefix(_ s: UInt32) -> UInt64 {
+                        let start = Int(st[Int(s)]), length = Int(ln[Int(s)])
+                        var v: UInt64 = 0
+                        for k in 0..<Swift.min(8, length) { v |= UInt64(ar[start + k]) << UInt64(56 - 8 * k) }
+                        return v
+                    }
+                    @inline(__always) func less(_ a: UInt32, _ pa: UInt64, _ b: UInt32, _ pb: UInt64) -> Bool {
+                        if pa != pb { return pa < pb }
+                        let sa = Int(st[Int(a)]), la = Int(ln[Int(a)]), sb = Int(st[Int(b)]), lb = Int(ln[Int(b)])
+                        let c = memcmp(ar.baseAddress! + sa, ar.baseAddress! + sb, Swift.min(la, lb))
+                        return c != 0 ? c < 0 : la < lb
+                    }
+                    slots.withUnsafeMutableBufferPointer { buf in
+                        if buf.count <= 32 {
+                            var prefixes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                                           UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                                           UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                                           UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+                                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                            withUnsafeMutableBytes(of: &prefixes) { raw in
+                                let p = raw.bindMemory(to: UInt64.self)
+                                for i in 0..<buf.count { p[i] = prefix(buf[i]) }
+                                for i in 1..<buf.count {
+                                    let s = buf[i], ps = p[i]
+                                    var j = i
+                                    while j > 0 && less(s, ps, buf[j - 1], p[j - 1]) {
+                                        buf[j] = buf[j - 1]
+                                        p[j] = p[j - 1]
+                                        j -= 1
+                                    }
+                                    buf[j] = s
+                                    p[j] = ps
+                                }
+                            }
+                        } else {
+                            buf.sort { a, b in less(a, prefix(a), b, prefix(b)) }
+                        }
+                    }
+                }
+            }
         }
+    }
+
+    /// Looks an id up: its hash, and the slot and table bucket of the party that has it.
+    @inline(__always)
+    func lookup(_ bytes: UnsafeRawBufferPointer) -> (hash: UInt64, slot: UInt32, bucket: Int)? {
+        let h = hash(bytes)
+        guard let b = table.find(hash: h, isMatch: { idEquals(slot: $0, bytes) }) else { return nil }
+        return (h, table.slot(at: b), b)
+    }
+
+    /// The slot and table bucket of a live party by id.
+    func find(id: String) -> (slot: UInt32, bucket: Int)? {
+        PartyColumns.withBytes(of: id) { bytes in lookup(bytes).map { ($0.slot, $0.bucket) } }
     }
 
     // MARK: Writing
 
     /// Stores a party in a fresh slot and indexes its id (which must not be present).
     /// - Returns: the slot.
-    mutating func add(_ p: Party, hash: UInt64, bytes: UnsafeRawBufferPointer, y: UInt32) -> UInt32 {
+    mutating func add(_ p: Party, bytes: UnsafeRawBufferPointer, y: UInt32) -> UInt32 {
         let start = UInt32(idBytes.count)
         idBytes.append(contentsOf: bytes)
         let slot: UInt32
         if let free = freeSlots.popLast() {
             slot = free
-            idStart[Int(slot)] = start
-            idLength[Int(slot)] = UInt16(bytes.count)
-            write(p, y: y, to: slot)
         } else {
             slot = UInt32(hot.count)
             hot.append(.empty)
             destination.append(LonLat(lon: 0, lat: 0))
             updatedAt.append(0)
             version.append(0)
-            idStart.append(start)
-            idLength.append(UInt16(bytes.count))
-            write(p, y: y, to: slot)
+            idStart.append(0)
+            idLength.append(0)
         }
-        let starts = idStart, lengths = idLength, arena = idBytes
-        table.insert(hash: hash, slot: slot, hashOf: { PartyColumns.hash(ofSlot: $0, starts: starts, lengths: lengths, arena: arena) })
+        idStart[Int(slot)] = start
+        idLength[Int(slot)] = UInt8(bytes.count)
+        write(p, y: y, to: slot)
+        insertIntoTable(hash: hash(bytes), slot: slot)
         return slot
+    }
+
+    /// Adds a table entry; the table may grow, rehashing from the id columns.
+    mutating func insertIntoTable(hash: UInt64, slot: UInt32) {
+        let seed = seed
+        idStart.withUnsafeBufferPointer { starts in
+            idLength.withUnsafeBufferPointer { lengths in
+                idBytes.withUnsafeBytes { arena in
+                    table.insert(hash: hash, slot: slot) { PartyColumns.hash(ofSlot: $0, starts: starts, lengths: lengths, arena: arena, seed: seed) }
+                }
+            }
+        }
     }
 
     /// Overwrites every field of a slot except the id.
@@ -135,16 +195,33 @@ struct PartyColumns {
         )
         destination[s] = LonLat(lon: p.destination.longitude, lat: p.destination.latitude)
         updatedAt[s] = p.updatedAt.timeIntervalSinceReferenceDate
-        version[s] = p.version
+        setVersion(p.version, slot: slot)
         if let a = p.attributesJSON { attributes[slot] = a } else if !attributes.isEmpty { attributes[slot] = nil }
+    }
+
+    @inline(__always)
+    mutating func setVersion(_ v: Int64, slot: UInt32) {
+        if v >= 0 && v < Int64(UInt32.max) {
+            version[Int(slot)] = UInt32(v)
+            if !largeVersions.isEmpty { largeVersions[slot] = nil }
+        } else {
+            version[Int(slot)] = .max
+            largeVersions[slot] = v
+        }
     }
 
     /// Frees a slot whose id sits in table bucket `bucket`.
     mutating func free(slot: UInt32, bucket: Int) {
         table.remove(at: bucket)
+        release(slot: slot)
+    }
+
+    /// Frees a slot that has no table entry.
+    mutating func release(slot: UInt32) {
         let s = Int(slot)
         hot[s] = .empty
         if !attributes.isEmpty { attributes[slot] = nil }
+        if !largeVersions.isEmpty { largeVersions[slot] = nil }
         garbageBytes += Int(idLength[s])
         idLength[s] = 0
         freeSlots.append(slot)
@@ -164,20 +241,6 @@ struct PartyColumns {
         garbageBytes = 0
     }
 
-    /// Reserves room for `n` more parties.
-    mutating func reserve(additional n: Int, idBytes bytes: Int) {
-        let total = hot.count + n
-        hot.reserveCapacity(total)
-        destination.reserveCapacity(total)
-        updatedAt.reserveCapacity(total)
-        version.reserveCapacity(total)
-        idStart.reserveCapacity(total)
-        idLength.reserveCapacity(total)
-        idBytes.reserveCapacity(idBytes.count + bytes)
-        let starts = idStart, lengths = idLength, arena = idBytes
-        table.reserve(count + n, hashOf: { PartyColumns.hash(ofSlot: $0, starts: starts, lengths: lengths, arena: arena) })
-    }
-
     // MARK: Reading
 
     /// The party in a live slot.
@@ -185,6 +248,7 @@ struct PartyColumns {
         let s = Int(slot)
         let h = hot[s]
         let d = destination[s]
+        let v = version[s]
         return Party(
             id: id(ofSlot: slot),
             origin: Coordinate(uncheckedLatitude: h.lat, longitude: h.lon),
@@ -192,7 +256,8 @@ struct PartyColumns {
             departure: Date(timeIntervalSinceReferenceDate: h.departure),
             seatsTotal: Int(h.seatsTotal), seatsTaken: Int(h.seatsTaken), status: PartyStatus(code: h.status),
             attributesJSON: attributes.isEmpty ? nil : attributes[slot],
-            updatedAt: Date(timeIntervalSinceReferenceDate: updatedAt[s]), version: version[s]
+            updatedAt: Date(timeIntervalSinceReferenceDate: updatedAt[s]),
+            version: v == .max ? largeVersions[slot] ?? Int64(v) : Int64(v)
         )
     }
 }

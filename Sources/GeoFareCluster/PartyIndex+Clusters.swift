@@ -24,9 +24,7 @@ extension PartyIndex {
     ///   parties of leaves shallower than that level, ≤ 64 per leaf); filtered, O(parties in
     ///   the box's cells), or one pass over all parties when those are most of them.
     public func clusters(bbox: BoundingBox, zoom: Int, filter: PartyFilter = .none, idsLimit: Int = 10) throws(InvalidInput) -> [ClusterItem] {
-        do { _ = try BoundingBox(west: bbox.west, south: bbox.south, east: bbox.east, north: bbox.north) } catch {
-            throw error.prefixed("bbox")
-        }
+        try PartyIndex.validate(bbox)
         guard (0...CellGrid.maxZoom).contains(zoom) else { throw .outOfRange("zoom", Double(zoom), 0...Double(CellGrid.maxZoom)) }
         guard (0...1000).contains(idsLimit) else { throw .outOfRange("ids_limit", Double(idsLimit), 0...1000) }
         try filter.validate()
@@ -37,9 +35,9 @@ extension PartyIndex {
             return scan.items
         }
         let compiled = CompiledFilter(filter)
-        // Reaching parties through the tree costs a cache miss each; one sequential pass over
-        // every party is cheaper once the box holds more than about an eighth of them.
-        if candidates(in: window) * 8 > columns.slotCount {
+        // Walking the tree costs ~4× a party of the sequential pass (which also runs on every
+        // core), so the pass wins once the box's cells hold more than about a sixth of them.
+        if candidates(in: window) * 6 > columns.slotCount {
             return linearClusters(window: window, filter: compiled, idsLimit: idsLimit)
         }
         var scan = ClusterScan(index: self, window: window, filter: compiled, idsLimit: idsLimit)
@@ -84,6 +82,23 @@ extension PartyIndex {
 
     // MARK: - Helpers
 
+    /// The checks of `BoundingBox.init` (its fields are mutable, so a box may have been
+    /// changed since), without its allocations; fields are prefixed `bbox.`.
+    static func validate(_ b: BoundingBox) throws(InvalidInput) {
+        if !(b.west.isFinite && b.south.isFinite && b.east.isFinite && b.north.isFinite) {
+            for (name, v) in [("bbox.west", b.west), ("bbox.south", b.south), ("bbox.east", b.east), ("bbox.north", b.north)] where !v.isFinite {
+                throw .notFinite(name, v)
+            }
+        }
+        guard (-180.0...180.0).contains(b.west) else { throw .outOfRange("bbox.west", b.west, -180...180, code: "longitude_out_of_range") }
+        guard (-180.0...180.0).contains(b.east) else { throw .outOfRange("bbox.east", b.east, -180...180, code: "longitude_out_of_range") }
+        guard (-90.0...90.0).contains(b.south) else { throw .outOfRange("bbox.south", b.south, -90...90, code: "latitude_out_of_range") }
+        guard (-90.0...90.0).contains(b.north) else { throw .outOfRange("bbox.north", b.north, -90...90, code: "latitude_out_of_range") }
+        guard b.south <= b.north else {
+            throw InvalidInput(code: "invalid_bbox", message: "south (\(b.south)) must not exceed north (\(b.north))", field: "bbox.south")
+        }
+    }
+
     /// An upper bound of the parties in the window's cells, from the aggregates.
     func candidates(in window: CellWindow) -> Int {
         let nodes = tree.nodes
@@ -101,11 +116,11 @@ extension PartyIndex {
     /// The slots of the matching parties in cell (cx, cy) of `level`; `total` receives the
     /// number of parties in the cell before filtering.
     func cellSlots(level: Int, cx: UInt32, cy: UInt32, filter: CompiledFilter, total: inout Int) -> [UInt32] {
-        let nodes = tree.nodes, buckets = tree.buckets, columns = columns
+        let nodes = tree.nodes, tree = tree, columns = columns
         var n = 0, d = 0
         while d < level && nodes[n].child > 0 {
             let bit = UInt32(level - d - 1)
-            n = Int(nodes[n].child) + Int((cx >> bit) & 1) | Int(((cy >> bit) & 1) << 1)
+            n = Int(nodes[n].child) + (Int((cx >> bit) & 1) | Int(((cy >> bit) & 1) << 1))
             d += 1
         }
         var slots: [UInt32] = []
@@ -115,11 +130,13 @@ extension PartyIndex {
             if c > 0 {
                 for k in Int(c)..<Int(c) + 4 where nodes[k].count > 0 { collect(k, check: check) }
             } else if c < 0 {
-                for slot in buckets[Int(-c - 1)] {
-                    let h = columns.hot[Int(slot)]
-                    if check && (grid.x(longitude: h.lon) >> sh != cx || h.y >> sh != cy) { continue }
-                    total += 1
-                    if filter.matches(h, slot: slot, columns: columns) { slots.append(slot) }
+                tree.withSlots(ofLeaf: nodes[m]) { bucket in
+                    for slot in bucket {
+                        let h = columns.hot[Int(slot)]
+                        if check && (grid.x(longitude: h.lon) >> sh != cx || h.y >> sh != cy) { continue }
+                        total += 1
+                        if filter.matches(h, slot: slot, columns: columns) { slots.append(slot) }
+                    }
                 }
             }
         }
@@ -128,7 +145,8 @@ extension PartyIndex {
         return slots
     }
 
-    /// Filtered clusters by one sequential pass over every party.
+    /// Filtered clusters by one sequential pass over every party, split across the cores
+    /// (memory bandwidth per core is the limit), each chunk with its own cell accumulators.
     func linearClusters(window: CellWindow, filter: CompiledFilter, idsLimit: Int) -> [ClusterItem] {
         let sh = UInt32(grid.depth - window.level)
         let maxCell = UInt32(grid.maxIndex) >> sh
@@ -140,65 +158,123 @@ extension PartyIndex {
         } else {
             ranges = [(window.xa0 >> sh, window.xa1 >> sh)]
         }
-        let rowLo = window.y0 >> sh, rowHi = window.y1 >> sh
-        let width = ranges.reduce(0) { $0 + Int($1.hi - $1.lo) + 1 }
-        let height = Int(rowHi - rowLo) + 1
-        let dense = width * height <= 1 << 18
-        var grid = dense ? [Int32](repeating: -1, count: width * height) : []
-        var sparse: [UInt64: Int32] = [:]
-        var accs: [QuadNode] = []
-        var keys: [UInt64] = []
-        var firsts: [UInt32] = []
-        let r0lo = ranges[0].lo, r0hi = ranges[0].hi
-        let r1lo = ranges.count > 1 ? ranges[1].lo : 1, r1hi = ranges.count > 1 ? ranges[1].hi : 0
-        let r1offset = Int(r0hi - r0lo) + 1
-        let cellGrid = self.grid
+        let layout = CellLayout(
+            rowLo: window.y0 >> sh, rowHi: window.y1 >> sh, r0lo: ranges[0].lo, r0hi: ranges[0].hi,
+            r1lo: ranges.count > 1 ? ranges[1].lo : 1, r1hi: ranges.count > 1 ? ranges[1].hi : 0, shift: sh
+        )
+        let cellGrid = grid
+        let slotCount = columns.slotCount
+        let chunks = Parallel.chunkCount(slotCount, minimumPerChunk: 131_072)
+        var partials = [CellAccumulators](repeating: CellAccumulators(layout: layout), count: chunks)
         columns.hot.withUnsafeBufferPointer { hot in
-            for s in 0..<hot.count {
-                let h = hot[s]
-                guard filter.matches(h) else { continue }
-                let cy = h.y >> sh
-                guard cy >= rowLo && cy <= rowHi else { continue }
-                let cx = cellGrid.x(longitude: h.lon) >> sh
-                let col: Int
-                if cx >= r0lo && cx <= r0hi { col = Int(cx - r0lo) } else if cx >= r1lo && cx <= r1hi { col = r1offset + Int(cx - r1lo) } else { continue }
-                guard filter.destination == nil || filter.matchesDestination(columns.destination[s]) else { continue }
-                var a: Int
-                if dense {
-                    a = Int(grid[Int(cy - rowLo) * width + col])
-                    if a < 0 {
-                        a = accs.count
-                        grid[Int(cy - rowLo) * width + col] = Int32(a)
-                    }
-                } else {
-                    let key = UInt64(cy) << 32 | UInt64(cx)
-                    if let found = sparse[key] { a = Int(found) } else {
-                        a = accs.count
-                        sparse[key] = Int32(a)
+            columns.destination.withUnsafeBufferPointer { dest in
+                partials.withUnsafeMutableBufferPointer { out in
+                    Parallel.forEachChunk(slotCount, minimumPerChunk: 131_072) { chunk, range in
+                        var acc = CellAccumulators(layout: layout)
+                        for s in range {
+                            let h = hot[s]
+                            guard filter.matches(h) else { continue }
+                            let cy = h.y >> sh
+                            guard cy >= layout.rowLo && cy <= layout.rowHi else { continue }
+                            let cx = cellGrid.x(longitude: h.lon) >> sh
+                            guard let col = layout.column(cx) else { continue }
+                            guard filter.destination == nil || filter.matchesDestination(dest[s]) else { continue }
+                            acc.add(h, slot: UInt32(truncatingIfNeeded: s), cx: cx, cy: cy, column: col)
+                        }
+                        out[chunk] = acc
                     }
                 }
-                if a == accs.count {
-                    accs.append(QuadNode())
-                    keys.append(CellGrid.morton(x: cx, y: cy))
-                    firsts.append(UInt32(s))
-                }
-                accs[a].add(h)
             }
         }
-        var order = Array(0..<accs.count)
-        order.sort { keys[$0] < keys[$1] }
+        var total = partials[0]
+        for k in 1..<partials.count { total.merge(partials[k]) }
+        var order = Array(0..<total.nodes.count)
+        order.sort { total.keys[$0] < total.keys[$1] }
         var items: [ClusterItem] = []
         items.reserveCapacity(order.count)
         for a in order {
-            let acc = accs[a]
-            var slots = [firsts[a]]
-            if acc.count > 1 && Int(acc.count) <= idsLimit {
-                var total = 0
-                let cell = keys[a]
-                slots = cellSlots(level: window.level, cx: CellGrid.compact(cell), cy: CellGrid.compact(cell >> 1), filter: filter, total: &total)
+            let node = total.nodes[a]
+            var slots = [total.firsts[a]]
+            if node.count > 1 && Int(node.count) <= idsLimit {
+                var count = 0
+                let cell = total.keys[a]
+                slots = cellSlots(level: window.level, cx: CellGrid.compact(cell), cy: CellGrid.compact(cell >> 1), filter: filter, total: &count)
             }
-            items.append(ClusterScan.makeItem(acc, slots: slots, grid: cellGrid, columns: columns, idsLimit: idsLimit))
+            items.append(ClusterScan.makeItem(node, slots: &slots, grid: cellGrid, columns: columns, idsLimit: idsLimit))
         }
         return items
+    }
+}
+
+/// The cells of a window at one level, as a dense row-major table when small.
+struct CellLayout {
+    let rowLo: UInt32, rowHi: UInt32
+    let r0lo: UInt32, r0hi: UInt32
+    let r1lo: UInt32, r1hi: UInt32
+    let shift: UInt32
+    var width: Int { Int(r0hi - r0lo) + 1 + (r1hi >= r1lo ? Int(r1hi - r1lo) + 1 : 0) }
+    var height: Int { Int(rowHi - rowLo) + 1 }
+    /// Dense tables up to 2^18 cells; a dictionary beyond.
+    var isDense: Bool { width * height <= 1 << 18 }
+
+    /// The window column of a cell column, or nil outside the window.
+    @inline(__always)
+    func column(_ cx: UInt32) -> Int? {
+        if cx >= r0lo && cx <= r0hi { return Int(cx - r0lo) }
+        if cx >= r1lo && cx <= r1hi { return Int(r0hi - r0lo) + 1 + Int(cx - r1lo) }
+        return nil
+    }
+}
+
+/// Per-cell aggregates of a linear scan: one ``QuadNode`` per touched cell, found through a
+/// dense table or a dictionary; `firsts` keeps one member per cell (for single-party items).
+struct CellAccumulators {
+    let layout: CellLayout
+    var table: [Int32]
+    var sparse: [UInt64: Int32] = [:]
+    var nodes: [QuadNode] = []
+    var keys: [UInt64] = []
+    var firsts: [UInt32] = []
+
+    init(layout: CellLayout) {
+        self.layout = layout
+        table = []
+    }
+
+    @inline(__always)
+    mutating func index(cx: UInt32, cy: UInt32, column: Int) -> Int {
+        if layout.isDense {
+            if table.isEmpty { table = [Int32](repeating: -1, count: layout.width * layout.height) }
+            let t = Int(cy - layout.rowLo) * layout.width + column
+            let a = table[t]
+            if a >= 0 { return Int(a) }
+            table[t] = Int32(nodes.count)
+        } else {
+            let key = UInt64(cy) << 32 | UInt64(cx)
+            if let a = sparse[key] { return Int(a) }
+            sparse[key] = Int32(nodes.count)
+        }
+        nodes.append(QuadNode())
+        keys.append(CellGrid.morton(x: cx, y: cy))
+        firsts.append(UInt32.max)
+        return nodes.count - 1
+    }
+
+    @inline(__always)
+    mutating func add(_ h: HotRecord, slot: UInt32, cx: UInt32, cy: UInt32, column: Int) {
+        let a = index(cx: cx, cy: cy, column: column)
+        if firsts[a] == UInt32.max { firsts[a] = slot }
+        nodes[a].add(h)
+    }
+
+    /// Adds another scan's cells.
+    mutating func merge(_ o: CellAccumulators) {
+        for k in o.nodes.indices {
+            let key = o.keys[k]
+            let cx = CellGrid.compact(key), cy = CellGrid.compact(key >> 1)
+            let a = index(cx: cx, cy: cy, column: layout.column(cx)!)
+            if firsts[a] == UInt32.max { firsts[a] = o.firsts[k] }
+            nodes[a].merge(o.nodes[k])
+        }
     }
 }

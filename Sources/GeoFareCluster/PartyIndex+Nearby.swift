@@ -47,7 +47,7 @@ extension PartyIndex {
 
     /// Best-first k-nearest search bounded by `maxMeters`.
     private func search(center: Coordinate, k: Int, maxMeters: Double, filter: CompiledFilter) -> [(party: Party, distanceMeters: Double)] {
-        let nodes = tree.nodes, buckets = tree.buckets, columns = columns
+        let nodes = tree.nodes, tree = tree, columns = columns
         let bound = SphericalBound(center: center)
         // Nodes by the least distance any party under them can have.
         var queue = BinaryHeap<(Double, Int32)> { $0.0 < $1.0 }
@@ -60,7 +60,8 @@ extension PartyIndex {
             let node = nodes[Int(n)]
             if node.child < 0 {
                 columns.hot.withUnsafeBufferPointer { hot in
-                    for slot in buckets[node.bucket] {
+                    tree.withSlots(ofLeaf: node) { bucket in
+                    for slot in bucket {
                         let h = hot[Int(slot)]
                         guard filter.matches(h) else { continue }
                         let d = FastDistance.haversineMeters(center, Coordinate(uncheckedLatitude: h.lat, longitude: h.lon))
@@ -70,6 +71,7 @@ extension PartyIndex {
                         }
                         guard filter.destination == nil || filter.matchesDestination(columns.destination[Int(slot)]) else { continue }
                         if best.count == k { best.replaceTop((d, slot)) } else { best.push((d, slot)) }
+                    }
                     }
                 }
             } else if node.child > 0 {

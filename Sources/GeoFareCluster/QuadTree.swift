@@ -16,8 +16,12 @@ struct QuadTree {
     let grid: CellGrid
     /// Node 0 is the root (the whole world, level 0).
     private(set) var nodes: [QuadNode] = [QuadNode()]
-    /// The party slots of each leaf, unordered.
+    /// The party slots of each leaf, unordered; empty for a range leaf.
     private(set) var buckets: [[UInt32]] = []
+    /// Per bucket: `.max` for an array bucket, else the first slot of a range leaf, whose
+    /// slots are `start ..< start + count` (bulk-loaded leaves until first changed: they cost
+    /// 12 bytes instead of an array).
+    private(set) var rangeStarts: [UInt32] = []
     private var freeGroups: [Int32] = []
     private var freeBuckets: [Int32] = []
     private var path: [Int32] = []
@@ -30,8 +34,34 @@ struct QuadTree {
     /// Bytes held by nodes and buckets (capacity, not counting allocator overhead).
     var estimatedBytes: Int {
         var total = nodes.capacity * MemoryLayout<QuadNode>.stride + buckets.capacity * MemoryLayout<[UInt32]>.stride
-        for b in buckets where b.capacity > 0 { total += 32 + b.capacity * 4 }
+            + rangeStarts.capacity * 4
+        for b in buckets where b.capacity > 0 { total += 48 + b.capacity * 4 }
         return total + (freeGroups.capacity + freeBuckets.capacity) * 4
+    }
+
+    /// Runs `body` over the slots of a leaf.
+    @inline(__always)
+    func withSlots<R>(ofLeaf node: QuadNode, _ body: (UnsafeBufferPointer<UInt32>) -> R) -> R {
+        let b = node.bucket
+        let start = rangeStarts[b]
+        if start == .max { return buckets[b].withUnsafeBufferPointer(body) }
+        let n = Int(node.count)
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: n) { buffer in
+            for i in 0..<n { buffer.initializeElement(at: i, to: start &+ UInt32(truncatingIfNeeded: i)) }
+            return body(UnsafeBufferPointer(buffer))
+        }
+    }
+
+    /// Turns a range leaf of `count` slots into an array leaf (before changing it).
+    @inline(__always)
+    private mutating func materialize(_ b: Int, count: Int) {
+        let start = rangeStarts[b]
+        guard start != .max else { return }
+        buckets[b] = [UInt32](unsafeUninitializedCapacity: count) { buffer, c in
+            for i in 0..<count { buffer.initializeElement(at: i, to: start &+ UInt32(truncatingIfNeeded: i)) }
+            c = count
+        }
+        rangeStarts[b] = .max
     }
 
     // MARK: Allocation
@@ -46,17 +76,20 @@ struct QuadTree {
         return g
     }
 
-    private mutating func allocateBucket(_ slots: [UInt32]) -> Int32 {
+    private mutating func allocateBucket(_ slots: [UInt32], rangeStart: UInt32 = .max) -> Int32 {
         if let b = freeBuckets.popLast() {
             buckets[Int(b)] = slots
+            rangeStarts[Int(b)] = rangeStart
             return b
         }
         buckets.append(slots)
+        rangeStarts.append(rangeStart)
         return Int32(buckets.count - 1)
     }
 
     private mutating func freeBucket(_ b: Int) {
         buckets[b] = []
+        rangeStarts[b] = .max
         freeBuckets.append(Int32(b))
     }
 
@@ -82,6 +115,7 @@ struct QuadTree {
                 return
             }
             let b = Int(-c - 1)
+            materialize(b, count: Int(nodes[n].count) - 1)
             buckets[b].append(slot)
             if buckets[b].count > QuadTree.bucketCapacity && d < grid.depth { split(n, depth: d, hot: hot) }
             return
@@ -125,8 +159,9 @@ struct QuadTree {
             d += 1
         }
         path.append(Int32(n))
-        let b = nodes[n].bucket
         precondition(nodes[n].child < 0, "PartyIndex: slot \(slot) is not in the tree")
+        let b = nodes[n].bucket
+        materialize(b, count: Int(nodes[n].count))
         guard let i = buckets[b].firstIndex(of: slot) else { preconditionFailure("PartyIndex: slot \(slot) is not in its leaf") }
         buckets[b].swapAt(i, buckets[b].count - 1)
         buckets[b].removeLast()
@@ -166,7 +201,9 @@ struct QuadTree {
         if node.child > 0 {
             for c in Int(node.child)..<Int(node.child) + 4 where nodes[c].count > 0 { node.includeBounds(nodes[c]) }
         } else if node.child < 0 {
-            for slot in buckets[node.bucket] { node.includeBounds(hot[Int(slot)]) }
+            withSlots(ofLeaf: node) { slots in
+                for slot in slots { node.includeBounds(hot[Int(slot)]) }
+            }
         }
         nodes[m] = node
     }
@@ -183,7 +220,7 @@ struct QuadTree {
     private mutating func freeSubtree(of m: Int, into slots: inout [UInt32]) {
         let c = nodes[m].child
         if c < 0 {
-            slots.append(contentsOf: buckets[Int(-c - 1)])
+            withSlots(ofLeaf: nodes[m]) { slots.append(contentsOf: $0) }
             freeBucket(Int(-c - 1))
         } else if c > 0 {
             for k in Int(c)..<Int(c) + 4 { freeSubtree(of: k, into: &slots) }
@@ -194,37 +231,45 @@ struct QuadTree {
 
     // MARK: Bulk build
 
-    /// Builds the tree of an empty index from slots sorted by the Morton codes of their deepest
-    /// cells.
-    /// - Complexity: O(n · depth of the leaves) with sequential access to the sorted arrays.
-    mutating func build(codes: UnsafeBufferPointer<UInt64>, slots: UnsafeBufferPointer<UInt32>, hot: UnsafeBufferPointer<HotRecord>) {
+    /// Builds the tree of an empty index from parties sorted by the Morton codes of their
+    /// deepest cells: entry i has code `keys[i] >> keyShift` and slot `slots?[i] ?? i`.
+    /// - Complexity: O(n · depth of the leaves), reading the sorted arrays and `hot`
+    ///   in order when slots follow the sort.
+    mutating func build(keys: UnsafeBufferPointer<UInt64>, keyShift: Int, slots: UnsafeBufferPointer<UInt32>?, hot: UnsafeBufferPointer<HotRecord>) {
         precondition(nodes.count == 1 && nodes[0].count == 0, "bulk build needs an empty tree")
-        nodes.reserveCapacity(codes.count / 8 + 16)
-        buckets.reserveCapacity(codes.count / 16 + 16)
-        build(0, depth: 0, codes: codes, slots: slots, range: 0..<codes.count, hot: hot)
+        nodes.reserveCapacity(keys.count / 20 + 64)
+        buckets.reserveCapacity(keys.count / 26 + 64)
+        rangeStarts.reserveCapacity(keys.count / 26 + 64)
+        build(0, depth: 0, keys: keys, keyShift: UInt64(keyShift), slots: slots, range: 0..<keys.count, hot: hot)
     }
 
-    private mutating func build(_ n: Int, depth d: Int, codes: UnsafeBufferPointer<UInt64>, slots: UnsafeBufferPointer<UInt32>,
+    private mutating func build(_ n: Int, depth d: Int, keys: UnsafeBufferPointer<UInt64>, keyShift: UInt64, slots: UnsafeBufferPointer<UInt32>?,
                                 range: Range<Int>, hot: UnsafeBufferPointer<HotRecord>) {
         if range.isEmpty { return }
         if range.count <= QuadTree.bucketCapacity || d == grid.depth {
             var node = QuadNode()
-            for i in range { node.add(hot[Int(slots[i])]) }
-            node.child = -allocateBucket(Array(slots[range])) - 1
+            if let slots {
+                let bucket = Array(slots[range])
+                for slot in bucket { node.add(hot[Int(slot)]) }
+                node.child = -allocateBucket(bucket) - 1
+            } else {
+                for i in range { node.add(hot[i]) }
+                node.child = -allocateBucket([], rangeStart: UInt32(truncatingIfNeeded: range.lowerBound)) - 1
+            }
             nodes[n] = node
             return
         }
         let g = Int(allocateGroup())
-        let shift = UInt64(2 * (grid.depth - d - 1))
+        let shift = keyShift + UInt64(2 * (grid.depth - d - 1))
         var start = range.lowerBound
         for q in 0..<4 {
             // The end of quadrant q: the first code whose quadrant digit exceeds q.
             var lo = start, hi = range.upperBound
             while lo < hi {
                 let mid = (lo + hi) >> 1
-                if Int((codes[mid] >> shift) & 3) <= q { lo = mid + 1 } else { hi = mid }
+                if Int((keys[mid] >> shift) & 3) <= q { lo = mid + 1 } else { hi = mid }
             }
-            build(g + q, depth: d + 1, codes: codes, slots: slots, range: start..<lo, hot: hot)
+            build(g + q, depth: d + 1, keys: keys, keyShift: keyShift, slots: slots, range: start..<lo, hot: hot)
             start = lo
         }
         var node = QuadNode()

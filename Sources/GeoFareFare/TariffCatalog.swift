@@ -5,8 +5,9 @@ import GeoFareData
 /// Every tariff and tariff zone GeoFare knows: the embedded ones plus a user data directory's.
 ///
 /// Immutable once loaded and safe to share across threads. Meters are built once per tariff
-/// version here, so pricing does no set-up work.
-public struct TariffCatalog: Sendable {
+/// version here, so pricing does no set-up work. A class, so that handing the catalog around
+/// (every quote does) costs one reference count, not a retain of each of its tables.
+public final class TariffCatalog: Sendable {
     /// The tariffs, sorted by id.
     public let tariffs: [Tariff]
     /// Tariff regions and business zones.

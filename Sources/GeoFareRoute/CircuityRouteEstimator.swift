@@ -14,8 +14,9 @@ import GeoFareProj
 ///   seconds (`max(0, duration − distance / cruise)`).
 /// - The route's totals are the sums of its segments, exactly.
 ///
-/// Immutable and `Sendable`.
-public struct CircuityRouteEstimator: RouteEstimator {
+/// Immutable and `Sendable`; a class so that calls through `any RouteEstimator` pass one
+/// reference instead of copying (and retaining) the model's and profiles' arrays.
+public final class CircuityRouteEstimator: RouteEstimator {
     public let name = "circuity-v1"
     public let model: CircuityModel
     public let profiles: [SpeedProfile]
