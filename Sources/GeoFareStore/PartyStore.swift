@@ -57,25 +57,27 @@ public final class PartyStore: @unchecked Sendable {
         }
     }
 
+    /// Writes one party inside the caller's transaction. Every statement is a cached prepared
+    /// statement: compiling them per call (the R*Tree ones especially) cost more than running them.
     static func upsert(_ party: Party, now: Date, in db: Database) throws -> Party {
         var stored = party
-        let previous = try Int64.fetchOne(db, sql: "SELECT version FROM party WHERE id = ?", arguments: [party.id]) ?? 0
+        let previous = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM party WHERE id = ?"), arguments: [party.id]) ?? 0
         stored.version = previous + 1
         stored.updatedAt = now
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO party (id, origin_lat, origin_lon, dest_lat, dest_lon, depart_at, seats_total, seats_taken, status, attributes, updated_at, version)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET origin_lat = excluded.origin_lat, origin_lon = excluded.origin_lon,
                 dest_lat = excluded.dest_lat, dest_lon = excluded.dest_lon, depart_at = excluded.depart_at,
                 seats_total = excluded.seats_total, seats_taken = excluded.seats_taken, status = excluded.status,
                 attributes = excluded.attributes, updated_at = excluded.updated_at, version = excluded.version
-            """, arguments: [stored.id, stored.origin.latitude, stored.origin.longitude, stored.destination.latitude, stored.destination.longitude,
-                             stored.departure.timeIntervalSince1970, stored.seatsTotal, stored.seatsTaken, stored.status.rawValue,
-                             stored.attributesJSON, now.timeIntervalSince1970, stored.version])
-        let rowid = try Int64.fetchOne(db, sql: "SELECT rowid FROM party WHERE id = ?", arguments: [stored.id])!
-        try db.execute(sql: "INSERT OR REPLACE INTO party_origin (rowid, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [rowid, stored.origin.latitude, stored.origin.latitude, stored.origin.longitude, stored.origin.longitude])
-        try db.execute(sql: "INSERT INTO party_change (party_id, at) VALUES (?, ?)", arguments: [stored.id, now.timeIntervalSince1970])
+            """).execute(arguments: [stored.id, stored.origin.latitude, stored.origin.longitude, stored.destination.latitude, stored.destination.longitude,
+                                     stored.departure.timeIntervalSince1970, stored.seatsTotal, stored.seatsTaken, stored.status.rawValue,
+                                     stored.attributesJSON, now.timeIntervalSince1970, stored.version])
+        let rowid = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rowid FROM party WHERE id = ?"), arguments: [stored.id])!
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO party_origin (rowid, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [rowid, stored.origin.latitude, stored.origin.latitude, stored.origin.longitude, stored.origin.longitude])
+        try db.cachedStatement(sql: "INSERT INTO party_change (party_id, at) VALUES (?, ?)").execute(arguments: [stored.id, now.timeIntervalSince1970])
         return stored
     }
 
@@ -140,10 +142,10 @@ public final class PartyStore: @unchecked Sendable {
     public func remove(id: String, now: Date = Date()) throws(StoreError) -> Bool {
         do {
             return try db.write { db in
-                guard let rowid = try Int64.fetchOne(db, sql: "SELECT rowid FROM party WHERE id = ?", arguments: [id]) else { return false }
-                try db.execute(sql: "DELETE FROM party WHERE rowid = ?", arguments: [rowid])
-                try db.execute(sql: "DELETE FROM party_origin WHERE rowid = ?", arguments: [rowid])
-                try db.execute(sql: "INSERT INTO party_change (party_id, at) VALUES (?, ?)", arguments: [id, now.timeIntervalSince1970])
+                guard let rowid = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rowid FROM party WHERE id = ?"), arguments: [id]) else { return false }
+                try db.cachedStatement(sql: "DELETE FROM party WHERE rowid = ?").execute(arguments: [rowid])
+                try db.cachedStatement(sql: "DELETE FROM party_origin WHERE rowid = ?").execute(arguments: [rowid])
+                try db.cachedStatement(sql: "INSERT INTO party_change (party_id, at) VALUES (?, ?)").execute(arguments: [id, now.timeIntervalSince1970])
                 return true
             }
         } catch {
@@ -238,7 +240,7 @@ public final class PartyStore: @unchecked Sendable {
     }
 
     private func dataVersion() throws(StoreError) -> Int64 {
-        do { return try db.writeWithoutTransaction { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0 } } catch {
+        do { return try db.writeWithoutTransaction { db in try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0 } } catch {
             throw StoreError(error, doing: "reading PRAGMA data_version")
         }
     }
