@@ -22,7 +22,7 @@ public final class FareCSVJob: @unchecked Sendable {
         /// Stop after this many failed rows (`nil`: never).
         public var maxErrors: Int?
         /// Bytes read before a block is split among the threads (memory is a few times this).
-        public var blockBytes = 4 << 20
+        public var blockBytes = 1 << 20
         public var threads = ProcessInfo.processInfo.activeProcessorCount
         public init() {}
     }

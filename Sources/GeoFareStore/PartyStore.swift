@@ -48,7 +48,19 @@ public final class PartyStore: @unchecked Sendable {
                     if mode?.lowercased() != "wal" { throw StoreError(code: "storage_error", message: "cannot switch \(path) to WAL (journal_mode \(mode ?? "?"))") }
                 }
             }
-            try Self.migrator.migrate(db)
+            // Two processes opening a new file at once both see it unmigrated; the loser's
+            // CREATE fails ("table party already exists"). Retrying finds v1 applied.
+            var attempt = 0
+            while true {
+                do {
+                    try Self.migrator.migrate(db)
+                    break
+                } catch {
+                    attempt += 1
+                    if attempt >= 5 { throw error }
+                    usleep(UInt32(50_000 * attempt))
+                }
+            }
             lastDataVersion = try dataVersion()
         } catch let error as StoreError {
             throw error

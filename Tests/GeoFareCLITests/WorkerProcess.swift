@@ -56,7 +56,8 @@ final class WorkerProcess: @unchecked Sendable {
     var pid: Int32 { process.processIdentifier }
 
     /// Sends raw bytes (lines must end with \n).
-    func send(_ bytes: [UInt8]) { stdin.fileHandleForWriting.write(Data(bytes)) }
+    /// (A write to a worker that died is ignored here; the missing answer fails the test.)
+    func send(_ bytes: [UInt8]) { try? stdin.fileHandleForWriting.write(contentsOf: Data(bytes)) }
     func send(_ line: String) { send(Array((line + "\n").utf8)) }
 
     /// Waits for `n` more response lines (or end of output / timeout) and returns them parsed.

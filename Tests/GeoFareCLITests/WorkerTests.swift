@@ -187,6 +187,20 @@ struct WorkerTests {
         for w in [a, b] { w.closeInput(); #expect(w.wait() == 0) }
     }
 
+    @Test("Four workers opening one new database file at the same moment all start (the migration race CI found)")
+    func simultaneousFirstOpen() throws {
+        for _ in 0..<3 {
+            let db = temporaryDatabase()
+            defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
+            let workers = try (0..<4).map { _ in try WorkerProcess(arguments: ["--db", db]) }
+            for (i, w) in workers.enumerated() {
+                #expect(w.call(#"{"id":\#(i),"op":"stats"}"#)?["result"]?["parties"]?.int64 == 0)
+                w.closeInput()
+                #expect(w.wait() == 0)
+            }
+        }
+    }
+
     @Test("SIGTERM: the worker answers what it read and exits 0; a too-long line is answered, not fatal")
     func sigtermAndLongLines() throws {
         let worker = try WorkerProcess(arguments: ["--db", ":memory:", "--max-line-bytes", "100"])
