@@ -43,27 +43,8 @@ enum ResultEncoding {
         for p in q.perPerson { w.int(p) }
         w.endArray()
         if let route {
-            w.key("route"); w.beginObject()
-            w.key("distance_high_m"); w.double(route.distanceHighMeters)
-            w.key("distance_low_m"); w.double(route.distanceLowMeters)
-            w.key("distance_m"); w.double(route.distanceMeters)
-            w.key("duration_s"); w.double(route.durationSeconds)
-            w.key("estimator"); w.string(route.estimator)
-            w.key("legs"); w.beginArray()
-            for l in route.legs {
-                w.beginObject()
-                w.key("distance_high_m"); w.double(l.distanceHighMeters)
-                w.key("distance_low_m"); w.double(l.distanceLowMeters)
-                w.key("distance_m"); w.double(l.distanceMeters)
-                w.key("duration_s"); w.double(l.durationSeconds)
-                w.key("from"); w.beginObject(); w.key("lat"); w.double(l.from.latitude); w.key("lon"); w.double(l.from.longitude); w.endObject()
-                w.key("straight_m"); w.double(l.straightMeters)
-                w.key("to"); w.beginObject(); w.key("lat"); w.double(l.to.latitude); w.key("lon"); w.double(l.to.longitude); w.endObject()
-                w.endObject()
-            }
-            w.endArray()
-            w.key("profile"); w.string(route.profile)
-            w.endObject()
+            w.key("route")
+            writeRoute(route, segments: false, into: &w)
         }
         w.key("split"); w.string(q.split.rawValue)
         w.key("surcharges"); w.int(q.surcharges)
@@ -74,29 +55,47 @@ enum ResultEncoding {
         w.endObject()
     }
 
-    static func leg(_ l: Route.Leg) -> JSONValue {
-        .object([
-            "from": coordinate(l.from), "to": coordinate(l.to), "straight_m": .double(l.straightMeters),
-            "distance_m": .double(l.distanceMeters), "duration_s": .double(l.durationSeconds),
-            "distance_low_m": .double(l.distanceLowMeters), "distance_high_m": .double(l.distanceHighMeters),
-        ])
+    /// A route written straight to bytes, keys sorted: the `route` op's result (with the
+    /// meter segments) and the `route` member of a fare result (without them).
+    static func writeRoute(_ route: Route, segments: Bool, into w: inout JSONStreamWriter) {
+        w.beginObject()
+        w.key("distance_high_m"); w.double(route.distanceHighMeters)
+        w.key("distance_low_m"); w.double(route.distanceLowMeters)
+        w.key("distance_m"); w.double(route.distanceMeters)
+        w.key("duration_s"); w.double(route.durationSeconds)
+        w.key("estimator"); w.string(route.estimator)
+        w.key("legs"); w.beginArray()
+        for l in route.legs {
+            w.beginObject()
+            w.key("distance_high_m"); w.double(l.distanceHighMeters)
+            w.key("distance_low_m"); w.double(l.distanceLowMeters)
+            w.key("distance_m"); w.double(l.distanceMeters)
+            w.key("duration_s"); w.double(l.durationSeconds)
+            w.key("from"); writeCoordinate(l.from, into: &w)
+            w.key("straight_m"); w.double(l.straightMeters)
+            w.key("to"); writeCoordinate(l.to, into: &w)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("profile"); w.string(route.profile)
+        if segments {
+            w.key("segments"); w.beginArray()
+            for s in route.segments {
+                w.beginObject()
+                w.key("distance_m"); w.double(s.distanceMeters)
+                w.key("duration_s"); w.double(s.durationSeconds)
+                w.key("outside"); w.bool(s.outsideZone)
+                w.key("slow_s"); w.double(s.slowSeconds ?? 0)
+                w.key("start"); w.string(isoString(s.start))
+                w.endObject()
+            }
+            w.endArray()
+        }
+        w.endObject()
     }
 
-    static func route(_ r: Route, segments: Bool) -> [String: JSONValue] {
-        var o: [String: JSONValue] = [
-            "distance_m": .double(r.distanceMeters), "duration_s": .double(r.durationSeconds),
-            "distance_low_m": .double(r.distanceLowMeters), "distance_high_m": .double(r.distanceHighMeters),
-            "legs": .array(r.legs.map(leg)), "estimator": .string(r.estimator), "profile": .string(r.profile),
-        ]
-        if segments {
-            o["segments"] = .array(r.segments.map { s in
-                .object([
-                    "distance_m": .double(s.distanceMeters), "duration_s": .double(s.durationSeconds),
-                    "slow_s": .double(s.slowSeconds ?? 0), "start": .string(isoString(s.start)), "outside": .bool(s.outsideZone),
-                ])
-            })
-        }
-        return o
+    static func writeCoordinate(_ c: Coordinate, into w: inout JSONStreamWriter) {
+        w.beginObject(); w.key("lat"); w.double(c.latitude); w.key("lon"); w.double(c.longitude); w.endObject()
     }
 
     /// An instant as ISO 8601 UTC with seconds (`2024-05-15T13:30:00Z`), fractional when needed.

@@ -141,7 +141,9 @@ public final class WorkerDispatcher: @unchecked Sendable {
         } else {
             route = try pricer.route(request)
         }
-        return .object(ResultEncoding.route(route, segments: true))
+        var w = JSONStreamWriter(capacity: 2048)
+        ResultEncoding.writeRoute(route, segments: true, into: &w)
+        return .raw(w.bytes)
     }
 
     func fare(_ f: RequestFields) throws -> JSONValue {
