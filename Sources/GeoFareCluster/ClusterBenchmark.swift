@@ -34,25 +34,41 @@ public enum ClusterBenchmark {
 
     /// The results; times in seconds or microseconds, memory in bytes.
     public struct Report: Sendable, Codable, Hashable {
+        /// Parties loaded.
         public var points: Int
+        /// Where they are.
         public var distribution: Distribution
+        /// Seconds for the bulk ``PartyIndex/upsert(contentsOf:)``.
         public var buildSeconds: Double
+        /// Resident memory after the build, bytes (`/proc/self/statm`).
         public var rssBytes: Int
         /// Resident memory when ``ClusterBenchmark/run(points:distribution:seed:csvPoints:)``
         /// started (runtime, libraries, caller's data): `rss_bytes − rss_before_bytes` is what
         /// the index holds.
         public var rssBeforeBytes: Int
+        /// ``PartyIndex/estimatedBytes`` after the build.
         public var indexBytesEstimate: Int
+        /// Unfiltered viewport queries, Seoul and world sets together: median, µs.
         public var viewportP50Us: Double
+        /// Unfiltered viewport queries, both sets: 99th percentile, µs.
         public var viewportP99Us: Double
+        /// Seoul viewports, zooms 10...18: median, µs.
         public var seoulViewportP50Us: Double
+        /// Seoul viewports: 99th percentile, µs.
         public var seoulViewportP99Us: Double
+        /// World viewports, zooms 0...16: median, µs.
         public var worldP50Us: Double
+        /// World viewports: 99th percentile, µs.
         public var worldP99Us: Double
+        /// Filtered viewport queries (both sets): median, µs.
         public var filteredP50Us: Double
+        /// Filtered viewport queries: 99th percentile, µs.
         public var filteredP99Us: Double
+        /// Moves, inserts and removes per second, one thread.
         public var updatesPerSecond: Double
+        /// ``PartyIndex/nearby(center:radiusMeters:limit:filter:)``: median, µs.
         public var nearbyP50Us: Double
+        /// Nearby queries: 99th percentile, µs.
         public var nearbyP99Us: Double
 
         private enum CodingKeys: String, CodingKey {
@@ -190,6 +206,7 @@ public enum ClusterBenchmark {
     // MARK: Data
 
     /// A random position of a distribution: (longitude, latitude) in degrees.
+    /// - Complexity: O(1).
     public static func position(_ d: Distribution, rng: inout SeededGenerator) -> (Double, Double) {
         switch d {
         case .uniform:
@@ -221,6 +238,8 @@ public enum ClusterBenchmark {
         return (r * cos(2 * .pi * v), r * sin(2 * .pi * v))
     }
 
+    /// A synthetic party at a position: 2–6 seats, a departure within a day of 2026-01-01,
+    /// mostly open, its destination drawn from the same distribution.
     public static func makeParty(id: String, lon: Double, lat: Double, distribution: Distribution, rng: inout SeededGenerator) -> Party {
         let seats = Int.random(in: 2...6, using: &rng)
         let taken = Int.random(in: 0...seats, using: &rng)
@@ -235,12 +254,15 @@ public enum ClusterBenchmark {
         )
     }
 
+    /// The benchmark's filter: a random 3-hour departure window of that day, at least one
+    /// free seat, status open.
     public static func filter(rng: inout SeededGenerator) -> PartyFilter {
         let from = epoch.addingTimeInterval(Double(Int.random(in: 0..<75_600, using: &rng)))
         return PartyFilter(departFrom: from, departUntil: from.addingTimeInterval(3 * 3_600), minFreeSeats: 1, statuses: [.open])
     }
 
-    /// A 390×844 px viewport at a zoom around a point (jittered by up to half its size).
+    /// A 390×844 px viewport at a zoom around a point (jittered by up to half its size when
+    /// `jitter`), as a box that wraps the antimeridian when it crosses it.
     public static func viewport(lat: Double, lon: Double, zoom: Int, jitter: Bool, rng: inout SeededGenerator) -> BoundingBox {
         let world = 256 * Double(1 << zoom)
         var px = WebMercator.unitX(longitude: lon) * world, py = WebMercator.unitY(latitude: lat) * world
@@ -263,13 +285,14 @@ public enum ClusterBenchmark {
 
     // MARK: Measuring
 
-    static func now() -> UInt64 {
+    /// Nanoseconds on the monotonic clock.
+    public static func now() -> UInt64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 
-    /// Microseconds one call of `body` takes.
+    /// Microseconds one call of `body` takes (monotonic clock).
     @inline(never)
     public static func time(_ body: () -> Void) -> Double {
         let t = now()
@@ -277,6 +300,7 @@ public enum ClusterBenchmark {
         return Double(now() - t) / 1_000
     }
 
+    /// The `p` quantile (0...1) of samples, nearest rank; 0 for none.
     public static func percentile(_ samples: [Double], _ p: Double) -> Double {
         guard !samples.isEmpty else { return 0 }
         let s = samples.sorted()

@@ -27,6 +27,7 @@ public struct ClusterItem: Sendable, Hashable, Codable {
     /// The ``expansionZoom`` of a cluster whose members never split up to zoom 20.
     public static let neverSplits = 21
 
+    /// Creates an item (the index makes them; this is for tests and decoding adapters).
     public init(id: String, count: Int, center: Coordinate, bounds: BoundingBox, expansionZoom: Int?, partyIDs: [String]?) {
         self.id = id
         self.count = count

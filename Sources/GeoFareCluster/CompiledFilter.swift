@@ -14,6 +14,9 @@ struct CompiledFilter {
     var statusMask: UInt8 = 0b111
     var destination: Coordinate?
     var radius = 0.0
+    /// The departure bounds as ``FilterKey`` minutes.
+    var minuteLo: UInt32 = 0
+    var minuteHi = FilterKey.maxMinute
 
     init(_ f: PartyFilter) {
         if let d = f.departFrom { from = d.timeIntervalSinceReferenceDate }
@@ -24,6 +27,19 @@ struct CompiledFilter {
             destination = d
             radius = r
         }
+        minuteLo = FilterKey.minute(from)
+        minuteHi = FilterKey.minute(until)
+    }
+
+    /// 1 when a party with this ``FilterKey`` can match (never 0 for one that does), else 0;
+    /// computed without branches, since scans call it for every party.
+    @inline(__always)
+    func mayMatch(_ key: UInt32) -> Int {
+        let status = (UInt32(statusMask) &>> (key & 3)) & 1  // status 3 (free slot): bit 3 is 0
+        let seats = Int((key &>> 2) & 31) >= minFree ? 1 : 0
+        let m = key &>> 7
+        let minute = (m &- minuteLo) <= (minuteHi &- minuteLo) ? 1 : 0
+        return Int(status) & seats & minute
     }
 
     /// The clauses on status, free seats and departure.

@@ -23,9 +23,3 @@ struct HotRecord {
     /// The latitude in units of 1e-9°, truncated.
     @inline(__always) var latQ: Int64 { Int64(lat * 1e9) }
 }
-
-/// A destination (or any) position as two doubles, longitude first.
-struct LonLat {
-    var lon: Double
-    var lat: Double
-}

@@ -20,12 +20,12 @@ struct IDTable {
     var estimatedBytes: Int { control.capacity + slots.capacity * 4 }
 
     @inline(__always)
-    private func home(_ hash: UInt64) -> Int {
+    func home(_ hash: UInt64) -> Int {
         Int(truncatingIfNeeded: hash.multipliedFullWidth(by: UInt64(control.count)).high)
     }
 
     @inline(__always)
-    private static func tag(_ hash: UInt64) -> UInt8 { 0x80 | UInt8(truncatingIfNeeded: hash & 0x7F) }
+    static func tag(_ hash: UInt64) -> UInt8 { 0x80 | UInt8(truncatingIfNeeded: hash & 0x7F) }
 
     /// The bucket holding a matching entry, or `nil`.
     @inline(__always)
@@ -78,9 +78,15 @@ struct IDTable {
     /// ``reserveEmpty(_:)``); returns the bucket of the existing entry, else `nil`.
     @inline(__always)
     mutating func insertUnlessPresent(hash: UInt64, slot: UInt32, isMatch: (UInt32) -> Bool) -> Int? {
+        insertUnlessPresent(home: home(hash), tag: IDTable.tag(hash), slot: slot, isMatch: isMatch)
+    }
+
+    /// ``insertUnlessPresent(hash:slot:isMatch:)`` with the hash's bucket and tag already
+    /// computed (a bulk load inserts in bucket order, so the table is written sequentially).
+    @inline(__always)
+    mutating func insertUnlessPresent(home: Int, tag t: UInt8, slot: UInt32, isMatch: (UInt32) -> Bool) -> Int? {
         let n = control.count
-        let t = IDTable.tag(hash)
-        var i = home(hash)
+        var i = home
         while true {
             let c = control[i]
             if c < 0x80 { break }

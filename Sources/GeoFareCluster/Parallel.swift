@@ -9,9 +9,12 @@ enum Parallel {
         let value: T
     }
 
-    /// How many chunks ``forEachChunk(_:minimumPerChunk:_:)`` uses for `n` items.
+    /// How many chunks ``forEachChunk(_:minimumPerChunk:_:)`` uses for `n` items: up to four
+    /// per core, so a core that another process keeps busy hands its share to the others
+    /// (Dispatch gives iterations to whichever worker is free).
     static func chunkCount(_ n: Int, minimumPerChunk: Int = 65_536) -> Int {
-        min(ProcessInfo.processInfo.activeProcessorCount, max(1, n / minimumPerChunk), 16)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return cores <= 1 ? 1 : min(4 * cores, max(1, n / minimumPerChunk), 64)
     }
 
     /// Calls `body(chunk, range)` on disjoint chunks covering 0..<n, concurrently when n is

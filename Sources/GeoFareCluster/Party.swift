@@ -39,7 +39,8 @@ public struct Party: Sendable, Hashable, Codable {
     /// The allowed range of ``seatsTotal``.
     public static let seatsTotalRange = 1...20
 
-    /// Creates a party; nothing is checked until ``validate()``.
+    /// Creates a party; nothing is checked until ``validate()``. Coordinates are WGS84
+    /// degrees; `updatedAt` defaults to 1970-01-01 and `version` to 0.
     public init(id: String, origin: Coordinate, destination: Coordinate, departure: Date, seatsTotal: Int, seatsTaken: Int,
                 status: PartyStatus, attributesJSON: String? = nil, updatedAt: Date = Date(timeIntervalSince1970: 0),
                 version: Int64 = 0) {

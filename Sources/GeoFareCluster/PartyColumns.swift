@@ -5,21 +5,23 @@ import GeoFareCore
 /// table.
 ///
 /// A slot keeps its party until the party is removed; freed slots are reused. Per party:
-/// 32 bytes of ``HotRecord``, 16 of destination, 8 of update time, 4 of version (versions
-/// ≥ 2^32 − 1 go to a side table), 5 of id offset/length, the id's UTF-8 bytes in one arena
+/// 32 bytes of ``HotRecord``, 4 of ``FilterKey``, 16 of destination, 8 of update time, 2 of version (versions
+/// ≥ 65,535 go to a side table), 5 of id offset/length, the id's UTF-8 bytes in one arena
 /// (compacted when more than half of it is garbage) and 5–8 bytes of hash table.
 /// Attributes live in a side table, so parties without them cost nothing.
 struct PartyColumns {
     var hot: [HotRecord] = []
+    /// ``FilterKey`` of each slot, kept in step with `hot`.
+    var filterKeys: [UInt32] = []
     var destination: [LonLat] = []
     var updatedAt: [Double] = []
-    var version: [UInt32] = []
+    var version: [UInt16] = []
     var idStart: [UInt32] = []
     var idLength: [UInt8] = []
     var idBytes: [UInt8] = []
     /// Attributes of the parties that have them, by slot.
     var attributes: [UInt32: String] = [:]
-    /// Versions that do not fit in `version` (marked `UInt32.max` there).
+    /// Versions that do not fit in `version` (marked `UInt16.max` there).
     var largeVersions: [UInt32: Int64] = [:]
     var freeSlots: [UInt32] = []
     var table = IDTable()
@@ -33,8 +35,8 @@ struct PartyColumns {
     var slotCount: Int { hot.count }
 
     var estimatedBytes: Int {
-        hot.capacity * MemoryLayout<HotRecord>.stride + destination.capacity * MemoryLayout<LonLat>.stride
-            + updatedAt.capacity * 8 + version.capacity * 4 + idStart.capacity * 4 + idLength.capacity + idBytes.capacity
+        hot.capacity * MemoryLayout<HotRecord>.stride + filterKeys.capacity * 4 + destination.capacity * MemoryLayout<LonLat>.stride
+            + updatedAt.capacity * 8 + version.capacity * 2 + idStart.capacity * 4 + idLength.capacity + idBytes.capacity
             + freeSlots.capacity * 4 + table.estimatedBytes + (attributes.count + largeVersions.count) * 48
             + attributes.values.reduce(0) { $0 + $1.utf8.count }
     }
@@ -160,6 +162,7 @@ struct PartyColumns {
         } else {
             slot = UInt32(hot.count)
             hot.append(.empty)
+            filterKeys.append(FilterKey.freeSlot)
             destination.append(LonLat(lon: 0, lat: 0))
             updatedAt.append(0)
             version.append(0)
@@ -189,10 +192,12 @@ struct PartyColumns {
     @inline(__always)
     mutating func write(_ p: Party, y: UInt32, to slot: UInt32) {
         let s = Int(slot)
-        hot[s] = HotRecord(
+        let h = HotRecord(
             lon: p.origin.longitude, lat: p.origin.latitude, departure: p.departure.timeIntervalSinceReferenceDate, y: y,
             seatsTotal: UInt8(p.seatsTotal), seatsTaken: UInt8(p.seatsTaken), status: p.status.code
         )
+        hot[s] = h
+        filterKeys[s] = FilterKey.make(h)
         destination[s] = LonLat(lon: p.destination.longitude, lat: p.destination.latitude)
         updatedAt[s] = p.updatedAt.timeIntervalSinceReferenceDate
         setVersion(p.version, slot: slot)
@@ -201,8 +206,8 @@ struct PartyColumns {
 
     @inline(__always)
     mutating func setVersion(_ v: Int64, slot: UInt32) {
-        if v >= 0 && v < Int64(UInt32.max) {
-            version[Int(slot)] = UInt32(v)
+        if v >= 0 && v < Int64(UInt16.max) {
+            version[Int(slot)] = UInt16(v)
             if !largeVersions.isEmpty { largeVersions[slot] = nil }
         } else {
             version[Int(slot)] = .max
@@ -220,6 +225,7 @@ struct PartyColumns {
     mutating func release(slot: UInt32) {
         let s = Int(slot)
         hot[s] = .empty
+        filterKeys[s] = FilterKey.freeSlot
         if !attributes.isEmpty { attributes[slot] = nil }
         if !largeVersions.isEmpty { largeVersions[slot] = nil }
         garbageBytes += Int(idLength[s])

@@ -22,7 +22,8 @@ public struct PartyFilter: Sendable, Hashable {
     /// The destination clause's radius in metres, 0...1,000,000.
     public var destinationRadiusMeters: Double?
 
-    /// Creates a filter; every clause defaults to "not set".
+    /// Creates a filter; every clause defaults to "not set". Dates are instants; the radius is
+    /// in metres.
     public init(departFrom: Date? = nil, departUntil: Date? = nil, minFreeSeats: Int? = nil, statuses: Set<PartyStatus>? = nil,
                 destination: Coordinate? = nil, destinationRadiusMeters: Double? = nil) {
         self.departFrom = departFrom
@@ -37,6 +38,7 @@ public struct PartyFilter: Sendable, Hashable {
     public static let none = PartyFilter()
 
     /// True when no clause is set, so queries may use the index's precomputed aggregates.
+    /// - Complexity: O(1).
     public var isEmpty: Bool {
         departFrom == nil && departUntil == nil && minFreeSeats == nil && statuses == nil && destination == nil
             && destinationRadiusMeters == nil
@@ -62,6 +64,7 @@ public struct PartyFilter: Sendable, Hashable {
     ///   `invalid_range` when from > until), `min_free_seats` (`out_of_range`, 0...20),
     ///   `destination.center.lat`/`.lon`, or `destination.radius_m` (`not_finite`,
     ///   `out_of_range` 0...1,000,000, or `missing_value` when only half of the clause is set).
+    /// - Complexity: O(1).
     public func validate() throws(InvalidInput) {
         if let departFrom, !departFrom.timeIntervalSinceReferenceDate.isFinite {
             throw .notFinite("depart_from", departFrom.timeIntervalSinceReferenceDate)

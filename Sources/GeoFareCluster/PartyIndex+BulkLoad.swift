@@ -68,7 +68,7 @@ extension PartyIndex {
         precondition(total < Int(UInt32.max), "PartyIndex: ids too large for one arena")
         let chunks = Parallel.chunkCount(n)
         var side = [[(slot: UInt32, attributes: String?, version: Int64)]](repeating: [], count: chunks)
-        var hot: [HotRecord] = [], destination: [LonLat] = [], updatedAt: [Double] = [], version: [UInt32] = []
+        var hot: [HotRecord] = [], destination: [LonLat] = [], updatedAt: [Double] = [], version: [UInt16] = []
         var arena: [UInt8] = []
         parties.withUnsafeBufferPointer { ps in
             keys.withUnsafeBufferPointer { ks in
@@ -105,13 +105,13 @@ extension PartyIndex {
                                                             destOut.initializeElement(at: r, to: LonLat(lon: p.pointee.destination.longitude, lat: p.pointee.destination.latitude))
                                                             updOut.initializeElement(at: r, to: p.pointee.updatedAt.timeIntervalSinceReferenceDate)
                                                             let v = p.pointee.version
-                                                            verOut.initializeElement(at: r, to: v < Int64(UInt32.max) ? UInt32(v) : .max)
+                                                            verOut.initializeElement(at: r, to: v < Int64(UInt16.max) ? UInt16(v) : .max)
                                                             let target = UnsafeMutableRawBufferPointer(
                                                                 rebasing: UnsafeMutableRawBufferPointer(arenaOut)[Int(starts[r])..<Int(starts[r]) + Int(lengths[r])])
                                                             if p.pointee.id.utf8.withContiguousStorageIfAvailable({ target.copyMemory(from: UnsafeRawBufferPointer($0)) }) == nil {
                                                                 for (k, b) in p.pointee.id.utf8.enumerated() { target[k] = b }
                                                             }
-                                                            if p.pointee.attributesJSON != nil || v >= Int64(UInt32.max) {
+                                                            if p.pointee.attributesJSON != nil || v >= Int64(UInt16.max) {
                                                                 extra.append((UInt32(truncatingIfNeeded: r), p.pointee.attributesJSON, v))
                                                             }
                                                         }
@@ -130,6 +130,13 @@ extension PartyIndex {
             }
         }
         columns.hot = hot
+        columns.filterKeys = hot.withUnsafeBufferPointer { h in
+            Prefault.array(count: n) { keys in
+                Parallel.forEachChunk(n) { _, range in
+                    for r in range { keys.initializeElement(at: r, to: FilterKey.make(h[r])) }
+                }
+            }
+        }
         columns.destination = destination
         columns.updatedAt = updatedAt
         columns.version = version
@@ -140,21 +147,25 @@ extension PartyIndex {
         for extra in side {
             for e in extra {
                 if let a = e.attributes { columns.attributes[e.slot] = a }
-                if e.version >= Int64(UInt32.max) { columns.largeVersions[e.slot] = e.version }
+                if e.version >= Int64(UInt16.max) { columns.largeVersions[e.slot] = e.version }
             }
         }
 
-        // 4. The id table; of parties with the same id, the later in the input wins.
+        // 4. The id table; of parties with the same id, the later in the input wins. Entries
+        // are sorted by home bucket first (bucket << 39 | 7 tag bits << 32 | slot), so the table is
+        // filled front to back instead of at random.
         var table = IDTable()
         table.reserveEmpty(n)
         var losers: [UInt32] = []
+        let bucketBits = Int.bitWidth - table.capacity.leadingZeroBitCount
+        let sortedInserts = bucketBits + 39 <= 64 && n <= Int(UInt32.max)
+        var entries: [UInt64] = []
         columns.idStart.withUnsafeBufferPointer { starts in
             columns.idLength.withUnsafeBufferPointer { lengths in
                 columns.idBytes.withUnsafeBytes { ar in
-                    for r in 0..<n {
+                    @inline(__always) func insert(home: Int, tag: UInt8, r: Int) {
                         let a = Int(starts[r]), la = Int(lengths[r])
-                        let bytes = UnsafeRawBufferPointer(rebasing: ar[a..<a + la])
-                        let existing = table.insertUnlessPresent(hash: IDHash.hash(bytes, seed: seed), slot: UInt32(truncatingIfNeeded: r)) { s in
+                        let existing = table.insertUnlessPresent(home: home, tag: tag, slot: UInt32(truncatingIfNeeded: r)) { s in
                             Int(lengths[Int(s)]) == la && memcmp(ar.baseAddress! + a, ar.baseAddress! + Int(starts[Int(s)]), la) == 0
                         }
                         if let bucket = existing {
@@ -165,6 +176,28 @@ extension PartyIndex {
                             } else {
                                 losers.append(UInt32(truncatingIfNeeded: r))
                             }
+                        }
+                    }
+                    @inline(__always) func hash(_ r: Int) -> UInt64 {
+                        let a = Int(starts[r])
+                        return IDHash.hash(UnsafeRawBufferPointer(rebasing: ar[a..<a + Int(lengths[r])]), seed: seed)
+                    }
+                    if sortedInserts {
+                        entries = Prefault.array(count: n) { out in
+                            for r in 0..<n {
+                                let h = hash(r)
+                                out.initializeElement(at: r, to: UInt64(table.home(h)) << 39 | UInt64(IDTable.tag(h) & 0x7F) << 32 | UInt64(r))
+                            }
+                        }
+                        RadixSort.sort(&entries, lowBit: 39, keyBits: bucketBits)
+                        for e in entries {
+                            insert(home: Int(e >> 39), tag: 0x80 | UInt8(truncatingIfNeeded: (e >> 32) & 0x7F), r: Int(e & 0xFFFF_FFFF))
+                        }
+                        entries = []
+                    } else {
+                        for r in 0..<n {
+                            let h = hash(r)
+                            insert(home: table.home(h), tag: IDTable.tag(h), r: r)
                         }
                     }
                 }

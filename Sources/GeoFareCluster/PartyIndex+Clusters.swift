@@ -35,9 +35,10 @@ extension PartyIndex {
             return scan.items
         }
         let compiled = CompiledFilter(filter)
-        // Walking the tree costs ~4× a party of the sequential pass (which also runs on every
-        // core), so the pass wins once the box's cells hold more than about a sixth of them.
-        if candidates(in: window) * 6 > columns.slotCount {
+        // The sequential pass reads 4 bytes a party and runs on every core; walking the tree
+        // reads 32 bytes a candidate with less locality, so the pass wins once the box's cells
+        // hold more than about a tenth of all parties.
+        if candidates(in: window) * 10 > columns.slotCount {
             return linearClusters(window: window, filter: compiled, idsLimit: idsLimit)
         }
         var scan = ClusterScan(index: self, window: window, filter: compiled, idsLimit: idsLimit)
@@ -145,8 +146,9 @@ extension PartyIndex {
         return slots
     }
 
-    /// Filtered clusters by one sequential pass over every party, split across the cores
-    /// (memory bandwidth per core is the limit), each chunk with its own cell accumulators.
+    /// Filtered clusters by one sequential pass over every party's ``FilterKey`` (4 bytes), the
+    /// few that may match checked exactly; split across the cores (memory bandwidth is the
+    /// limit), each chunk with its own cell accumulators.
     func linearClusters(window: CellWindow, filter: CompiledFilter, idsLimit: Int) -> [ClusterItem] {
         let sh = UInt32(grid.depth - window.level)
         let maxCell = UInt32(grid.maxIndex) >> sh
@@ -164,24 +166,46 @@ extension PartyIndex {
         )
         let cellGrid = grid
         let slotCount = columns.slotCount
-        let chunks = Parallel.chunkCount(slotCount, minimumPerChunk: 131_072)
+        let chunks = Parallel.chunkCount(slotCount, minimumPerChunk: 65_536)
         var partials = [CellAccumulators](repeating: CellAccumulators(layout: layout), count: chunks)
         columns.hot.withUnsafeBufferPointer { hot in
-            columns.destination.withUnsafeBufferPointer { dest in
-                partials.withUnsafeMutableBufferPointer { out in
-                    Parallel.forEachChunk(slotCount, minimumPerChunk: 131_072) { chunk, range in
-                        var acc = CellAccumulators(layout: layout)
-                        for s in range {
-                            let h = hot[s]
-                            guard filter.matches(h) else { continue }
-                            let cy = h.y >> sh
-                            guard cy >= layout.rowLo && cy <= layout.rowHi else { continue }
-                            let cx = cellGrid.x(longitude: h.lon) >> sh
-                            guard let col = layout.column(cx) else { continue }
-                            guard filter.destination == nil || filter.matchesDestination(dest[s]) else { continue }
-                            acc.add(h, slot: UInt32(truncatingIfNeeded: s), cx: cx, cy: cy, column: col)
+            columns.filterKeys.withUnsafeBufferPointer { fkeys in
+                columns.destination.withUnsafeBufferPointer { dest in
+                    partials.withUnsafeMutableBufferPointer { out in
+                        Parallel.forEachChunk(slotCount, minimumPerChunk: 65_536) { chunk, range in
+                            var acc = CellAccumulators(layout: layout)
+                            // Candidates are collected, then their records fetched in a tight
+                            // loop of independent loads (their cache misses overlap), then
+                            // processed from cache: branching on each record right after its
+                            // load would serialise the misses.
+                            let batch = 512
+                            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: batch + 1) { cand in
+                                withUnsafeTemporaryAllocation(of: HotRecord.self, capacity: batch) { recs in
+                                    var s = range.lowerBound
+                                    while s < range.upperBound {
+                                        // Branch-free compaction of the candidates' slots.
+                                        var count = 0
+                                        while s < range.upperBound && count < batch {
+                                            cand[count] = UInt32(truncatingIfNeeded: s)
+                                            count &+= filter.mayMatch(fkeys[s])
+                                            s += 1
+                                        }
+                                        for i in 0..<count { recs.initializeElement(at: i, to: hot[Int(cand[i])]) }
+                                        for i in 0..<count {
+                                            let h = recs[i], slot = Int(cand[i])
+                                            guard filter.matches(h) else { continue }
+                                            let cy = h.y >> sh
+                                            guard cy >= layout.rowLo && cy <= layout.rowHi else { continue }
+                                            let cx = cellGrid.x(longitude: h.lon) >> sh
+                                            guard let col = layout.column(cx) else { continue }
+                                            guard filter.destination == nil || filter.matchesDestination(dest[slot]) else { continue }
+                                            acc.add(h, slot: UInt32(truncatingIfNeeded: slot), cx: cx, cy: cy, column: col)
+                                        }
+                                    }
+                                }
+                            }
+                            out[chunk] = acc
                         }
-                        out[chunk] = acc
                     }
                 }
             }
@@ -203,78 +227,5 @@ extension PartyIndex {
             items.append(ClusterScan.makeItem(node, slots: &slots, grid: cellGrid, columns: columns, idsLimit: idsLimit))
         }
         return items
-    }
-}
-
-/// The cells of a window at one level, as a dense row-major table when small.
-struct CellLayout {
-    let rowLo: UInt32, rowHi: UInt32
-    let r0lo: UInt32, r0hi: UInt32
-    let r1lo: UInt32, r1hi: UInt32
-    let shift: UInt32
-    var width: Int { Int(r0hi - r0lo) + 1 + (r1hi >= r1lo ? Int(r1hi - r1lo) + 1 : 0) }
-    var height: Int { Int(rowHi - rowLo) + 1 }
-    /// Dense tables up to 2^18 cells; a dictionary beyond.
-    var isDense: Bool { width * height <= 1 << 18 }
-
-    /// The window column of a cell column, or nil outside the window.
-    @inline(__always)
-    func column(_ cx: UInt32) -> Int? {
-        if cx >= r0lo && cx <= r0hi { return Int(cx - r0lo) }
-        if cx >= r1lo && cx <= r1hi { return Int(r0hi - r0lo) + 1 + Int(cx - r1lo) }
-        return nil
-    }
-}
-
-/// Per-cell aggregates of a linear scan: one ``QuadNode`` per touched cell, found through a
-/// dense table or a dictionary; `firsts` keeps one member per cell (for single-party items).
-struct CellAccumulators {
-    let layout: CellLayout
-    var table: [Int32]
-    var sparse: [UInt64: Int32] = [:]
-    var nodes: [QuadNode] = []
-    var keys: [UInt64] = []
-    var firsts: [UInt32] = []
-
-    init(layout: CellLayout) {
-        self.layout = layout
-        table = []
-    }
-
-    @inline(__always)
-    mutating func index(cx: UInt32, cy: UInt32, column: Int) -> Int {
-        if layout.isDense {
-            if table.isEmpty { table = [Int32](repeating: -1, count: layout.width * layout.height) }
-            let t = Int(cy - layout.rowLo) * layout.width + column
-            let a = table[t]
-            if a >= 0 { return Int(a) }
-            table[t] = Int32(nodes.count)
-        } else {
-            let key = UInt64(cy) << 32 | UInt64(cx)
-            if let a = sparse[key] { return Int(a) }
-            sparse[key] = Int32(nodes.count)
-        }
-        nodes.append(QuadNode())
-        keys.append(CellGrid.morton(x: cx, y: cy))
-        firsts.append(UInt32.max)
-        return nodes.count - 1
-    }
-
-    @inline(__always)
-    mutating func add(_ h: HotRecord, slot: UInt32, cx: UInt32, cy: UInt32, column: Int) {
-        let a = index(cx: cx, cy: cy, column: column)
-        if firsts[a] == UInt32.max { firsts[a] = slot }
-        nodes[a].add(h)
-    }
-
-    /// Adds another scan's cells.
-    mutating func merge(_ o: CellAccumulators) {
-        for k in o.nodes.indices {
-            let key = o.keys[k]
-            let cx = CellGrid.compact(key), cy = CellGrid.compact(key >> 1)
-            let a = index(cx: cx, cy: cy, column: layout.column(cx)!)
-            if firsts[a] == UInt32.max { firsts[a] = o.firsts[k] }
-            nodes[a].merge(o.nodes[k])
-        }
     }
 }

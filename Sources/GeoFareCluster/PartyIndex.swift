@@ -15,23 +15,26 @@ import GeoFareCore
 ///
 /// **Concurrency.** Not `Sendable` and not thread-safe: one owner (the worker's thread)
 /// creates, mutates and queries an index; to serve several threads, put it behind an actor
-/// or a lock. (A large bulk load uses all cores internally and returns when done.)
+/// or a lock. (A large bulk load and a filtered query over most parties use all cores
+/// internally and return when done.)
 ///
-/// **Memory.** About 90 bytes per party for short ids: 32 of position and filter fields, 28
-/// of other fields, 5 + the id's bytes, 6–8 of id hash table and ~10 of tree; attributes
-/// extra. ``estimatedBytes`` reports it.
+/// **Memory.** About 84 bytes per party for short ids after a bulk load: 32 of position and
+/// filter fields, 4 of filter key, 26 of other fields, 5 + the id's bytes, ~6 of id hash
+/// table and ~4 of tree (leaves that updates have touched cost ~5 bytes a party more);
+/// attributes and versions ≥ 65,535 extra. ``estimatedBytes`` reports it.
 public final class PartyIndex {
     let grid: CellGrid
     var columns = PartyColumns()
     var tree: QuadTree
 
-    /// The grid's cell size in pixels on 256-px tiles.
+    /// The grid's cell size in pixels on 256-px tiles (16...256, a power of two).
     public let cellSizePixels: Int
 
     /// Creates an empty index.
     /// - Parameter cellSizePixels: the clustering cell size in pixels on 256-px tiles: a power
     ///   of two, 16...256 (default 64).
     /// - Throws: ``InvalidInput`` `invalid_value` naming `cell_size_pixels`.
+    /// - Complexity: O(1).
     public init(cellSizePixels: Int = 64) throws(InvalidInput) {
         guard (16...256).contains(cellSizePixels), cellSizePixels.nonzeroBitCount == 1 else {
             throw InvalidInput(code: "invalid_value", message: "must be a power of two within 16...256, got \(cellSizePixels)", field: "cell_size_pixels")

@@ -49,6 +49,9 @@ extension PartyIndex {
         var live = Set<UInt32>()
         for s in 0..<columns.slotCount where columns.hot[s].status != HotRecord.freeSlot { live.insert(UInt32(s)) }
         if live.count != count { return "\(live.count) live slots, count \(count)" }
+        for s in 0..<columns.slotCount where columns.filterKeys[s] != FilterKey.make(columns.hot[s]) {
+            return "stale filter key in slot \(s)"
+        }
         for s in live {
             let id = columns.id(ofSlot: s)
             guard let found = columns.find(id: id), found.slot == s else { return "id '\(id)' does not find slot \(s)" }

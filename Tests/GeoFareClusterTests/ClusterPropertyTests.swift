@@ -61,6 +61,24 @@ import Testing
         }
     }
 
+    /// 16-px cells need 48-bit codes, so past 65,536 parties the bulk load sorts codes and
+    /// input indexes in separate arrays.
+    @Test func bulkBuildWithUnpackedKeysMatchesBruteForce() throws {
+        var parties = TestData.parties(70_000, seed: 12)
+        parties += parties.prefix(100).map { var p = $0; p.version = 77; return p }
+        let index = try PartyIndex(cellSizePixels: 16)
+        index.upsert(contentsOf: parties)
+        #expect(index.count == 70_000)
+        #expect(index.invariantViolation() == nil)
+        #expect(index.party(id: parties[5].id)?.version == 77)
+        var rng = SeededGenerator(seed: 13)
+        let unique = Array(parties.dropFirst(100))
+        for _ in 0..<12 {
+            let diff = try Self.compare(index, unique, bbox: TestData.bbox(rng: &rng), zoom: Int.random(in: 0...20, using: &rng), filter: .none, idsLimit: 3)
+            #expect(diff == nil)
+        }
+    }
+
     /// A dense city of 60,000 parties: deep trees, leaves scanned at deep zooms, the linear
     /// filtered pass (the whole city in view) and the tree-walking one.
     @Test func denseCityMatchesBruteForce() throws {

@@ -54,4 +54,28 @@ import Testing
             #expect(try ClusterPropertyTests.compare(index, parties, bbox: bbox, zoom: zoom, filter: filter, idsLimit: 10) == nil)
         }
     }
+
+    /// Departures on and around minute boundaries, filter bounds exactly on them: the minute
+    /// prefilter of the sequential pass must never drop a party the exact filter keeps.
+    @Test func departureBoundsAreExactInTheSequentialPass() throws {
+        var rng = SeededGenerator(seed: 71)
+        let parties = (0..<3_000).map { i -> Party in
+            var p = TestData.party(id: "t\(i)", rng: &rng)
+            p.departure = TestData.epoch.addingTimeInterval(Double(Int.random(in: 0..<200, using: &rng)) * 30 + [0, 0.001, -0.001, 59.999][i % 4])
+            p.status = .open
+            p.seatsTaken = 0
+            return p
+        }
+        let index = try PartyIndex.incremental(parties)
+        let world = try BoundingBox(west: -180, south: -90, east: 180, north: 90)
+        for _ in 0..<60 {
+            let a = Double(Int.random(in: 0..<200, using: &rng)) * 30, b = a + Double(Int.random(in: 0..<60, using: &rng)) * 30
+            let filter = PartyFilter(departFrom: TestData.epoch.addingTimeInterval(a), departUntil: TestData.epoch.addingTimeInterval(b))
+            let zoom = Int.random(in: 0...8, using: &rng)
+            let window = CellWindow(grid: index.grid, bbox: world, level: index.grid.level(zoom: zoom))
+            let linear = index.linearClusters(window: window, filter: CompiledFilter(filter), idsLimit: 1000)
+            #expect(linear.reduce(0) { $0 + $1.count } == parties.filter(filter.matches).count)
+            #expect(try ClusterPropertyTests.compare(index, parties, bbox: world, zoom: zoom, filter: filter) == nil)
+        }
+    }
 }

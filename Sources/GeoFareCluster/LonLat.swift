@@ -1,0 +1,5 @@
+/// A destination (or any) position as two doubles, longitude first.
+struct LonLat {
+    var lon: Double
+    var lat: Double
+}
