@@ -95,11 +95,11 @@ public final class FareCSVJob: @unchecked Sendable {
             // Everything up to the last record boundary is parsed now; the rest waits for more bytes.
             let complete = eof ? pending.count : (Self.lastRecordEnd(in: pending).map { $0 + 1 } ?? 0)
             if complete > 0 {
-                let (bytes, rows, failed) = try process(pending[0..<complete], firstLine: nextLine, final: eof, layout: layout)
+                let (bytes, rows, failed, newlines) = try process(pending[0..<complete], firstLine: nextLine, final: eof, layout: layout)
                 write(bytes)
                 summary.rows += rows
                 summary.failed += failed
-                nextLine += pending[0..<complete].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                nextLine += newlines
                 pending.removeFirst(complete)
                 progress(summary.rows, source.bytesRead)
                 if let max = options.maxErrors, summary.failed >= max { summary.stoppedEarly = true }
@@ -139,7 +139,9 @@ public final class FareCSVJob: @unchecked Sendable {
     /// Parses, prices and formats complete records on every core: the bytes are cut at record
     /// boundaries into one part per thread, each part is parsed by its own reader (with its
     /// first line number), and the parts are joined in order.
-    func process(_ bytes: ArraySlice<UInt8>, firstLine: Int, final: Bool, layout: Layout) throws -> ([UInt8], Int, Int) {
+    /// - Returns: the output bytes, rows, failed rows, and the newlines in `bytes` (for the
+    ///   next block's first line number).
+    func process(_ bytes: ArraySlice<UInt8>, firstLine: Int, final: Bool, layout: Layout) throws -> ([UInt8], Int, Int, Int) {
         let lanes = max(1, min(options.threads, bytes.count / 65_536 + 1))
         // Cut points: after the first record end past each lane's share.
         var cuts = [bytes.startIndex]
@@ -175,7 +177,8 @@ public final class FareCSVJob: @unchecked Sendable {
             parts.set(lane, out, failed, rows: records.count)
         }
         if let error = errors.error { throw error }
-        return parts.joined()
+        let (out, rows, failed) = parts.joined()
+        return (out, rows, failed, newlines)
     }
 
     /// A CSV syntax error raised on one of the parsing lanes.

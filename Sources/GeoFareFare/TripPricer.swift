@@ -52,15 +52,34 @@ public struct TripPricer: Sendable {
 
     /// The tariff id a request resolves to.
     public func tariffID(for request: Request) throws(FareError) -> String {
-        if let id = request.tariff { return try engine.catalog.tariff(id).id }
-        return try engine.catalog.tariff(forOrigin: request.origin).id
+        try resolveTariff(request).id
     }
 
     /// The route the trip will be priced on.
+    /// - Parameter anywhere: when no tariff is named and no tariff region contains the origin,
+    ///   estimate the route anyway, with no business zone (the `route` op and command), instead
+    ///   of failing with `no_tariff_for_location` (what pricing needs).
     /// - Throws: ``FareError`` with the route's code and field (`too_many_stops`, ...).
-    public func route(_ request: Request) throws(FareError) -> Route {
-        let tariff = try engine.catalog.tariff(tariffID(for: request))
-        let zone = tariff.businessZone.flatMap { engine.catalog.zones.zone($0)?.polygon }
+    public func route(_ request: Request, anywhere: Bool = false) throws(FareError) -> Route {
+        let tariff: Tariff?
+        if anywhere && request.tariff == nil {
+            tariff = try? engine.catalog.tariff(forOrigin: request.origin)
+        } else {
+            tariff = try resolveTariff(request)
+        }
+        return try route(request, tariff: tariff)
+    }
+
+    /// The tariff a request names, or the one whose region contains its origin (resolved once
+    /// per request: the region test is a point-in-polygon search).
+    func resolveTariff(_ request: Request) throws(FareError) -> Tariff {
+        if let id = request.tariff { return try engine.catalog.tariff(id) }
+        return try engine.catalog.tariff(forOrigin: request.origin)
+    }
+
+    /// The route inside a resolved tariff's business zone (no zone without a tariff).
+    func route(_ request: Request, tariff: Tariff?) throws(FareError) -> Route {
+        let zone = tariff?.businessZone.flatMap { engine.catalog.zones.zone($0)?.polygon }
         do {
             return try estimator.estimate(RouteRequest(origin: request.origin, via: request.via, destination: request.destination,
                                                        departure: request.departure, businessZone: zone))
@@ -72,8 +91,9 @@ public struct TripPricer: Sendable {
     /// Estimates the route and prices it.
     /// - Throws: ``FareError`` (tariff, route and fare errors, each with its field).
     public func quote(_ request: Request) throws(FareError) -> (quote: FareQuote, route: Route) {
-        let route = try route(request)
-        var fare = FareRequest(trip: .segments(route.segments), departure: request.departure, tariff: try tariffID(for: request))
+        let tariff = try resolveTariff(request)
+        let route = try route(request, tariff: tariff)
+        var fare = FareRequest(trip: .segments(route.segments), departure: request.departure, tariff: tariff.id)
         fare.origin = request.origin
         fare.destination = request.destination
         fare.partySize = request.partySize

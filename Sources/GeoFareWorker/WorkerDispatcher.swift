@@ -135,12 +135,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
     func route(_ f: RequestFields) throws -> JSONValue {
         let request = try tripRequest(f)
         // Outside every tariff region (and with no tariff named) the route is still estimated, with no zone.
-        let route: Route
-        if request.tariff == nil, (try? pricer.engine.catalog.tariff(forOrigin: request.origin)) == nil {
-            route = try pricer.estimator.estimate(RouteRequest(origin: request.origin, via: request.via, destination: request.destination, departure: request.departure))
-        } else {
-            route = try pricer.route(request)
-        }
+        let route = try pricer.route(request, anywhere: true)
         var w = JSONStreamWriter(capacity: 2048)
         ResultEncoding.writeRoute(route, segments: true, into: &w)
         return .raw(w.bytes)

@@ -28,12 +28,7 @@ struct RouteCommand: ParsableCommand {
             r.via = try via.enumerated().map { try coordinate($1, field: "via[\($0)]") }
             r.tariff = tariff
             // Outside every tariff region (and with no tariff named) the route is still estimated, with no zone.
-            let route: Route
-            if tariff == nil, (try? pricer.engine.catalog.tariff(forOrigin: r.origin)) == nil {
-                route = try pricer.estimator.estimate(RouteRequest(origin: r.origin, via: r.via, destination: r.destination, departure: when))
-            } else {
-                route = try pricer.route(r)
-            }
+            let route = try pricer.route(r, anywhere: true)
             if json {
                 print(try jsonLine(route))
                 return
