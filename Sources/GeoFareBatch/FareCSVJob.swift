@@ -22,7 +22,7 @@ public final class FareCSVJob: @unchecked Sendable {
         /// Stop after this many failed rows (`nil`: never).
         public var maxErrors: Int?
         /// Bytes read before a block is split among the threads (memory is a few times this).
-        public var blockBytes = 1 << 20
+        public var blockBytes = 4 << 20
         public var threads = ProcessInfo.processInfo.activeProcessorCount
         public init() {}
     }
@@ -57,55 +57,81 @@ public final class FareCSVJob: @unchecked Sendable {
     ///   - progress: called after each chunk with rows done and bytes read so far.
     /// - Throws: ``HeaderError`` (nothing written but nothing lost either), or a CSV syntax
     ///   error at the end of input (an unterminated quote).
-    public func run(source: ByteSource, write: ([UInt8]) -> Void, progress: (Int, Int) -> Void = { _, _ in }) throws -> Summary {
+    public func run(source: ByteSource, write: (UnsafeBufferPointer<UInt8>) -> Void, progress: (Int, Int) -> Void = { _, _ in }) throws -> Summary {
         let start = DispatchTime.now().uptimeNanoseconds
         var summary = Summary()
         var pending: [UInt8] = []     // bytes not yet parsed: always starts at a record boundary
-        var layout: Layout?
         var nextLine = 1              // physical line number of pending's first byte
-        var eof = false
-        var atStart = true
-        while !summary.stoppedEarly {
-            if !eof {
-                // Read about a block's worth before splitting it among the cores.
-                while pending.count < options.blockBytes, let data = source.next() { pending.append(contentsOf: data) }
-                if pending.count < options.blockBytes { eof = true }
-            }
-            if atStart {
-                // The header: strip a BOM, parse the first record, write the output header.
-                if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
-                guard let end = Self.recordEnd(in: pending, from: 0) ?? (eof && !pending.isEmpty ? pending.count : nil) else {
-                    if eof { break } else { continue }
-                }
-                var reader = CSVReader(skipBOM: false)
-                var header: [String] = []
-                reader.feed(pending[0..<end]) { header = $0.fields }
-                try reader.finish { header = $0.fields }
-                layout = try Layout(header: header, map: options.columnMap)
-                var out: [UInt8] = []
-                CSVWriter.appendRecord(header + Self.resultColumns, to: &out)
-                write(out)
-                let consumed = min(end + 1, pending.count)
-                nextLine += pending[0..<consumed].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-                pending.removeFirst(consumed)
-                atStart = false
+        /// Appends input to `buffer` until it holds `count` bytes; true at end of input.
+        func fill(_ buffer: inout [UInt8], upTo count: Int) -> Bool {
+            while buffer.count < count, source.read(into: &buffer, upTo: count - buffer.count) { }
+            return buffer.count < count
+        }
+        var eof = fill(&pending, upTo: options.blockBytes)
+
+        // The header: strip a BOM, parse the first record, write the output header.
+        if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
+        var headerEnd = Self.recordEnd(in: pending, from: 0)
+        while headerEnd == nil && !eof {
+            eof = fill(&pending, upTo: pending.count + options.blockBytes)
+            headerEnd = Self.recordEnd(in: pending, from: 0)
+        }
+        guard !pending.isEmpty else {
+            summary.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            return summary
+        }
+        let end = headerEnd ?? pending.count
+        var reader = CSVReader(skipBOM: false)
+        var header: [String] = []
+        reader.feed(pending[0..<end]) { header = $0.fields }
+        try reader.finish { header = $0.fields }
+        let layout = try Layout(header: header, map: options.columnMap)
+        var out: [UInt8] = []
+        CSVWriter.appendRecord(header + Self.resultColumns, to: &out)
+        out.withUnsafeBufferPointer { write($0) }
+        let consumed = min(end + 1, pending.count)
+        nextLine += pending[0..<consumed].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        pending.removeFirst(consumed)
+
+        // The rows, block by block. While the cores price one block, this thread writes the
+        // previous block's output and reads the next block's input.
+        let pool = BufferPool()
+        var previous: PartBox?
+        var spare: [UInt8] = []
+        while !pending.isEmpty {
+            // Everything up to the last record boundary is priced now; the rest waits for more bytes.
+            let complete = eof ? pending.count : (Self.lastRecordEnd(in: pending).map { $0 + 1 } ?? 0)
+            if complete == 0 {
+                eof = fill(&pending, upTo: pending.count + options.blockBytes)
                 continue
             }
-            guard let layout else { break }
-            // Everything up to the last record boundary is parsed now; the rest waits for more bytes.
-            let complete = eof ? pending.count : (Self.lastRecordEnd(in: pending).map { $0 + 1 } ?? 0)
-            if complete > 0 {
-                let (bytes, rows, failed, newlines) = try process(pending[0..<complete], firstLine: nextLine, final: eof, layout: layout)
-                write(bytes)
-                summary.rows += rows
-                summary.failed += failed
-                nextLine += newlines
-                pending.removeFirst(complete)
-                progress(summary.rows, source.bytesRead)
-                if let max = options.maxErrors, summary.failed >= max { summary.stoppedEarly = true }
+            // The next block starts with this one's incomplete last record and is read into
+            // the spare buffer while the lanes work (no copy of the block itself).
+            spare.removeAll(keepingCapacity: true)
+            spare.append(contentsOf: pending[complete...])
+            var nextEOF = eof
+            let (parts, newlines) = try pending.withUnsafeBufferPointer { all in
+                let block = UnsafeBufferPointer(rebasing: all[0..<complete])
+                let running = startLanes(block, firstLine: nextLine, layout: layout, pool: pool)
+                if let previous { previous.emit(write, into: pool) }
+                if !eof { nextEOF = fill(&spare, upTo: options.blockBytes) }
+                running.group.wait()
+                if let error = running.errors.error { throw error }
+                return (running.parts, running.newlines)
             }
-            if eof { break }
+            previous = parts
+            summary.rows += parts.rowCount
+            summary.failed += parts.failures
+            nextLine += newlines
+            swap(&pending, &spare)
+            eof = nextEOF
+            progress(summary.rows, source.bytesRead)
+            if let max = options.maxErrors, summary.failed >= max {
+                summary.stoppedEarly = true
+                break
+            }
         }
+        previous?.emit(write, into: pool)
         summary.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return summary
     }
@@ -123,62 +149,131 @@ public final class FareCSVJob: @unchecked Sendable {
     }
 
     /// The index of the last record-ending newline (quote parity from the start, which is a
-    /// record boundary: RFC 4180's doubled quotes toggle twice and cancel out).
+    /// record boundary: RFC 4180's doubled quotes toggle twice and cancel out). Without any
+    /// quote in the block it is simply the last newline.
     static func lastRecordEnd(in bytes: [UInt8]) -> Int? {
-        var inQuotes = false
-        var last: Int?
-        bytes.withUnsafeBufferPointer { b in
+        bytes.withUnsafeBufferPointer { b -> Int? in
+            guard let base = b.baseAddress, !b.isEmpty else { return nil }
+            if memchr(base, 0x22, b.count) == nil {
+                var i = b.count - 1
+                while i >= 0, b[i] != 0x0A { i -= 1 }
+                return i >= 0 ? i : nil
+            }
+            var inQuotes = false
+            var last: Int?
             for i in b.indices {
                 let c = b[i]
-                if c == UInt8(ascii: "\"") { inQuotes.toggle() } else if c == 0x0A && !inQuotes { last = i }
+                if c == 0x22 { inQuotes.toggle() } else if c == 0x0A && !inQuotes { last = i }
             }
+            return last
         }
-        return last
     }
 
-    /// Parses, prices and formats complete records on every core: the bytes are cut at record
-    /// boundaries into one part per thread, each part is parsed by its own reader (with its
-    /// first line number), and the parts are joined in order.
-    /// - Returns: the output bytes, rows, failed rows, and the newlines in `bytes` (for the
-    ///   next block's first line number).
-    func process(_ bytes: ArraySlice<UInt8>, firstLine: Int, final: Bool, layout: Layout) throws -> ([UInt8], Int, Int, Int) {
-        let lanes = max(1, min(options.threads, bytes.count / 65_536 + 1))
-        // Cut points: after the first record end past each lane's share.
-        var cuts = [bytes.startIndex]
-        var lines = [firstLine]
+    /// Where to cut complete records into `lanes` parts of about equal size, each starting at
+    /// a record boundary, and how many newlines precede each cut.
+    static func cuts(_ b: UnsafeBufferPointer<UInt8>, lanes: Int) -> (cuts: [Int], newlinesBefore: [Int], newlines: Int) {
+        var cuts = [0], before = [0]
+        guard let base = b.baseAddress, !b.isEmpty else { return ([0, 0], [0], 0) }
+        if memchr(base, 0x22, b.count) == nil {
+            // No quotes: every newline ends a record; count them with memchr.
+            var newlines = 0
+            var i = 0
+            var target = 1
+            while i < b.count, let p = memchr(base + i, 0x0A, b.count - i) {
+                let at = base.distance(to: p.assumingMemoryBound(to: UInt8.self))
+                newlines += 1
+                if target < lanes, at >= b.count * target / lanes {
+                    cuts.append(at + 1); before.append(newlines)
+                    target += 1
+                }
+                i = at + 1
+            }
+            cuts.append(b.count)
+            return (cuts, before, newlines)
+        }
         var inQuotes = false
         var newlines = 0
         var target = 1
-        var i = bytes.startIndex
-        while i < bytes.endIndex {
-            let c = bytes[i]
-            if c == UInt8(ascii: "\"") { inQuotes.toggle() } else if c == 0x0A {
+        for i in b.indices {
+            let c = b[i]
+            if c == 0x22 { inQuotes.toggle() } else if c == 0x0A {
                 newlines += 1
-                if !inQuotes, target < lanes, i - bytes.startIndex >= bytes.count * target / lanes {
-                    cuts.append(i + 1)
-                    lines.append(firstLine + newlines)
+                if !inQuotes, target < lanes, i >= b.count * target / lanes {
+                    cuts.append(i + 1); before.append(newlines)
                     target += 1
                 }
             }
-            i += 1
         }
-        cuts.append(bytes.endIndex)
-        let (cutPoints, firstLines) = (cuts, lines)
-        let parts = PartBox(count: cuts.count - 1)
+        cuts.append(b.count)
+        return (cuts, before, newlines)
+    }
+
+    /// Lanes pricing one block, started on the global queue.
+    struct RunningBlock {
+        let group: DispatchGroup
+        let parts: PartBox
+        let errors: ErrorBox
+        let newlines: Int
+    }
+
+    /// Starts parsing, pricing and formatting complete records on every core: the bytes are
+    /// cut at record boundaries into a few parts per thread, and each part is scanned in place
+    /// (with its first line number) into its own output buffer. `block` must stay valid until
+    /// the group is done.
+    func startLanes(_ block: UnsafeBufferPointer<UInt8>, firstLine: Int, layout: Layout, pool: BufferPool) -> RunningBlock {
+        let lanes = max(1, min(options.threads * 4, block.count / 65_536 + 1))
+        let (cutPoints, before, newlines) = Self.cuts(block, lanes: lanes)
+        let parts = PartBox(count: cutPoints.count - 1)
         let errors = ErrorBox()
-        DispatchQueue.concurrentPerform(iterations: cutPoints.count - 1) { lane in
-            var reader = CSVReader(skipBOM: false, firstLine: firstLines[lane])
-            var records: [CSVReader.Record] = []
-            reader.feed(bytes[cutPoints[lane]..<cutPoints[lane + 1]]) { records.append($0) }
-            if final && lane == cutPoints.count - 2 {
-                do { try reader.finish { records.append($0) } } catch { errors.set(error) }
+        let shared = SharedBytes(buffer: block)
+        let group = DispatchGroup()
+        let queue = DispatchQueue.global(qos: .userInitiated)
+        for lane in 0..<(cutPoints.count - 1) {
+            queue.async(group: group) {
+                let part = UnsafeBufferPointer(rebasing: shared.buffer[cutPoints[lane]..<cutPoints[lane + 1]])
+                var out = pool.take()
+                out.reserve(part.count * 5 / 2 + 256)
+                var lanePricer = RowPricer(job: self, layout: layout)
+                var scanner = CSVRecordScanner(firstLine: firstLine + before[lane])
+                var position = 0
+                var rows = 0, failed = 0
+                do {
+                    while try scanner.next(in: part, from: &position) {
+                        rows += 1
+                        if !lanePricer.row(&scanner, in: part, to: &out) { failed += 1 }
+                    }
+                } catch {
+                    // An unterminated quote: only possible at the very end of the input.
+                    errors.set(error)
+                }
+                parts.set(lane, out, failed, rows: rows)
             }
-            let (out, failed) = price(records, layout: layout)
-            parts.set(lane, out, failed, rows: records.count)
         }
-        if let error = errors.error { throw error }
-        let (out, rows, failed) = parts.joined()
-        return (out, rows, failed, newlines)
+        return RunningBlock(group: group, parts: parts, errors: errors, newlines: newlines)
+    }
+
+    /// Output buffers handed back after writing, so lanes reuse their capacity instead of
+    /// faulting in fresh pages for every block.
+    final class BufferPool: @unchecked Sendable {
+        private let lock = NSLock()
+        private var free: [ByteWriter] = []
+        func take() -> ByteWriter {
+            lock.lock(); defer { lock.unlock() }
+            return free.popLast() ?? ByteWriter(capacity: 1 << 16)
+        }
+        func give(_ buffer: ByteWriter) {
+            var buffer = buffer
+            buffer.removeAll()
+            lock.lock(); free.append(buffer); lock.unlock()
+        }
+        deinit {
+            for b in free { b.deallocate() }
+        }
+    }
+
+    /// The block the lanes read, shared read-only for the duration of `concurrentPerform`.
+    struct SharedBytes: @unchecked Sendable {
+        let buffer: UnsafeBufferPointer<UInt8>
     }
 
     /// A CSV syntax error raised on one of the parsing lanes.
@@ -217,137 +312,256 @@ public final class FareCSVJob: @unchecked Sendable {
         }
     }
 
-    /// Prices and formats records in order (one lane's part). Returns the bytes and the failures.
-    func price(_ records: [CSVReader.Record], layout: Layout) -> ([UInt8], Int) {
-        var out: [UInt8] = []
-        out.reserveCapacity(records.count * 160)
-        var failed = 0
-        for record in records {
-            for (k, f) in record.fields.enumerated() {
-                if k > 0 { out.append(UInt8(ascii: ",")) }
-                CSVWriter.appendField(f, to: &out)
+    /// Prices and formats the rows of one lane, reading fields in place.
+    struct RowPricer {
+        let job: FareCSVJob
+        let layout: Layout
+        /// The last tariff column seen, and what it resolved to: this lane's own copies of its
+        /// meters (shared ones would bounce their reference counts between cores on every
+        /// row) with the instants they apply from, or the error it gave.
+        var tariffBytes: [UInt8] = []
+        var tariffMeters: [Meter] = []
+        var tariffStarts: [Double] = []
+        var tariffError: (any Error)?
+        /// The meter of the last priced row and its `tariff` and `currency` column bytes.
+        var lastMeter: Meter?
+        var tariffField: [UInt8] = []
+        var currencyField: [UInt8] = []
+
+        /// The engine, held by the lane (reading it through `job` per row would retain the
+        /// shared catalog every time).
+        let engine: FareEngine
+
+        init(job: FareCSVJob, layout: Layout) {
+            self.job = job
+            self.layout = layout
+            engine = job.pricer.engine
+        }
+
+        /// Appends one output row: the input columns, then the results or the error.
+        /// - Returns: false when the row failed.
+        mutating func row(_ scanner: inout CSVRecordScanner, in bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteWriter) -> Bool {
+            let count = scanner.fieldCount
+            if scanner.isUnescaped {
+                for k in 0..<count {
+                    if k > 0 { out.append(0x2C) }
+                    out.appendCSVField(scanner.field(k, in: bytes))
+                }
+            } else {
+                // Nothing needed quoting: the record's own bytes are its output.
+                out.append(UnsafeBufferPointer(rebasing: bytes[scanner.rawRange]))
             }
             // Short rows are padded so the result columns stay aligned.
-            for _ in record.fields.count..<max(record.fields.count, layout.width) { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: ","))
+            for _ in count..<max(count, layout.width) { out.append(0x2C) }
+            out.append(0x2C)
+            var ok = true
             do {
-                let q = try quote(record, layout: layout)
-                Self.appendResult(q, to: &out)
+                switch try quote(&scanner, in: bytes) {
+                case let .figures(f, riders):
+                    FareCSVJob.appendMoney(distance: f.distanceMeters, duration: f.durationSeconds, meter: f.reading.amount,
+                                           surcharges: f.surcharges, tolls: f.tolls, total: f.total, low: f.low, high: f.high, to: &out)
+                    out.append(currencyField)
+                    out.append(0x2C)
+                    if f.tolls == 0 && f.callFee == 0 {
+                        let shares = FareSplit.EqualShares(total: f.total, riders: riders, unit: f.splitUnit)
+                        for k in 0..<riders {
+                            if k > 0 { out.append(0x3B) }
+                            out.appendDecimal(shares[k])
+                        }
+                    } else {
+                        for k in 0..<riders {
+                            if k > 0 { out.append(0x3B) }
+                            out.appendDecimal(f.equalShare(k, riders: riders))
+                        }
+                    }
+                    out.append(0x2C)
+                case let .quote(q):
+                    FareCSVJob.appendResult(q, to: &out)
+                }
+                out.append(tariffField)
+                out.append(0x2C)
             } catch let error as any CodedError {
-                failed += 1
-                out.append(contentsOf: ",,,,,,,,,,,".utf8)
-                CSVWriter.appendField("line \(record.line): \(error.description) [\(error.code)]", to: &out)
+                ok = false
+                for _ in 0..<11 { out.append(0x2C) }
+                out.appendCSVField("line \(scanner.line): \(error.description) [\(error.code)]")
             } catch {
-                failed += 1
-                out.append(contentsOf: ",,,,,,,,,,,".utf8)
-                CSVWriter.appendField("line \(record.line): \(error)", to: &out)
+                ok = false
+                for _ in 0..<11 { out.append(0x2C) }
+                out.appendCSVField("line \(scanner.line): \(error)")
             }
-            out.append(UInt8(ascii: "\n"))
+            out.append(0x0A)
+            return ok
         }
-        return (out, failed)
-    }
 
-    /// The quote of one row, through the same library calls as the worker's `fare` op.
-    func quote(_ record: CSVReader.Record, layout: Layout) throws -> FareQuote {
-        let fields = record.fields
-        func text(_ i: Int?) -> String? {
-            guard let i, i < fields.count else { return nil }
-            let t = fields[i].trimmingSpaces()
-            return t.isEmpty ? nil : String(t)
+        /// Notes the meter a row was priced with (its tariff and currency columns).
+        mutating func use(_ meter: Meter) {
+            if meter === lastMeter { return }
+            lastMeter = meter
+            tariffField.removeAll()
+            CSVWriter.appendField(meter.tariffID, to: &tariffField)
+            currencyField = Array(meter.currency.utf8)
         }
-        func number(_ i: Int?, _ name: String) throws -> Double? {
-            guard let t = text(i) else { return nil }
-            guard let v = Double(t) else { throw InvalidInput(code: "invalid_number", message: "not a number: '\(t)'", field: name) }
-            guard v.isFinite else { throw InvalidInput.notFinite(name, v) }
-            return v
-        }
-        guard let when = text(layout.departAt) else { throw InvalidInput(code: "missing_field", message: "is empty", field: "depart_at") }
-        guard let departure = ISO8601.parse(when) else {
-            throw InvalidInput(code: "invalid_time", message: "expected ISO 8601 with an offset, got '\(when)'", field: "depart_at")
-        }
-        var party = 1
-        if let t = text(layout.partySize) {
-            guard let n = Int(t) else { throw InvalidInput(code: "invalid_number", message: "not an integer: '\(t)'", field: "party_size") }
-            party = n
-        }
-        var split = SplitMethod.equal
-        if let t = text(layout.split) {
-            guard let m = SplitMethod(rawValue: t) else { throw InvalidInput(code: "invalid_value", message: "split is equal, proportional or shapley, got '\(t)'", field: "split") }
-            split = m
-        }
-        let tariff = text(layout.tariff)
-        if let d = try number(layout.distance, "distance_m"), let t = try number(layout.duration, "duration_s") {
-            var r = FareRequest(trip: .totals(distanceMeters: d, durationSeconds: t), departure: departure, tariff: tariff)
-            if r.tariff == nil, let lat = try number(layout.originLat, "origin_lat"), let lon = try number(layout.originLon, "origin_lon") {
-                r.origin = try Coordinate(latitude: lat, longitude: lon)
+
+        /// This lane's meter for a tariff column's text at a departure.
+        mutating func meter(tariff t: UnsafeBufferPointer<UInt8>, at departure: Date) throws -> Meter {
+            if tariffBytes.count != t.count || memcmp(tariffBytes, t.baseAddress!, t.count) != 0 {
+                tariffBytes = Array(t)
+                tariffError = nil
+                do {
+                    tariffMeters = try engine.catalog.meters(tariff: String(decoding: t, as: UTF8.self)).map { $0.copy() }
+                    tariffStarts = tariffMeters.map { $0.version.effectiveFrom.timeIntervalSince1970 }
+                } catch {
+                    tariffMeters = []
+                    tariffStarts = []
+                    tariffError = error
+                }
             }
-            r.cruiseKmh = try number(layout.cruise, "cruise_kmh")
+            if let tariffError { throw tariffError }
+            let at = departure.timeIntervalSince1970
+            var v = tariffStarts.count - 1
+            while v >= 0 && tariffStarts[v] > at { v -= 1 }
+            guard v >= 0 else {
+                // Before the first version: the catalog words the error.
+                return try engine.catalog.meter(tariff: String(decoding: t, as: UTF8.self), at: departure)
+            }
+            return tariffMeters[v]
+        }
+
+        /// A priced row: equal splits need only the figures; other splits the whole quote.
+        enum Priced {
+            case figures(FareEngine.Figures, riders: Int)
+            case quote(FareQuote)
+        }
+
+        /// The price of one row, through the same library calls as the worker's `fare` op.
+        mutating func quote(_ scanner: inout CSVRecordScanner, in bytes: UnsafeBufferPointer<UInt8>) throws -> Priced {
+            func text(_ i: Int?) -> UnsafeBufferPointer<UInt8>? {
+                guard let i, i < scanner.fieldCount else { return nil }
+                let t = ByteNumber.trimmed(scanner.field(i, in: bytes))
+                return t.isEmpty ? nil : t
+            }
+            func number(_ i: Int?, _ name: String) throws -> Double? {
+                guard let t = text(i) else { return nil }
+                guard let v = ByteNumber.double(t) else {
+                    throw InvalidInput(code: "invalid_number", message: "not a number: '\(String(decoding: t, as: UTF8.self))'", field: name)
+                }
+                guard v.isFinite else { throw InvalidInput.notFinite(name, v) }
+                return v
+            }
+            guard let when = text(layout.departAt) else { throw InvalidInput(code: "missing_field", message: "is empty", field: "depart_at") }
+            guard let departure = ISO8601.parse(bytes: when) else {
+                throw InvalidInput(code: "invalid_time", message: "expected ISO 8601 with an offset, got '\(String(decoding: when, as: UTF8.self))'", field: "depart_at")
+            }
+            var party = 1
+            if let t = text(layout.partySize) {
+                guard let n = ByteNumber.int(t) else {
+                    throw InvalidInput(code: "invalid_number", message: "not an integer: '\(String(decoding: t, as: UTF8.self))'", field: "party_size")
+                }
+                party = n
+            }
+            var split = SplitMethod.equal
+            if let t = text(layout.split) {
+                let name = String(decoding: t, as: UTF8.self)
+                guard let m = SplitMethod(rawValue: name) else { throw InvalidInput(code: "invalid_value", message: "split is equal, proportional or shapley, got '\(name)'", field: "split") }
+                split = m
+            }
+            let tariffColumn = text(layout.tariff)
+            let tariff = tariffColumn.map { String(decoding: $0, as: UTF8.self) }
+            if let d = try number(layout.distance, "distance_m"), let t = try number(layout.duration, "duration_s") {
+                var r = FareRequest(trip: .totals(distanceMeters: d, durationSeconds: t), departure: departure, tariff: tariff)
+                if r.tariff == nil, let lat = try number(layout.originLat, "origin_lat"), let lon = try number(layout.originLon, "origin_lon") {
+                    r.origin = try Coordinate(latitude: lat, longitude: lon)
+                }
+                r.cruiseKmh = try number(layout.cruise, "cruise_kmh")
+                r.partySize = party
+                r.split = split
+                if split == .equal {
+                    let meter = try tariffColumn.map { t in try self.meter(tariff: t, at: departure) } ?? engine.meter(for: r)
+                    use(meter)
+                    return .figures(try engine.figures(r, meter: meter), riders: party)
+                }
+                let q = try engine.quote(r)
+                use(try engine.meter(for: r))
+                return .quote(q)
+            }
+            guard let oLat = try number(layout.originLat, "origin_lat"), let oLon = try number(layout.originLon, "origin_lon"),
+                  let dLat = try number(layout.destLat, "dest_lat"), let dLon = try number(layout.destLon, "dest_lon") else {
+                throw InvalidInput(code: "missing_field", message: "needs origin and destination coordinates or distance_m and duration_s", field: "origin_lat")
+            }
+            let origin: Coordinate, destination: Coordinate
+            do { origin = try Coordinate(latitude: oLat, longitude: oLon) } catch { throw error.prefixed("origin") }
+            do { destination = try Coordinate(latitude: dLat, longitude: dLon) } catch { throw error.prefixed("dest") }
+            var r = TripPricer.Request(origin: origin, destination: destination, departure: departure)
+            r.tariff = tariff
             r.partySize = party
             r.split = split
-            return try pricer.engine.quote(r)
+            if split == .equal {
+                let (f, meter) = try job.pricer.figures(r)
+                use(meter)
+                return .figures(f, riders: party)
+            }
+            let q = try job.pricer.quote(r).quote
+            use(try job.pricer.engine.catalog.meter(tariff: q.tariff, at: departure))
+            return .quote(q)
         }
-        guard let oLat = try number(layout.originLat, "origin_lat"), let oLon = try number(layout.originLon, "origin_lon"),
-              let dLat = try number(layout.destLat, "dest_lat"), let dLon = try number(layout.destLon, "dest_lon") else {
-            throw InvalidInput(code: "missing_field", message: "needs origin and destination coordinates or distance_m and duration_s", field: "origin_lat")
-        }
-        let origin: Coordinate, destination: Coordinate
-        do { origin = try Coordinate(latitude: oLat, longitude: oLon) } catch { throw error.prefixed("origin") }
-        do { destination = try Coordinate(latitude: dLat, longitude: dLon) } catch { throw error.prefixed("dest") }
-        var r = TripPricer.Request(origin: origin, destination: destination, departure: departure)
-        r.tariff = tariff
-        r.partySize = party
-        r.split = split
-        return try pricer.quote(r).quote
     }
 
-    /// Appends `distance_m, ..., tariff,` (the error column left empty) for a quote.
-    static func appendResult(_ q: FareQuote, to out: inout [UInt8]) {
-        DecimalFormat.append(q.distanceMeters, decimals: 1, to: &out)
-        out.append(UInt8(ascii: ","))
-        DecimalFormat.append(q.durationSeconds, decimals: 1, to: &out)
-        for v in [q.meter, q.surcharges, q.tolls, q.total, q.low, q.high] {
-            out.append(UInt8(ascii: ","))
-            DecimalFormat.append(v, to: &out)
-        }
-        out.append(UInt8(ascii: ","))
-        out.append(contentsOf: q.currency.utf8)
-        out.append(UInt8(ascii: ","))
+    /// `distance_m, ..., high,` (the currency follows).
+    @inline(__always)
+    static func appendMoney(distance: Double, duration: Double, meter: Int64, surcharges: Int64, tolls: Int64,
+                            total: Int64, low: Int64, high: Int64, to out: inout ByteWriter) {
+        out.append(distance, decimals: 1)
+        out.append(0x2C)
+        out.append(duration, decimals: 1)
+        out.append(0x2C); out.appendDecimal(meter)
+        out.append(0x2C); out.appendDecimal(surcharges)
+        out.append(0x2C); out.appendDecimal(tolls)
+        out.append(0x2C); out.appendDecimal(total)
+        out.append(0x2C); out.appendDecimal(low)
+        out.append(0x2C); out.appendDecimal(high)
+        out.append(0x2C)
+    }
+
+    /// Appends `distance_m, ..., per_person,` for a quote (the tariff and error columns follow).
+    static func appendResult(_ q: FareQuote, to out: inout ByteWriter) {
+        appendMoney(distance: q.distanceMeters, duration: q.durationSeconds, meter: q.meter, surcharges: q.surcharges,
+                    tolls: q.tolls, total: q.total, low: q.low, high: q.high, to: &out)
+        out.append(Array(q.currency.utf8))
+        out.append(0x2C)
         for (k, share) in q.perPerson.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ";")) }
-            DecimalFormat.append(share, to: &out)
+            if k > 0 { out.append(0x3B) }
+            out.appendDecimal(share)
         }
-        out.append(UInt8(ascii: ","))
-        CSVWriter.appendField(q.tariff, to: &out)
-        out.append(UInt8(ascii: ","))
+        out.append(0x2C)
     }
 
-    /// Output parts written by the threads of one chunk.
+    /// Output parts written by the lanes of one block.
     final class PartBox: @unchecked Sendable {
-        private let bytes: UnsafeMutableBufferPointer<[UInt8]>
-        private let failures: UnsafeMutableBufferPointer<Int>
-        init(count: Int) {
-            bytes = .allocate(capacity: count)
-            _ = bytes.initialize(from: repeatElement([], count: count))
-            failures = .allocate(capacity: count)
-            _ = failures.initialize(from: repeatElement(0, count: count))
-        }
-        deinit {
-            bytes.deinitialize()
-            bytes.deallocate()
-            failures.deallocate()
-        }
-        private var rowCount = 0
+        private var bytes: [ByteWriter?]
+        private var failureCounts: [Int]
+        private var rowCounts: [Int]
         private let lock = NSLock()
-        func set(_ i: Int, _ b: [UInt8], _ f: Int, rows: Int) {
-            bytes[i] = b
-            failures[i] = f
-            lock.lock(); rowCount += rows; lock.unlock()
+        init(count: Int) {
+            bytes = Array(repeating: nil, count: count)
+            failureCounts = Array(repeating: 0, count: count)
+            rowCounts = Array(repeating: 0, count: count)
         }
-        func joined() -> ([UInt8], Int, Int) {
-            var out: [UInt8] = []
-            out.reserveCapacity(bytes.reduce(0) { $0 + $1.count })
-            for b in bytes { out += b }
-            return (out, rowCount, failures.reduce(0, +))
+        func set(_ i: Int, _ b: ByteWriter, _ f: Int, rows: Int) {
+            lock.lock(); defer { lock.unlock() }
+            bytes[i] = b
+            failureCounts[i] = f
+            rowCounts[i] = rows
+        }
+        var rowCount: Int { lock.lock(); defer { lock.unlock() }; return rowCounts.reduce(0, +) }
+        var failures: Int { lock.lock(); defer { lock.unlock() }; return failureCounts.reduce(0, +) }
+        /// Hands the parts to `write` in order, then their buffers to the pool.
+        func emit(_ write: (UnsafeBufferPointer<UInt8>) -> Void, into pool: BufferPool) {
+            for i in bytes.indices {
+                guard let b = bytes[i] else { continue }
+                if b.count > 0 { write(b.bytes) }
+                pool.give(b)
+                bytes[i] = nil
+            }
         }
     }
 }

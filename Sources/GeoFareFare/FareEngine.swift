@@ -30,26 +30,119 @@ public struct FareEngine: Sendable {
         }
         guard request.tolls >= 0 else { throw FareError(code: "negative_value", message: "must not be negative, got \(request.tolls)", field: "tolls") }
         guard request.callFee >= 0 else { throw FareError(code: "negative_value", message: "must not be negative, got \(request.callFee)", field: "call_fee") }
-        let tariffID: String
-        if let id = request.tariff { tariffID = id } else if let origin = request.origin {
-            tariffID = try catalog.tariff(forOrigin: origin).id
-        } else {
+        let meter = try self.meter(for: request)
+        if case let .totals(distance, duration) = request.trip {
+            var one = try totalsSegment(request, distance: distance, duration: duration, meter: meter)
+            let figures = withUnsafePointer(to: &one) { p in
+                self.figures(request, meter: meter, segments: UnsafeBufferPointer(start: p, count: 1), flats: nil)
+            }
+            return try quote(request, figures: figures, meter: meter, segments: [one])
+        }
+        let segments = try segments(of: request)
+        let flats = meter.hasFlatSurcharges ? flatSurcharges(meter.version, request: request, clock: meter.clock) : []
+        let figures = segments.withUnsafeBufferPointer { self.figures(request, meter: meter, segments: $0, flats: flats) }
+        return try quote(request, figures: figures, meter: meter, segments: segments, flats: flats)
+    }
+
+    /// The money of a quote without its breakdown or shares: what `fare-csv` writes, computed
+    /// without allocating. ``quote(_:)`` is built on it, so both always agree.
+    ///
+    /// A plain value (no references): copying it costs no reference counting, which matters
+    /// when every core prices rows at once.
+    public struct Figures: Sendable {
+        public var reading: Meter.Reading
+        public var distanceMeters: Double
+        public var durationSeconds: Double
+        /// Flat surcharges, summed.
+        public var surcharges: Int64
+        public var tolls: Int64
+        public var callFee: Int64
+        public var total: Int64
+        public var low: Int64
+        public var high: Int64
+        /// The unit equal shares are rounded to.
+        public var splitUnit: Int64
+
+        /// Rider `i`'s equal share of the total (0-based): tolls and call fee split equally as
+        /// their own items, as ``FareEngine/quote(_:)`` splits them.
+        public func equalShare(_ i: Int, riders: Int) -> Int64 {
+            FareSplit.equalShare(i, total: total - tolls - callFee, riders: riders, unit: splitUnit)
+                + (tolls > 0 ? FareSplit.equalShare(i, total: tolls, riders: riders, unit: splitUnit) : 0)
+                + (callFee > 0 ? FareSplit.equalShare(i, total: callFee, riders: riders, unit: splitUnit) : 0)
+        }
+    }
+
+    /// Prices a trip up to its money figures (no breakdown, no shares array): the batch path.
+    /// - Throws: as ``quote(_:)``.
+    public func figures(_ request: FareRequest) throws(FareError) -> Figures {
+        try figures(request, meter: self.meter(for: request))
+    }
+
+    /// ``figures(_:)`` with the meter already chosen (``TariffCatalog/meter(tariff:at:)``,
+    /// or a private copy per thread from ``Meter/copy()``); `request.tariff` and
+    /// `request.origin` are not looked at to choose it.
+    /// - Throws: as ``quote(_:)``.
+    public func figures(_ request: FareRequest, meter: Meter) throws(FareError) -> Figures {
+        guard (1...20).contains(request.partySize) else {
+            throw FareError(code: "invalid_party_size", message: "must be within 1...20, got \(request.partySize)", field: "party_size")
+        }
+        guard request.tolls >= 0 else { throw FareError(code: "negative_value", message: "must not be negative, got \(request.tolls)", field: "tolls") }
+        guard request.callFee >= 0 else { throw FareError(code: "negative_value", message: "must not be negative, got \(request.callFee)", field: "call_fee") }
+        if case let .totals(distance, duration) = request.trip {
+            var one = try totalsSegment(request, distance: distance, duration: duration, meter: meter)
+            return withUnsafePointer(to: &one) { p in
+                self.figures(request, meter: meter, segments: UnsafeBufferPointer(start: p, count: 1), flats: nil)
+            }
+        }
+        let segments = try segments(of: request)
+        return segments.withUnsafeBufferPointer { self.figures(request, meter: meter, segments: $0, flats: nil) }
+    }
+
+    /// Validates the request's party, tolls and fees and finds its meter: the named tariff's,
+    /// or the origin region's, version in force at departure.
+    /// - Throws: as ``quote(_:)``.
+    public func meter(for request: FareRequest) throws(FareError) -> Meter {
+        guard (1...20).contains(request.partySize) else {
+            throw FareError(code: "invalid_party_size", message: "must be within 1...20, got \(request.partySize)", field: "party_size")
+        }
+        guard request.tolls >= 0 else { throw FareError(code: "negative_value", message: "must not be negative, got \(request.tolls)", field: "tolls") }
+        guard request.callFee >= 0 else { throw FareError(code: "negative_value", message: "must not be negative, got \(request.callFee)", field: "call_fee") }
+        if let id = request.tariff { return try catalog.meter(tariff: id, at: request.departure) }
+        guard let origin = request.origin else {
             throw FareError(code: "missing_field", message: "name a tariff or give the origin", field: "tariff")
         }
-        let meter = try catalog.meter(tariff: tariffID, at: request.departure)
-        let tariff = meter.tariff
-        let segments = try segments(of: request, cruiseKmh: request.cruiseKmh ?? tariff.defaultCruiseKmh)
-        let reading = meter.run(segments)
-        let flats = flatSurcharges(meter.version, tariff: tariff, request: request, clock: meter.clock)
-        let flatTotal = flats.reduce(0) { $0 + $1.amount }
-        let extras = flatTotal + request.tolls + request.callFee
-        let step = meter.version.roundingStep
-        let total = Meter.roundHalfUp(reading.amount + extras, divisor: 1, step: step)
-        let low = Meter.roundHalfUp(meter.run(segments, scenario: .low).amount + extras, divisor: 1, step: step)
-        let high = Meter.roundHalfUp(meter.run(segments, scenario: .high).amount + extras, divisor: 1, step: step)
+        return try catalog.meter(tariff: catalog.tariff(forOrigin: origin).id, at: request.departure)
+    }
 
-        let unit = request.splitUnit ?? (tariff.currency == "KRW" ? 100 : 1)
-        let fareShare = total - request.tolls - request.callFee
+    /// The three meter runs (estimate, low, high) and the payment rounding.
+    func figures(_ request: FareRequest, meter: Meter, segments: UnsafeBufferPointer<TripSegment>, flats: [FareQuote.FlatItem]?) -> Figures {
+        let (reading, lowReading, highReading) = meter.runScenarios(buffer: segments)
+        var flatTotal: Int64 = 0
+        if meter.hasFlatSurcharges {
+            for f in flats ?? flatSurcharges(meter.version, request: request, clock: meter.clock) { flatTotal += f.amount }
+        }
+        let extras = flatTotal + request.tolls + request.callFee
+        let step = meter.roundingStep
+        let total = Meter.roundHalfUp(reading.amount + extras, divisor: 1, step: step)
+        let low = Meter.roundHalfUp(lowReading.amount + extras, divisor: 1, step: step)
+        let high = Meter.roundHalfUp(highReading.amount + extras, divisor: 1, step: step)
+        var distance = 0.0, duration = 0.0
+        for s in segments {
+            distance += s.distanceMeters
+            duration += s.durationSeconds
+        }
+        return Figures(reading: reading, distanceMeters: distance, durationSeconds: duration,
+                       surcharges: flatTotal, tolls: request.tolls, callFee: request.callFee,
+                       total: total, low: min(low, total), high: max(high, total),
+                       splitUnit: request.splitUnit ?? meter.defaultSplitUnit)
+    }
+
+    /// The quote around computed figures: shares and the breakdown.
+    func quote(_ request: FareRequest, figures f: Figures, meter: Meter, segments: [TripSegment], flats: [FareQuote.FlatItem]? = nil) throws(FareError) -> FareQuote {
+        let flats = flats ?? (meter.hasFlatSurcharges ? flatSurcharges(meter.version, request: request, clock: meter.clock) : [])
+        let unit = f.splitUnit
+        let step = meter.roundingStep
+        let fareShare = f.total - request.tolls - request.callFee
         var shares: [Int64]
         switch request.split {
         case .equal:
@@ -58,46 +151,56 @@ public struct FareEngine: Sendable {
             let drops = try dropoffs(request, segments: segments)
             let meters = drops.map { meter.run(Self.prefix(segments, meters: $0)).amount }
             if request.split == .proportional {
-                let solo = meters.map { Meter.roundHalfUp($0 + flatTotal, divisor: 1, step: step) }
+                let solo = meters.map { Meter.roundHalfUp($0 + f.surcharges, divisor: 1, step: step) }
                 shares = try FareSplit.proportional(total: fareShare, soloFares: solo, unit: unit)
             } else {
                 shares = try FareSplit.shapleyOrderedDropoffs(total: fareShare, meterAtDropoff: meters, unit: unit)
             }
         }
         // Tolls and call fees are their own line items, each split equally.
-        for extra in [request.tolls, request.callFee] where extra > 0 {
-            let part = try FareSplit.equal(total: extra, riders: request.partySize, unit: unit)
+        if request.tolls > 0 {
+            let part = try FareSplit.equal(total: request.tolls, riders: request.partySize, unit: unit)
             for i in shares.indices { shares[i] += part[i] }
         }
-
+        if request.callFee > 0 {
+            let part = try FareSplit.equal(total: request.callFee, riders: request.partySize, unit: unit)
+            for i in shares.indices { shares[i] += part[i] }
+        }
+        let reading = f.reading
+        let extras = f.surcharges + request.tolls + request.callFee
         return FareQuote(
-            tariff: tariff.id, tariffVersion: meter.version.label, currency: tariff.currency,
-            distanceMeters: segments.reduce(0) { $0 + $1.distanceMeters },
-            durationSeconds: segments.reduce(0) { $0 + $1.durationSeconds },
-            meter: reading.amount, surcharges: flatTotal, tolls: request.tolls, callFee: request.callFee,
-            total: total, low: min(low, total), high: max(high, total), perPerson: shares, split: request.split,
+            tariff: meter.tariffID, tariffVersion: meter.versionLabel, currency: meter.currency,
+            distanceMeters: f.distanceMeters, durationSeconds: f.durationSeconds,
+            meter: reading.amount, surcharges: f.surcharges, tolls: request.tolls, callFee: request.callFee,
+            total: f.total, low: f.low, high: f.high, perPerson: shares, split: request.split,
             breakdown: .init(
                 base: reading.baseFare, baseSurcharge: reading.baseSurcharge, units: reading.units,
                 distanceUnits: reading.distanceUnits, timeUnits: reading.timeUnits, unitPrice: meter.version.unitPrice,
                 unitsAmount: reading.unitsAmount, unitSurcharges: reading.unitSurcharges,
                 flatSurcharges: flats, tolls: request.tolls, callFee: request.callFee,
-                rounding: total - reading.amount - extras, counterMeters: reading.counterMeters
+                rounding: f.total - reading.amount - extras, counterMeters: reading.counterMeters
             )
         )
     }
 
-    /// The segments the meter runs over, validated.
-    func segments(of request: FareRequest, cruiseKmh: Double) throws(FareError) -> [TripSegment] {
+    /// The one segment of a `.totals` trip, validated, with its slow time from the cruise speed.
+    func totalsSegment(_ request: FareRequest, distance: Double, duration: Double, meter: Meter) throws(FareError) -> TripSegment {
+        let cruiseKmh = request.cruiseKmh ?? meter.defaultCruiseKmh
+        guard cruiseKmh.isFinite, cruiseKmh > 0, cruiseKmh <= 200 else {
+            throw FareError(.outOfRange("cruise_kmh", cruiseKmh, 0...200))
+        }
+        var segment = TripSegment(distanceMeters: distance, durationSeconds: duration, start: request.departure)
+        segment.slowSeconds = 0
+        do { try segment.validate() } catch { throw FareError(error) }
+        segment.slowSeconds = max(0, duration - distance / (cruiseKmh / 3.6))
+        return segment
+    }
+
+    /// The segments of a `.segments` trip, validated (a `.totals` trip gives its one segment).
+    func segments(of request: FareRequest) throws(FareError) -> [TripSegment] {
         switch request.trip {
         case let .totals(distance, duration):
-            guard cruiseKmh.isFinite, cruiseKmh > 0, cruiseKmh <= 200 else {
-                throw FareError(.outOfRange("cruise_kmh", cruiseKmh, 0...200))
-            }
-            var segment = TripSegment(distanceMeters: distance, durationSeconds: duration, start: request.departure)
-            segment.slowSeconds = 0
-            do { try segment.validate() } catch { throw FareError(error) }
-            segment.slowSeconds = max(0, duration - distance / (cruiseKmh / 3.6))
-            return [segment]
+            return [try totalsSegment(request, distance: distance, duration: duration, meter: meter(for: request))]
         case let .segments(list):
             guard !list.isEmpty else { throw FareError(code: "missing_field", message: "a trip needs at least one segment", field: "segments") }
             guard list.count <= 10_000 else { throw FareError(code: "too_many_segments", message: "at most 10,000 segments, got \(list.count)", field: "segments") }
@@ -144,7 +247,7 @@ public struct FareEngine: Sendable {
     }
 
     /// The flat surcharges that apply at boarding.
-    func flatSurcharges(_ version: TariffVersion, tariff: Tariff, request: FareRequest, clock: LocalClock) -> [FareQuote.FlatItem] {
+    func flatSurcharges(_ version: TariffVersion, request: FareRequest, clock: LocalClock) -> [FareQuote.FlatItem] {
         guard !version.flatSurcharges.isEmpty else { return [] }
         let local = clock.localSeconds(request.departure.timeIntervalSince1970)
         let second = Int(LocalClock.secondOfDay(local))

@@ -72,6 +72,41 @@ public enum FareSplit {
         return shares
     }
 
+    /// Rider `i`'s share (0-based) of ``equal(total:riders:unit:)``, without building the
+    /// array: everyone pays ⌊total/(n·unit)⌋·unit, the first riders one unit more each, and
+    /// the rider after them the last part smaller than a unit. The caller checks the inputs.
+    @inlinable
+    public static func equalShare(_ i: Int, total: Int64, riders n: Int, unit: Int64) -> Int64 {
+        let each = total / (Int64(n) * unit) * unit
+        let left = total - each * Int64(n)
+        let extraUnits = Int(left / unit)
+        return each + (i < extraUnits ? unit : 0) + (i == extraUnits ? left % unit : 0)
+    }
+
+    /// ``equal(total:riders:unit:)``'s shares without building the array: the division done
+    /// once, each share read by index. The caller checks the inputs.
+    public struct EqualShares {
+        public let each: Int64
+        public let extraUnits: Int
+        public let lastPart: Int64
+        public let unit: Int64
+
+        @inlinable
+        public init(total: Int64, riders n: Int, unit: Int64) {
+            each = total / (Int64(n) * unit) * unit
+            let left = total - each * Int64(n)
+            extraUnits = Int(left / unit)
+            lastPart = left % unit
+            self.unit = unit
+        }
+
+        /// Rider `i`'s share (0-based).
+        @inlinable
+        public subscript(_ i: Int) -> Int64 {
+            each + (i < extraUnits ? unit : 0) + (i == extraUnits ? lastPart : 0)
+        }
+    }
+
     /// Equal shares.
     public static func equal(total: Int64, riders: Int, unit: Int64) throws(FareError) -> [Int64] {
         guard riders >= 1 else { throw FareError(code: "invalid_party_size", message: "needs at least one rider, got \(riders)", field: "party_size") }

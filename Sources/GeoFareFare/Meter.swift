@@ -58,6 +58,16 @@ public final class Meter: Sendable {
     public let tariff: Tariff
     public let version: TariffVersion
     public let clock: LocalClock
+    /// Copies of the fields every quote reads, so pricing never copies the `tariff` or
+    /// `version` structs (each copy retains every array and string inside them).
+    public let tariffID: String
+    public let currency: String
+    public let versionLabel: String
+    public let defaultCruiseKmh: Double
+    public let roundingStep: Int64
+    public let hasFlatSurcharges: Bool
+    /// The unit shares are rounded to by default: 100 for KRW, 1 minor unit otherwise.
+    public let defaultSplitUnit: Int64
     /// Rates by time of day: `starts[i]` (seconds after midnight, ascending, `starts[0] == 0`)
     /// begins a period with night rate `rates[i]`.
     private let starts: [Double]
@@ -69,6 +79,13 @@ public final class Meter: Sendable {
         self.tariff = tariff
         self.version = version
         self.clock = clock
+        tariffID = tariff.id
+        currency = tariff.currency
+        versionLabel = version.label
+        defaultCruiseKmh = tariff.defaultCruiseKmh
+        roundingStep = version.roundingStep
+        hasFlatSurcharges = !version.flatSurcharges.isEmpty
+        defaultSplitUnit = tariff.currency == "KRW" ? 100 : 1
         var boundaries = Set([0])
         for w in version.night { boundaries.insert(w.fromSecond); boundaries.insert(w.toSecond % 86_400) }
         let sorted = boundaries.sorted()
@@ -80,12 +97,24 @@ public final class Meter: Sendable {
         scaledUnit = version.unitDistanceMeters * version.unitTimeSeconds
     }
 
+    /// A meter equal to this one but its own object: a thread that prices millions of trips
+    /// keeps private copies, so the reference counting of a shared object does not bounce
+    /// between cores.
+    public func copy() -> Meter {
+        Meter(tariff: tariff, version: version, clock: clock)
+    }
+
     /// Runs the meter over the segments of one trip.
     /// - Parameters:
     ///   - segments: in order; the first one's start is the boarding time. Must be valid
     ///     (see ``TripSegment/validate()``); the caller checks.
     ///   - scenario: which reading of the slow time.
     public func run(_ segments: [TripSegment], scenario: Scenario = .estimate) -> Reading {
+        segments.withUnsafeBufferPointer { run(buffer: $0, scenario: scenario) }
+    }
+
+    /// ``run(_:scenario:)`` over segments in contiguous memory (no array needed).
+    public func run(buffer segments: UnsafeBufferPointer<TripSegment>, scenario: Scenario = .estimate) -> Reading {
         var reading = Reading()
         guard let first = segments.first else { return reading }
         let boardingRate = combinedRate(night: nightRate(at: first.start.timeIntervalSince1970), outside: first.outsideZone)
@@ -123,6 +152,91 @@ public final class Meter: Sendable {
         return reading
     }
 
+    /// The three scenarios' readings in one pass (what a quote needs): where a segment's rate
+    /// changes (night windows, daylight-saving shifts) depends only on time, so each segment is
+    /// split once for all three counters. Gives exactly what three ``run(buffer:scenario:)``
+    /// calls give.
+    public func runScenarios(buffer segments: UnsafeBufferPointer<TripSegment>) -> (estimate: Reading, low: Reading, high: Reading) {
+        var e = Reading(), l = Reading(), h = Reading()
+        guard let first = segments.first else { return (e, l, h) }
+        let boardingRate = combinedRate(night: nightRate(at: first.start.timeIntervalSince1970), outside: first.outsideZone)
+        e.baseFare = version.baseFare
+        e.baseSurcharge = Self.roundHalfUp(version.baseFare * Int64(100 + boardingRate), divisor: 100, step: version.surchargedBaseStep) - version.baseFare
+        l.baseFare = e.baseFare; l.baseSurcharge = e.baseSurcharge
+        h.baseFare = e.baseFare; h.baseSurcharge = e.baseSurcharge
+        var ce = 0.0, cl = 0.0, ch = 0.0     // scaled counters
+        var de = 0.0, dlh = 0.0              // their distance parts (low and high share one)
+        let unitD = version.unitDistanceMeters, unitT = version.unitTimeSeconds
+        for segment in segments {
+            let d = segment.distanceMeters, duration = segment.durationSeconds
+            let fd = d * unitT
+            var fe: Double, fde = fd
+            let slow = segment.slowSeconds ?? 0
+            let moving = duration - slow
+            fe = slow * unitD
+            let crawling = moving > 0 && d * unitT < unitD * moving
+            switch version.mode {
+            case .concurrent: fe += d * unitT + (crawling ? unitD * moving : 0)
+            case .exclusive:
+                fe += crawling ? unitD * moving : d * unitT
+                if crawling { fde = 0 }
+            }
+            let fl = max(d * unitT, unitD * duration)
+            let fh = d * unitT + unitD * duration
+            de += fde
+            dlh += fd
+            priceInterval3(from: (ce, cl, ch), adding: (fe, fl, fh), segment: segment, into: &e, &l, &h)
+            ce += fe; cl += fl; ch += fh
+        }
+        e.distanceUnits = min(unitsReached(de), e.units)
+        l.distanceUnits = min(unitsReached(dlh), l.units)
+        h.distanceUnits = min(unitsReached(dlh), h.units)
+        e.counterMeters = ce / unitT
+        l.counterMeters = cl / unitT
+        h.counterMeters = ch / unitT
+        return (e, l, h)
+    }
+
+    /// ``priceInterval(from:adding:segment:into:)`` for three counters at once (a counter
+    /// adding nothing is left alone, as `run` skips it).
+    private func priceInterval3(from c: (Double, Double, Double), adding f: (Double, Double, Double), segment: TripSegment,
+                                into e: inout Reading, _ l: inout Reading, _ h: inout Reading) {
+        let t0 = segment.start.timeIntervalSince1970
+        let duration = segment.durationSeconds
+        var elapsed = 0.0
+        var be = unitsReached(c.0), bl = unitsReached(c.1), bh = unitsReached(c.2)
+        @inline(__always)
+        func charge(_ counter: Double, _ add: Double, whole: Bool, fraction: Double, before: inout Int64, rate: Int, into reading: inout Reading) {
+            guard add > 0 else { return }
+            let after = unitsReached(whole ? counter + add : counter + add * fraction)
+            if after > before {
+                let n = after - before
+                let price = unitPrice(rate)
+                reading.units += n
+                reading.unitsAmount += n * version.unitPrice
+                reading.unitSurcharges += n * (price - version.unitPrice)
+                before = after
+            }
+        }
+        while true {
+            let now = t0 + elapsed
+            let (local, transition) = clock.localSecondsAndNextTransition(now)
+            let second = LocalClock.secondOfDay(local)
+            let i = periodIndex(second)
+            let nextBoundary = (i + 1 < starts.count ? starts[i + 1] : 86_400) - second
+            let nextShift = transition - now
+            let end = duration <= 0 ? duration : min(duration, elapsed + min(nextBoundary, nextShift))
+            let whole = duration <= 0 || end >= duration
+            let fraction = whole ? 1 : end / duration
+            let rate = combinedRate(night: rates[i], outside: segment.outsideZone)
+            charge(c.0, f.0, whole: whole, fraction: fraction, before: &be, rate: rate, into: &e)
+            charge(c.1, f.1, whole: whole, fraction: fraction, before: &bl, rate: rate, into: &l)
+            charge(c.2, f.2, whole: whole, fraction: fraction, before: &bh, rate: rate, into: &h)
+            if whole { return }
+            elapsed = end
+        }
+    }
+
     /// Units charged once the scaled counter reaches `f`. A threshold reached within a
     /// micrometre counts as reached, so sums of fractional distances do not lose a unit to
     /// floating-point rounding.
@@ -144,11 +258,11 @@ public final class Meter: Sendable {
         var before = unitsReached(counter)
         while true {
             let now = t0 + elapsed
-            let local = clock.localSeconds(now)
+            let (local, transition) = clock.localSecondsAndNextTransition(now)
             let second = LocalClock.secondOfDay(local)
             let i = periodIndex(second)
             let nextBoundary = (i + 1 < starts.count ? starts[i + 1] : 86_400) - second
-            let nextShift = clock.nextTransition(after: now) - now
+            let nextShift = transition - now
             let end = duration <= 0 ? duration : min(duration, elapsed + min(nextBoundary, nextShift))
             let counterAtEnd = duration <= 0 || end >= duration ? counter + f : counter + f * (end / duration)
             let after = unitsReached(counterAtEnd)

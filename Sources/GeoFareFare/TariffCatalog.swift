@@ -100,6 +100,16 @@ public final class TariffCatalog: Sendable {
         return versions[v]
     }
 
+    /// Every version's meter of a tariff, oldest first (each `meter.version.effectiveFrom`
+    /// says from when it applies).
+    /// - Throws: ``FareError`` `unknown_tariff`.
+    public func meters(tariff id: String) throws(FareError) -> [Meter] {
+        guard let i = index[id] else {
+            throw FareError(code: "unknown_tariff", message: "unknown tariff '\(id)'; known: \(tariffs.map(\.id).joined(separator: ", "))", field: "tariff")
+        }
+        return meters[i]
+    }
+
     /// How far outside every region a point may lie and still take the nearest region's tariff:
     /// simplified borders leave slivers between neighbours and are accurate to a few hundred metres.
     public static let regionSnapMeters = 500.0

@@ -88,6 +88,24 @@ public struct TripPricer: Sendable {
         }
     }
 
+    /// Estimates the route and prices it up to its money figures (no breakdown, no shares
+    /// array: the batch path). Shares are equal ones (``FareEngine/Figures/equalShare(_:riders:)``);
+    /// use ``quote(_:)`` for other splits.
+    /// - Throws: ``FareError`` as ``quote(_:)``.
+    public func figures(_ request: Request) throws(FareError) -> (figures: FareEngine.Figures, meter: Meter) {
+        let tariff = try resolveTariff(request)
+        let route = try route(request, tariff: tariff)
+        var fare = FareRequest(trip: .segments(route.segments), departure: request.departure, tariff: tariff.id)
+        fare.origin = request.origin
+        fare.destination = request.destination
+        fare.partySize = request.partySize
+        fare.splitUnit = request.splitUnit
+        fare.tolls = request.tolls
+        fare.callFee = request.callFee
+        let meter = try engine.meter(for: fare)
+        return (try engine.figures(fare, meter: meter), meter)
+    }
+
     /// Estimates the route and prices it.
     /// - Throws: ``FareError`` (tariff, route and fare errors, each with its field).
     public func quote(_ request: Request) throws(FareError) -> (quote: FareQuote, route: Route) {

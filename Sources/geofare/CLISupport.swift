@@ -30,8 +30,32 @@ final class OutputStream {
     }
 
     func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { write($0) }
+    }
+
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if bytes.count >= limit / 2 {
+            // Large blocks go straight to the file: no copy into the buffer and into a Data.
+            flush()
+            writeAll(UnsafeRawBufferPointer(bytes))
+            return
+        }
         buffer.append(contentsOf: bytes)
         if buffer.count >= limit { flush() }
+    }
+
+    private func writeAll(_ raw: UnsafeRawBufferPointer) {
+        var done = 0
+        let fd = handle.fileDescriptor
+        while done < raw.count {
+            let n = Foundation.write(fd, raw.baseAddress! + done, raw.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                StandardError.print("geofare: cannot write the output: \(String(cString: strerror(errno)))")
+                exit(74)
+            }
+            done += n
+        }
     }
 
     func write(_ text: String) {
@@ -41,9 +65,16 @@ final class OutputStream {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer))
+        buffer.withUnsafeBytes { writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
     }
+}
+
+/// Opens `path` for writing, created or truncated in place (`open(2)`, not an atomic replace:
+/// `-o /dev/null` or a named pipe must stay what it is). `nil` when it cannot be opened.
+func openForWriting(_ path: String) -> FileHandle? {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    return fd < 0 ? nil : FileHandle(fileDescriptor: fd, closeOnDealloc: true)
 }
 
 /// A failure the CLI reports as `geofare: <field>: <message>` on stderr with an exit code.

@@ -74,7 +74,7 @@ struct CSVBench: ParsableCommand {
 
     /// Writes a trip file: Seoul trips over a week of departures.
     static func generate(rows: Int, form: String, seed: UInt64, path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
+        guard let h = openForWriting(path) else {
             throw ValidationError("cannot write \(path)")
         }
         defer { try? h.close() }

@@ -48,7 +48,7 @@ struct FareCSVCommand: ParsableCommand {
         }
         let sink: FileHandle
         if output == "-" { sink = .standardOutput } else {
-            guard FileManager.default.createFile(atPath: output, contents: nil), let h = FileHandle(forWritingAtPath: output) else {
+            guard let h = openForWriting(output) else {
                 StandardError.print("geofare: cannot write '\(output)'")
                 throw ExitCode(73)
             }

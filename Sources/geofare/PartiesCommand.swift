@@ -118,10 +118,11 @@ struct PartiesCommand: ParsableCommand {
                 }
             }
             if output == "-" { FileHandle.standardOutput.write(Data(out)) } else {
-                guard FileManager.default.createFile(atPath: output, contents: Data(out)) else {
+                guard let h = openForWriting(output) else {
                     StandardError.print("geofare: cannot write '\(output)'")
                     throw ExitCode(73)
                 }
+                h.write(Data(out))
             }
         }
     }

@@ -32,6 +32,24 @@ struct FareCSVTests {
         #expect(try String(contentsOf: out, encoding: .utf8) == many.stdout)
     }
 
+    @Test("-o writes into the named file in place: /dev/null stays a device, a symlink's target gets the rows")
+    func outputInPlace() throws {
+        let text = try String(contentsOf: try Self.fixture("totals.csv"), encoding: .utf8)
+        let r = try GeoFareBinary.run(["fare-csv", "-", "-o", "/dev/null", "--quiet"], stdin: text)
+        #expect(r.status == 65)
+        let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
+        #expect(type == .typeCharacterSpecial)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-link-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("target.csv"), link = dir.appendingPathComponent("link.csv")
+        try Data("old".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        _ = try GeoFareBinary.run(["fare-csv", "-", "-o", link.path, "--quiet"], stdin: text)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try String(contentsOf: target, encoding: .utf8) == GeoFareBinary.run(["fare-csv", "-", "--quiet"], stdin: text).stdout)
+    }
+
     @Test("--max-errors stops early; a header without the needed columns is a clear error")
     func stopsAndHeader() throws {
         let text = try String(contentsOf: try Self.fixture("trips.csv"), encoding: .utf8)

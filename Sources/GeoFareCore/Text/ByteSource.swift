@@ -36,6 +36,27 @@ public final class ByteSource {
         if ownsHandle { try? handle.close() }
     }
 
+    /// Reads up to `limit` bytes (at most one chunk) straight onto the end of `buffer`.
+    /// - Returns: false at end of input (or on a read error).
+    public func read(into buffer: inout [UInt8], upTo limit: Int) -> Bool {
+        let want = min(max(limit, 1), chunkSize)
+        let start = buffer.count
+        buffer.reserveCapacity(start + want)
+        var got = 0
+        buffer.append(contentsOf: repeatElement(0, count: want))
+        buffer.withUnsafeMutableBytes { raw in
+            while true {
+                let n = Foundation.read(handle.fileDescriptor, raw.baseAddress! + start, want)
+                if n < 0 && errno == EINTR { continue }
+                got = max(n, 0)
+                return
+            }
+        }
+        buffer.removeLast(want - got)
+        bytesRead += got
+        return got > 0
+    }
+
     /// The next chunk, or `nil` at end of input.
     public func next() -> Data? {
         let data = handle.readData(ofLength: chunkSize)

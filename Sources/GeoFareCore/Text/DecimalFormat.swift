@@ -46,12 +46,14 @@ public enum DecimalFormat {
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         withUnsafeMutableBytes(of: &buffer) { raw in
+            let digits = raw.bindMemory(to: UInt8.self)
             repeat {
-                raw[19 - count] = UInt8(ascii: "0") + UInt8(n % 10)
+                digits[19 - count] = UInt8(ascii: "0") + UInt8(n % 10)
                 n /= 10
                 count += 1
             } while n > 0
-            out.append(contentsOf: raw[(20 - count)...])
+            // A few digits: byte appends beat a generic append(contentsOf:) call.
+            for j in (20 - count)..<20 { out.append(digits[j]) }
         }
     }
 }

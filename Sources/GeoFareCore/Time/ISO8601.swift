@@ -4,7 +4,12 @@ import Foundation
 public enum ISO8601 {
     /// Parses `YYYY-MM-DDTHH:MM[:SS[.fff]](Z|±HH:MM|±HHMM)`; a time without an offset is rejected.
     public static func parse(_ text: String) -> Date? {
-        let u = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parse(bytes: $0) }
+    }
+
+    /// ``parse(_:)`` over UTF-8 bytes (no `String` needed: the batch CSV path).
+    public static func parse(bytes u: UnsafeBufferPointer<UInt8>) -> Date? {
         func num(_ a: Int, _ n: Int) -> Int? {
             guard a + n <= u.count else { return nil }
             var v = 0

@@ -49,6 +49,13 @@ public struct LocalClock: Sendable, Hashable {
         return i < starts.count ? starts[i] : .infinity
     }
 
+    /// ``localSeconds(_:)`` and ``nextTransition(after:)`` with one look-up.
+    @inlinable
+    public func localSecondsAndNextTransition(_ epochSeconds: Double) -> (local: Double, next: Double) {
+        let i = index(at: epochSeconds)
+        return (epochSeconds + Double(offsets[i]), i + 1 < starts.count ? starts[i + 1] : .infinity)
+    }
+
     @usableFromInline
     func index(at t: Double) -> Int {
         if starts.count == 1 { return 0 }

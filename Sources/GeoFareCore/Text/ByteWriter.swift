@@ -1,0 +1,159 @@
+/// A growable output buffer for hot formatting loops: plain pointer writes, no per-byte
+/// uniqueness or exclusivity checks (an `[UInt8]` pays both on every `append`).
+///
+/// A value owned by one thread; call ``deallocate()`` when done with it.
+///
+/// ```swift
+/// var out = ByteWriter(capacity: 1 << 16)
+/// defer { out.deallocate() }
+/// out.appendDecimal(42); out.append(0x2C); out.append(12.34, decimals: 1)
+/// write(out.bytes)
+/// ```
+public struct ByteWriter {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    /// Bytes written.
+    public var count: Int { used }
+    @usableFromInline var used = 0
+    @usableFromInline var capacity: Int
+
+    public init(capacity: Int = 4096) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    /// Frees the storage; the writer must not be used afterwards.
+    public func deallocate() { base.deallocate() }
+
+    /// The bytes written so far (valid until the next write or ``deallocate()``).
+    public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: used) }
+
+    /// Forgets the bytes written, keeping the storage.
+    public mutating func removeAll() { used = 0 }
+
+    /// Makes room for `extra` more bytes.
+    @inlinable @inline(__always)
+    public mutating func reserve(_ extra: Int) {
+        if used + extra > capacity { grow(to: used + extra) }
+    }
+
+    @usableFromInline
+    mutating func grow(to needed: Int) {
+        var bigger = capacity * 2
+        while bigger < needed { bigger *= 2 }
+        let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
+        fresh.update(from: base, count: used)
+        base.deallocate()
+        base = fresh
+        capacity = bigger
+    }
+
+    /// Appends one byte.
+    @inlinable @inline(__always)
+    public mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[used] = byte
+        used += 1
+    }
+
+    /// Appends bytes.
+    @inlinable
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (base + used).update(from: source, count: bytes.count)
+        used += bytes.count
+    }
+
+    /// Appends an array's bytes.
+    @inlinable
+    public mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// Appends an integer in decimal (what ``DecimalFormat/append(_:to:)`` writes).
+    @inlinable
+    public mutating func appendDecimal(_ value: Int64) {
+        reserve(20)
+        if value < 0 { base[used] = UInt8(ascii: "-"); used += 1 }
+        var n = value.magnitude
+        var digits = 1
+        var power: UInt64 = 10
+        while digits < 20 && n >= power {
+            digits += 1
+            power = power &* 10
+        }
+        var i = used + digits - 1
+        let pairs = ByteWriter.digitPairs
+        // Two digits per division.
+        while n >= 100 {
+            let r = Int(truncatingIfNeeded: n % 100)
+            n /= 100
+            base[i] = pairs[2 * r + 1]
+            base[i - 1] = pairs[2 * r]
+            i -= 2
+        }
+        if n >= 10 {
+            let r = Int(truncatingIfNeeded: n)
+            base[i] = pairs[2 * r + 1]
+            base[i - 1] = pairs[2 * r]
+        } else {
+            base[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
+        }
+        used += digits
+    }
+
+    /// "00" "01" ... "99".
+    @usableFromInline
+    nonisolated(unsafe) static let digitPairs: UnsafePointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 200)
+        for k in 0..<100 {
+            p[2 * k] = UInt8(ascii: "0") + UInt8(k / 10)
+            p[2 * k + 1] = UInt8(ascii: "0") + UInt8(k % 10)
+        }
+        return UnsafePointer(p)
+    }()
+
+    /// Appends `value` with exactly `decimals` digits after the point (0...12), rounded half
+    /// away from zero: the same text as ``DecimalFormat/append(_:decimals:to:)``.
+    @inlinable
+    public mutating func append(_ value: Double, decimals: Int) {
+        let d = min(max(decimals, 0), 12)
+        let unit = DecimalFormat.powersOfTen[d]
+        let scaled = (abs(value) * unit).rounded()
+        guard value.isFinite, scaled < 9.2e18 else {
+            var text: [UInt8] = []
+            DecimalFormat.append(value, decimals: d, to: &text)
+            append(text)
+            return
+        }
+        let n = UInt64(scaled)
+        if value < 0 && n != 0 { append(UInt8(ascii: "-")) }
+        let u = UInt64(unit)
+        appendDecimal(Int64(n / u))
+        guard d > 0 else { return }
+        reserve(d + 1)
+        base[used] = UInt8(ascii: ".")
+        var fraction = n % u
+        var i = used + d
+        for _ in 0..<d {
+            base[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+            fraction /= 10
+            i -= 1
+        }
+        used += d + 1
+    }
+
+    /// Appends a CSV field, quoted when it holds a separator, quote or line break.
+    public mutating func appendCSVField(_ value: UnsafeBufferPointer<UInt8>) {
+        var text: [UInt8] = []
+        CSVWriter.appendField(bytes: value, to: &text)
+        append(text)
+    }
+
+    /// Appends a CSV field given as text.
+    public mutating func appendCSVField(_ value: String) {
+        var text: [UInt8] = []
+        CSVWriter.appendField(value, to: &text)
+        append(text)
+    }
+}
