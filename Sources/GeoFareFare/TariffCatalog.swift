@@ -14,6 +14,8 @@ public final class TariffCatalog: Sendable {
     public let zones: ZoneSet
     private let index: [String: Int]
     private let meters: [[Meter]]
+    /// Each tariff's business-zone polygon, resolved once (routes need it per request).
+    private let businessZones: [GeoPolygon?]
 
     /// Loads `tariffs/*.json` and `zones/*.geojson` from a data catalog.
     /// - Throws: ``FareError`` `invalid_tariff` naming the file and field, or for a zone file
@@ -68,11 +70,25 @@ public final class TariffCatalog: Sendable {
         self.tariffs = sorted
         self.zones = zones
         self.index = index
+        self.businessZones = sorted.map { t in t.businessZone.flatMap { zones.zone($0)?.polygon } }
         self.meters = sorted.map { t in
             let clock = LocalClock(timeZone: t.timeZone)
             return t.versions.map { Meter(tariff: t, version: $0, clock: clock) }
         }
     }
+
+    /// The position in ``tariffs`` of the tariff with an id or alias (cheap to pass around:
+    /// no copy of the tariff).
+    /// - Throws: ``FareError`` `unknown_tariff` listing the known ids.
+    public func tariffIndex(_ id: String) throws(FareError) -> Int {
+        guard let i = index[id] else {
+            throw FareError(code: "unknown_tariff", message: "unknown tariff '\(id)'; known: \(tariffs.map(\.id).joined(separator: ", "))", field: "tariff")
+        }
+        return i
+    }
+
+    /// The business zone of the tariff at a position in ``tariffs``, if it has one.
+    public func businessZone(ofTariffAt i: Int) -> GeoPolygon? { businessZones[i] }
 
     /// The tariff with an id or alias.
     /// - Throws: ``FareError`` `unknown_tariff` listing the known ids.
@@ -118,6 +134,12 @@ public final class TariffCatalog: Sendable {
     /// name none. A point in no region but within ``regionSnapMeters`` of one takes that one.
     /// - Throws: ``FareError`` `no_tariff_for_location`.
     public func tariff(forOrigin origin: Coordinate) throws(FareError) -> Tariff {
+        tariffs[try tariffIndex(forOrigin: origin)]
+    }
+
+    /// ``tariff(forOrigin:)``'s position in ``tariffs``.
+    /// - Throws: ``FareError`` `no_tariff_for_location`.
+    public func tariffIndex(forOrigin origin: Coordinate) throws(FareError) -> Int {
         var containing = Set(zones.zones(containing: origin))
         if containing.isEmpty {
             let regions = Set(tariffs.compactMap(\.region))
@@ -127,8 +149,8 @@ public final class TariffCatalog: Sendable {
             if let (id, d) = nearest, d <= Self.regionSnapMeters { containing = [id] }
         }
         // Prefer each region's "regular" class when a region has several tariffs.
-        let candidates = tariffs.filter { t in t.region.map(containing.contains) ?? false }
-        guard let best = candidates.first(where: { $0.id.hasSuffix("/regular") }) ?? candidates.first else {
+        let candidates = tariffs.indices.filter { i in tariffs[i].region.map(containing.contains) ?? false }
+        guard let best = candidates.first(where: { tariffs[$0].id.hasSuffix("/regular") }) ?? candidates.first else {
             throw FareError(code: "no_tariff_for_location", message: "no tariff region contains \(origin); name a tariff", field: "from")
         }
         return best

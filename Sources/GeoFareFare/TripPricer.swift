@@ -52,7 +52,7 @@ public struct TripPricer: Sendable {
 
     /// The tariff id a request resolves to.
     public func tariffID(for request: Request) throws(FareError) -> String {
-        try resolveTariff(request).id
+        engine.catalog.tariffs[try resolveTariff(request)].id
     }
 
     /// The route the trip will be priced on.
@@ -61,9 +61,9 @@ public struct TripPricer: Sendable {
     ///   of failing with `no_tariff_for_location` (what pricing needs).
     /// - Throws: ``FareError`` with the route's code and field (`too_many_stops`, ...).
     public func route(_ request: Request, anywhere: Bool = false) throws(FareError) -> Route {
-        let tariff: Tariff?
+        let tariff: Int?
         if anywhere && request.tariff == nil {
-            tariff = try? engine.catalog.tariff(forOrigin: request.origin)
+            tariff = try? engine.catalog.tariffIndex(forOrigin: request.origin)
         } else {
             tariff = try resolveTariff(request)
         }
@@ -72,14 +72,15 @@ public struct TripPricer: Sendable {
 
     /// The tariff a request names, or the one whose region contains its origin (resolved once
     /// per request: the region test is a point-in-polygon search).
-    func resolveTariff(_ request: Request) throws(FareError) -> Tariff {
-        if let id = request.tariff { return try engine.catalog.tariff(id) }
-        return try engine.catalog.tariff(forOrigin: request.origin)
+    /// Its position in the catalog's `tariffs` (no copy of the tariff).
+    func resolveTariff(_ request: Request) throws(FareError) -> Int {
+        if let id = request.tariff { return try engine.catalog.tariffIndex(id) }
+        return try engine.catalog.tariffIndex(forOrigin: request.origin)
     }
 
     /// The route inside a resolved tariff's business zone (no zone without a tariff).
-    func route(_ request: Request, tariff: Tariff?) throws(FareError) -> Route {
-        let zone = tariff?.businessZone.flatMap { engine.catalog.zones.zone($0)?.polygon }
+    func route(_ request: Request, tariff: Int?) throws(FareError) -> Route {
+        let zone = tariff.flatMap { engine.catalog.businessZone(ofTariffAt: $0) }
         do {
             return try estimator.estimate(RouteRequest(origin: request.origin, via: request.via, destination: request.destination,
                                                        departure: request.departure, businessZone: zone))
@@ -95,7 +96,7 @@ public struct TripPricer: Sendable {
     public func figures(_ request: Request) throws(FareError) -> (figures: FareEngine.Figures, meter: Meter) {
         let tariff = try resolveTariff(request)
         let route = try route(request, tariff: tariff)
-        var fare = FareRequest(trip: .segments(route.segments), departure: request.departure, tariff: tariff.id)
+        var fare = FareRequest(trip: .segments(route.segments), departure: request.departure, tariff: engine.catalog.tariffs[tariff].id)
         fare.origin = request.origin
         fare.destination = request.destination
         fare.partySize = request.partySize
@@ -111,7 +112,7 @@ public struct TripPricer: Sendable {
     public func quote(_ request: Request) throws(FareError) -> (quote: FareQuote, route: Route) {
         let tariff = try resolveTariff(request)
         let route = try route(request, tariff: tariff)
-        var fare = FareRequest(trip: .segments(route.segments), departure: request.departure, tariff: tariff.id)
+        var fare = FareRequest(trip: .segments(route.segments), departure: request.departure, tariff: engine.catalog.tariffs[tariff].id)
         fare.origin = request.origin
         fare.destination = request.destination
         fare.partySize = request.partySize

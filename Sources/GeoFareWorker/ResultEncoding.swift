@@ -11,91 +11,119 @@ enum ResultEncoding {
 
     /// The fare result written straight to bytes, keys sorted (the hot path of the worker).
     static func writeQuote(_ q: FareQuote, route: Route?, into w: inout JSONStreamWriter) {
+        var b = ByteWriter(capacity: route == nil ? 640 : 1400)
+        defer { b.deallocate() }
+        writeQuote(q, route: route, into: &b)
+        w.rawBytes(Array(b.bytes))
+    }
+
+    /// ``writeQuote(_:route:into:)`` into a byte buffer.
+    static func writeQuote(_ q: FareQuote, route: Route?, into w: inout ByteWriter) {
         let b = q.breakdown
-        w.beginObject()
-        w.key("breakdown"); w.beginObject()
-        w.key("base"); w.int(b.base)
-        w.key("base_surcharge"); w.int(b.baseSurcharge)
-        w.key("call_fee"); w.int(b.callFee)
-        w.key("counter_m"); w.double(b.counterMeters)
-        w.key("distance_units"); w.int(b.distanceUnits)
-        w.key("flat_surcharges"); w.beginArray()
-        for f in b.flatSurcharges {
-            w.beginObject(); w.key("amount"); w.int(f.amount); w.key("name"); w.string(f.name); w.endObject()
+        w.append(UInt8(ascii: "{"))
+        w.jsonKey("breakdown", first: true); w.append(UInt8(ascii: "{"))
+        w.jsonKey("base", first: true); w.appendDecimal(b.base)
+        w.jsonKey("base_surcharge"); w.appendDecimal(b.baseSurcharge)
+        w.jsonKey("call_fee"); w.appendDecimal(b.callFee)
+        w.jsonKey("counter_m"); w.jsonDouble(b.counterMeters)
+        w.jsonKey("distance_units"); w.appendDecimal(b.distanceUnits)
+        w.jsonKey("flat_surcharges"); w.append(UInt8(ascii: "["))
+        for (k, f) in b.flatSurcharges.enumerated() {
+            if k > 0 { w.append(UInt8(ascii: ",")) }
+            w.append(UInt8(ascii: "{"))
+            w.jsonKey("amount", first: true); w.appendDecimal(f.amount)
+            w.jsonKey("name"); w.jsonString(f.name)
+            w.append(UInt8(ascii: "}"))
         }
-        w.endArray()
-        w.key("rounding"); w.int(b.rounding)
-        w.key("time_units"); w.int(b.timeUnits)
-        w.key("tolls"); w.int(b.tolls)
-        w.key("unit_price"); w.int(b.unitPrice)
-        w.key("unit_surcharges"); w.int(b.unitSurcharges)
-        w.key("units"); w.int(b.units)
-        w.key("units_amount"); w.int(b.unitsAmount)
-        w.endObject()
-        w.key("call_fee"); w.int(q.callFee)
-        w.key("currency"); w.string(q.currency)
-        w.key("distance_m"); w.double(q.distanceMeters)
-        w.key("duration_s"); w.double(q.durationSeconds)
-        w.key("high"); w.int(q.high)
-        w.key("low"); w.int(q.low)
-        w.key("meter"); w.int(q.meter)
-        w.key("per_person"); w.beginArray()
-        for p in q.perPerson { w.int(p) }
-        w.endArray()
+        w.append(UInt8(ascii: "]"))
+        w.jsonKey("rounding"); w.appendDecimal(b.rounding)
+        w.jsonKey("time_units"); w.appendDecimal(b.timeUnits)
+        w.jsonKey("tolls"); w.appendDecimal(b.tolls)
+        w.jsonKey("unit_price"); w.appendDecimal(b.unitPrice)
+        w.jsonKey("unit_surcharges"); w.appendDecimal(b.unitSurcharges)
+        w.jsonKey("units"); w.appendDecimal(b.units)
+        w.jsonKey("units_amount"); w.appendDecimal(b.unitsAmount)
+        w.append(UInt8(ascii: "}"))
+        w.jsonKey("call_fee"); w.appendDecimal(q.callFee)
+        w.jsonKey("currency"); w.jsonString(q.currency)
+        w.jsonKey("distance_m"); w.jsonDouble(q.distanceMeters)
+        w.jsonKey("duration_s"); w.jsonDouble(q.durationSeconds)
+        w.jsonKey("high"); w.appendDecimal(q.high)
+        w.jsonKey("low"); w.appendDecimal(q.low)
+        w.jsonKey("meter"); w.appendDecimal(q.meter)
+        w.jsonKey("per_person"); w.append(UInt8(ascii: "["))
+        for (k, p) in q.perPerson.enumerated() {
+            if k > 0 { w.append(UInt8(ascii: ",")) }
+            w.appendDecimal(p)
+        }
+        w.append(UInt8(ascii: "]"))
         if let route {
-            w.key("route")
+            w.jsonKey("route")
             writeRoute(route, segments: false, into: &w)
         }
-        w.key("split"); w.string(q.split.rawValue)
-        w.key("surcharges"); w.int(q.surcharges)
-        w.key("tariff"); w.string(q.tariff)
-        w.key("tariff_version"); w.string(q.tariffVersion)
-        w.key("tolls"); w.int(q.tolls)
-        w.key("total"); w.int(q.total)
-        w.endObject()
+        w.jsonKey("split"); w.jsonString(q.split.rawValue)
+        w.jsonKey("surcharges"); w.appendDecimal(q.surcharges)
+        w.jsonKey("tariff"); w.jsonString(q.tariff)
+        w.jsonKey("tariff_version"); w.jsonString(q.tariffVersion)
+        w.jsonKey("tolls"); w.appendDecimal(q.tolls)
+        w.jsonKey("total"); w.appendDecimal(q.total)
+        w.append(UInt8(ascii: "}"))
     }
 
     /// A route written straight to bytes, keys sorted: the `route` op's result (with the
     /// meter segments) and the `route` member of a fare result (without them).
     static func writeRoute(_ route: Route, segments: Bool, into w: inout JSONStreamWriter) {
-        w.beginObject()
-        w.key("distance_high_m"); w.double(route.distanceHighMeters)
-        w.key("distance_low_m"); w.double(route.distanceLowMeters)
-        w.key("distance_m"); w.double(route.distanceMeters)
-        w.key("duration_s"); w.double(route.durationSeconds)
-        w.key("estimator"); w.string(route.estimator)
-        w.key("legs"); w.beginArray()
-        for l in route.legs {
-            w.beginObject()
-            w.key("distance_high_m"); w.double(l.distanceHighMeters)
-            w.key("distance_low_m"); w.double(l.distanceLowMeters)
-            w.key("distance_m"); w.double(l.distanceMeters)
-            w.key("duration_s"); w.double(l.durationSeconds)
-            w.key("from"); writeCoordinate(l.from, into: &w)
-            w.key("straight_m"); w.double(l.straightMeters)
-            w.key("to"); writeCoordinate(l.to, into: &w)
-            w.endObject()
-        }
-        w.endArray()
-        w.key("profile"); w.string(route.profile)
-        if segments {
-            w.key("segments"); w.beginArray()
-            for s in route.segments {
-                w.beginObject()
-                w.key("distance_m"); w.double(s.distanceMeters)
-                w.key("duration_s"); w.double(s.durationSeconds)
-                w.key("outside"); w.bool(s.outsideZone)
-                w.key("slow_s"); w.double(s.slowSeconds ?? 0)
-                w.key("start"); w.string(isoString(s.start))
-                w.endObject()
-            }
-            w.endArray()
-        }
-        w.endObject()
+        var b = ByteWriter(capacity: 2048)
+        defer { b.deallocate() }
+        writeRoute(route, segments: segments, into: &b)
+        w.rawBytes(Array(b.bytes))
     }
 
-    static func writeCoordinate(_ c: Coordinate, into w: inout JSONStreamWriter) {
-        w.beginObject(); w.key("lat"); w.double(c.latitude); w.key("lon"); w.double(c.longitude); w.endObject()
+    /// ``writeRoute(_:segments:into:)`` into a byte buffer.
+    static func writeRoute(_ route: Route, segments: Bool, into w: inout ByteWriter) {
+        w.append(UInt8(ascii: "{"))
+        w.jsonKey("distance_high_m", first: true); w.jsonDouble(route.distanceHighMeters)
+        w.jsonKey("distance_low_m"); w.jsonDouble(route.distanceLowMeters)
+        w.jsonKey("distance_m"); w.jsonDouble(route.distanceMeters)
+        w.jsonKey("duration_s"); w.jsonDouble(route.durationSeconds)
+        w.jsonKey("estimator"); w.jsonString(route.estimator)
+        w.jsonKey("legs"); w.append(UInt8(ascii: "["))
+        for (k, l) in route.legs.enumerated() {
+            if k > 0 { w.append(UInt8(ascii: ",")) }
+            w.append(UInt8(ascii: "{"))
+            w.jsonKey("distance_high_m", first: true); w.jsonDouble(l.distanceHighMeters)
+            w.jsonKey("distance_low_m"); w.jsonDouble(l.distanceLowMeters)
+            w.jsonKey("distance_m"); w.jsonDouble(l.distanceMeters)
+            w.jsonKey("duration_s"); w.jsonDouble(l.durationSeconds)
+            w.jsonKey("from"); writeCoordinate(l.from, into: &w)
+            w.jsonKey("straight_m"); w.jsonDouble(l.straightMeters)
+            w.jsonKey("to"); writeCoordinate(l.to, into: &w)
+            w.append(UInt8(ascii: "}"))
+        }
+        w.append(UInt8(ascii: "]"))
+        w.jsonKey("profile"); w.jsonString(route.profile)
+        if segments {
+            w.jsonKey("segments"); w.append(UInt8(ascii: "["))
+            for (k, s) in route.segments.enumerated() {
+                if k > 0 { w.append(UInt8(ascii: ",")) }
+                w.append(UInt8(ascii: "{"))
+                w.jsonKey("distance_m", first: true); w.jsonDouble(s.distanceMeters)
+                w.jsonKey("duration_s"); w.jsonDouble(s.durationSeconds)
+                w.jsonKey("outside"); w.jsonBool(s.outsideZone)
+                w.jsonKey("slow_s"); w.jsonDouble(s.slowSeconds ?? 0)
+                w.jsonKey("start"); w.jsonString(isoString(s.start))
+                w.append(UInt8(ascii: "}"))
+            }
+            w.append(UInt8(ascii: "]"))
+        }
+        w.append(UInt8(ascii: "}"))
+    }
+
+    static func writeCoordinate(_ c: Coordinate, into w: inout ByteWriter) {
+        w.append(UInt8(ascii: "{"))
+        w.jsonKey("lat", first: true); w.jsonDouble(c.latitude)
+        w.jsonKey("lon"); w.jsonDouble(c.longitude)
+        w.append(UInt8(ascii: "}"))
     }
 
     /// An instant as ISO 8601 UTC with seconds (`2024-05-15T13:30:00Z`), fractional when needed.

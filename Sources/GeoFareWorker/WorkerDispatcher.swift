@@ -11,7 +11,8 @@ import GeoFareRoute
 /// run on several threads at once; the party ops must run in request order on one thread.
 public final class WorkerDispatcher: @unchecked Sendable {
     /// The protocol version reported by `version`; bumped on incompatible changes.
-    public static let protocolVersion = 1
+    /// 2: a `fare` result carries its `route` only when the request says `"route": true`.
+    public static let protocolVersion = 2
     /// The GeoFare release.
     public static let packageVersion = "0.1.0"
 
@@ -59,6 +60,27 @@ public final class WorkerDispatcher: @unchecked Sendable {
             return response(id: id, error: error)
         } catch {
             return response(id: id, error: WorkerError(code: "internal_error", message: "\(error)", field: nil))
+        }
+    }
+
+    /// Answers a request read by the fast path (``FastFareRequest``): the same pricing and the
+    /// same bytes as the general `fare` op.
+    func respond(to fast: FastFareRequest) -> [UInt8] {
+        do {
+            let (quote, route) = try pricer.quote(fast.request)
+            count(error: nil)
+            var w = ByteWriter(capacity: fast.includeRoute ? 1400 : 700)
+            defer { w.deallocate() }
+            w.append(#"{"id":"#)
+            w.append(fast.idToken)
+            w.append(#","ok":true,"result":"#)
+            ResultEncoding.writeQuote(quote, route: fast.includeRoute ? route : nil, into: &w)
+            w.append("}\n")
+            return Array(w.bytes)
+        } catch {
+            var parsed: JSONValue = .null
+            if let v = try? fast.idToken.withUnsafeBytes({ try JSONParser.parse($0) }) { parsed = v }
+            return response(id: parsed, error: error)
         }
     }
 
@@ -151,6 +173,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         let splitUnit = try f.optionalInt("split_unit", range: 1...1_000_000)
         let tolls = try f.optionalInt("tolls", range: 0...100_000_000) ?? 0
         let callFee = try f.optionalInt("call_fee", range: 0...100_000_000) ?? 0
+        let includeRoute = try f.bool("route", default: false)
         if f.has("from") || f.has("to") {
             var r = try tripRequest(f)
             r.partySize = Int(party)
@@ -159,8 +182,8 @@ public final class WorkerDispatcher: @unchecked Sendable {
             r.tolls = tolls
             r.callFee = callFee
             let (quote, route) = try pricer.quote(r)
-            var w = JSONStreamWriter(capacity: 1400)
-            ResultEncoding.writeQuote(quote, route: route, into: &w)
+            var w = JSONStreamWriter(capacity: includeRoute ? 1400 : 640)
+            ResultEncoding.writeQuote(quote, route: includeRoute ? route : nil, into: &w)
             return .raw(w.bytes)
         }
         let departure = try f.time("depart_at") ?? Date()

@@ -51,7 +51,7 @@ public final class WorkerLoop: @unchecked Sendable {
     public func run() -> Int32 {
         var pending: [UInt8] = []
         pending.reserveCapacity(1 << 17)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
         var out: [UInt8] = []
         out.reserveCapacity(1 << 17)
         var discarding = false      // inside an over-long line, skipping to its end
@@ -119,25 +119,41 @@ public final class WorkerLoop: @unchecked Sendable {
         // requests are stateful before running any.
         let parseErrors = ResponseBox(responses)
         let parsedBox = ParsedBox(count: lines.count)
+        let fastBox = FastBox(count: lines.count)
         buffer.withUnsafeBytes { raw in
             let base = UnsafeRawBufferPointerBox(raw)
             let lanes = lines.count >= 64 && threads > 1 ? threads : 1
-            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+            Self.parallel(lanes) { lane in
                 var k = lane
                 while k < lines.count {
                     defer { k += lanes }
                     guard tooLarge[k] == nil else { continue }
                     var range = lines[k]
                     if range.count > 0, base.raw[range.upperBound - 1] == 0x0D { range = range.lowerBound..<(range.upperBound - 1) }
+                    if let fast = FastFareRequest.decode(UnsafeRawBufferPointer(rebasing: base.raw[range])) {
+                        fastBox.set(k, fast)
+                        continue
+                    }
                     switch Result(catching: { () throws(JSONParseError) in try JSONParser.parse(UnsafeRawBufferPointer(rebasing: base.raw[range])) }) {
                     case let .success(value): parsedBox.set(k, value)
-                    case let .failure(error): parseErrors.set(k, dispatcher.response(id: .null, error: error))
+                    case let .failure(error): parseErrors.set(k, self.dispatcher.response(id: .null, error: error))
                     }
                 }
             }
         }
         responses = parseErrors.values
         let parsed = parsedBox.values
+        let fast = fastBox.values
+        /// Fast-path fares and stateless ops may run on any core; party ops run in order here.
+        func isStateless(_ i: Int) -> Bool {
+            if fast[i] != nil { return true }
+            guard tooLarge[i] == nil, let r = parsed[i] else { return false }
+            return !WorkerDispatcher.orderedOps.contains(WorkerDispatcher.op(of: r) ?? "")
+        }
+        @Sendable func respond(_ i: Int) -> [UInt8] {
+            if let f = fast[i] { return dispatcher.respond(to: f) }
+            return dispatcher.respond(to: parsed[i]!)
+        }
         var k = 0
         while k < lines.count {
             if let bytes = tooLarge[k] {
@@ -145,34 +161,47 @@ public final class WorkerLoop: @unchecked Sendable {
                 k += 1
                 continue
             }
-            guard let request = parsed[k] else { k += 1; continue }
-            if let op = WorkerDispatcher.op(of: request), WorkerDispatcher.orderedOps.contains(op) {
-                responses[k] = dispatcher.respond(to: request)
-                k += 1
-                continue
+            if fast[k] == nil {
+                guard let request = parsed[k] else { k += 1; continue }
+                if let op = WorkerDispatcher.op(of: request), WorkerDispatcher.orderedOps.contains(op) {
+                    responses[k] = dispatcher.respond(to: request)
+                    k += 1
+                    continue
+                }
             }
             // A run of stateless requests: spread it over the cores.
             var end = k
-            while end < lines.count, tooLarge[end] == nil, let r = parsed[end], !WorkerDispatcher.orderedOps.contains(WorkerDispatcher.op(of: r) ?? "") { end += 1 }
+            while end < lines.count, isStateless(end) { end += 1 }
             let run = k..<end
             if run.count >= 16 && threads > 1 {
                 let box = ResponseBox(responses)
                 let lanes = threads
-                let requests = parsed
-                DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                Self.parallel(lanes) { lane in
                     var i = run.lowerBound + lane
                     while i < run.upperBound {
-                        box.set(i, dispatcher.respond(to: requests[i]!))
+                        box.set(i, respond(i))
                         i += lanes
                     }
                 }
                 responses = box.values
             } else {
-                for i in run { responses[i] = dispatcher.respond(to: parsed[i]!) }
+                for i in run { responses[i] = respond(i) }
             }
             k = end
         }
         for r in responses { out += r }
+    }
+
+    /// Runs `body(0..<lanes)`: lane 0 on this thread, the others on the global queue.
+    /// (`concurrentPerform` with two short iterations often ran both here before a pool
+    /// thread woke up: measured, the worker used one core.)
+    static func parallel(_ lanes: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        guard lanes > 1 else { body(0); return }
+        let group = DispatchGroup()
+        let queue = DispatchQueue.global(qos: .userInitiated)
+        for lane in 1..<lanes { queue.async(group: group) { body(lane) } }
+        body(0)
+        group.wait()
     }
 
     /// Writes and empties `out`; false when the output is closed.
@@ -209,6 +238,21 @@ public final class WorkerLoop: @unchecked Sendable {
         }
         func set(_ i: Int, _ v: JSONValue) { slots[i] = v }
         var values: [JSONValue?] { Array(slots) }
+    }
+
+    /// Fast-path requests decoded by several threads into distinct slots.
+    final class FastBox: @unchecked Sendable {
+        private let slots: UnsafeMutableBufferPointer<FastFareRequest?>
+        init(count: Int) {
+            slots = .allocate(capacity: count)
+            _ = slots.initialize(from: repeatElement(nil, count: count))
+        }
+        deinit {
+            slots.deinitialize()
+            slots.deallocate()
+        }
+        func set(_ i: Int, _ v: FastFareRequest) { slots[i] = v }
+        var values: [FastFareRequest?] { Array(slots) }
     }
 
     /// Responses written by several threads into distinct, preallocated slots (no shared

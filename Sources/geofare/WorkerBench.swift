@@ -105,7 +105,7 @@ final class WorkerClient: @unchecked Sendable {
     func measure(_ lines: [String], window: Int) throws -> (Double, [Double], Int) {
         let n = lines.count
         let record = Timings(count: n)
-        let slots = DispatchSemaphore(value: window)
+        let flow = Window(size: max(1, window))
         let done = DispatchSemaphore(value: 0)
         let reader = output.fileHandleForReading
         let start = DispatchTime.now().uptimeNanoseconds
@@ -117,60 +117,95 @@ final class WorkerClient: @unchecked Sendable {
                 if data.isEmpty { break }
                 buffer.append(contentsOf: data)
                 var lineStart = 0
+                let before = received
+                let now = DispatchTime.now().uptimeNanoseconds
                 while let nl = buffer[lineStart...].firstIndex(of: 0x0A) {
                     // Responses come back in request order.
-                    let failed = WorkerClient.isFailure(buffer[lineStart..<nl])
-                    record.received(received, at: DispatchTime.now().uptimeNanoseconds, failed: failed)
+                    record.received(received, at: now, failed: WorkerClient.isFailure(buffer[lineStart..<nl]))
                     received += 1
                     lineStart = nl + 1
-                    slots.signal()
                 }
                 buffer.removeSubrange(0..<lineStart)
+                flow.release(received - before)  // one wake-up per chunk read, not per line
             }
             done.signal()
         }
         let writer = input.fileHandleForWriting
         var batch = Data()
-        for (i, line) in lines.enumerated() {
-            slots.wait()
-            record.sent(i, at: DispatchTime.now().uptimeNanoseconds)
-            batch.append(contentsOf: line.utf8)
-            batch.append(0x0A)
-            if batch.count > 16_384 || i == n - 1 { writer.write(batch); batch.removeAll(keepingCapacity: true) }
-            else if i % 64 == 63 { writer.write(batch); batch.removeAll(keepingCapacity: true) }
+        var i = 0
+        while i < n {
+            // Up to 64 lines per write, and never more than `window` unanswered.
+            let count = min(64, n - i, max(1, window))
+            flow.acquire(count)
+            let now = DispatchTime.now().uptimeNanoseconds
+            for k in i..<(i + count) {
+                record.sent(k, at: now)
+                batch.append(contentsOf: lines[k].utf8)
+                batch.append(0x0A)
+            }
+            writer.write(batch)
+            batch.removeAll(keepingCapacity: true)
+            i += count
         }
         done.wait()
         return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, record.latencies(), record.errors)
     }
 
-    /// Send and receive times of one phase, shared by the writer and the reader thread.
-    final class Timings: @unchecked Sendable {
-        private let lock = NSLock()
-        private var sentAt: [UInt64]
-        private var receivedAt: [UInt64]
-        private(set) var errors = 0
-        init(count: Int) {
-            sentAt = Array(repeating: 0, count: count)
-            receivedAt = Array(repeating: 0, count: count)
+    /// Requests in flight, at most `size`: the writer blocks only when the window is full and
+    /// the reader wakes it once per chunk of responses (not a semaphore round trip per line).
+    final class Window: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var free: Int
+        init(size: Int) { free = size }
+        func acquire(_ k: Int) {
+            condition.lock()
+            while free < k { condition.wait() }
+            free -= k
+            condition.unlock()
         }
-        func sent(_ i: Int, at t: UInt64) { lock.lock(); sentAt[i] = t; lock.unlock() }
+        func release(_ k: Int) {
+            guard k > 0 else { return }
+            condition.lock()
+            free += k
+            condition.signal()
+            condition.unlock()
+        }
+    }
+
+    /// Send and receive times of one phase: each slot is written by one thread (the writer
+    /// or the reader) and read after both are done.
+    final class Timings: @unchecked Sendable {
+        private let sentAt: UnsafeMutableBufferPointer<UInt64>
+        private let receivedAt: UnsafeMutableBufferPointer<UInt64>
+        private var failures = 0  // the reader's alone
+        init(count: Int) {
+            sentAt = .allocate(capacity: count)
+            sentAt.initialize(repeating: 0)
+            receivedAt = .allocate(capacity: count)
+            receivedAt.initialize(repeating: 0)
+        }
+        deinit {
+            sentAt.deallocate()
+            receivedAt.deallocate()
+        }
+        var errors: Int { failures }
+        func sent(_ i: Int, at t: UInt64) { sentAt[i] = t }
         func received(_ i: Int, at t: UInt64, failed: Bool) {
-            lock.lock()
             receivedAt[i] = t
-            if failed { errors += 1 }
-            lock.unlock()
+            if failed { failures += 1 }
         }
         func latencies() -> [Double] {
-            lock.lock(); defer { lock.unlock() }
-            return zip(sentAt, receivedAt).map { Double($1 &- $0) / 1e9 }
+            zip(sentAt, receivedAt).map { Double($1 &- $0) / 1e9 }
         }
     }
 
     /// Whether a response line says `"ok":false`: the protocol writes it right after the id,
     /// so only the first bytes are searched (a Foundation string search here would make the
     /// benchmark client, not the worker, the bottleneck).
+    static let failurePattern = Array(#""ok":false"#.utf8)
+
     static func isFailure(_ line: ArraySlice<UInt8>) -> Bool {
-        let pattern = Array(#""ok":false"#.utf8)
+        let pattern = failurePattern
         let end = min(line.endIndex, line.startIndex + 160)
         guard end - line.startIndex >= pattern.count else { return false }
         var i = line.startIndex

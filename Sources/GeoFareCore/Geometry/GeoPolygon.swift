@@ -6,26 +6,44 @@
 public struct GeoPolygon: Sendable, Hashable {
     /// Rings as arrays of points (x = longitude, y = latitude); even-odd makes outer rings and
     /// holes implicit.
-    public let rings: [[XYPoint]]
+    public var rings: [[XYPoint]] { tables.rings }
     /// West, south, east, north in degrees.
     public let bounds: (west: Double, south: Double, east: Double, north: Double)
 
+    /// The arrays, in one shared object: copying a polygon (zone look-ups do, per request)
+    /// costs one reference count instead of one per array.
+    private final class Tables: Sendable {
+        let rings: [[XYPoint]]
+        let edges: [Double]
+        let bandStart: [Int32]
+        let bandEdges: [Int32]
+        let cellStart: [Int32]
+        let cellEdges: [Int32]
+        init(rings: [[XYPoint]], edges: [Double], bandStart: [Int32], bandEdges: [Int32], cellStart: [Int32], cellEdges: [Int32]) {
+            self.rings = rings
+            self.edges = edges
+            self.bandStart = bandStart
+            self.bandEdges = bandEdges
+            self.cellStart = cellStart
+            self.cellEdges = cellEdges
+        }
+    }
+    private let tables: Tables
     /// Every edge as (ax, ay, bx, by), contiguous.
-    private let edges: [Double]
+    private var edges: [Double] { tables.edges }
     /// Band b holds the edges `bandEdges[bandStart[b] ..< bandStart[b + 1]]`.
-    private let bandStart: [Int32]
-    private let bandEdges: [Int32]
+    private var bandStart: [Int32] { tables.bandStart }
+    private var bandEdges: [Int32] { tables.bandEdges }
     private let bandHeight: Double
     /// A uniform grid for segment tests: cell c = row·gridSize + column holds the edges
     /// `cellEdges[cellStart[c] ..< cellStart[c + 1]]` whose bounding box touches it.
     private let gridSize: Int
-    private let cellStart: [Int32]
-    private let cellEdges: [Int32]
+    private var cellStart: [Int32] { tables.cellStart }
+    private var cellEdges: [Int32] { tables.cellEdges }
     private let cellWidth: Double
     private let cellHeight: Double
 
     public init(rings: [[XYPoint]]) {
-        self.rings = rings
         var w = Double.infinity, s = Double.infinity, e = -Double.infinity, n = -Double.infinity
         var edges: [Double] = []
         for ring in rings where ring.count >= 2 {
@@ -55,9 +73,6 @@ public struct GeoPolygon: Sendable, Hashable {
                 fill[b] += 1
             }
         }
-        self.edges = edges
-        bandStart = counts
-        bandEdges = list
         bandHeight = height
 
         let g = max(8, min(256, Int((Double(edgeCount).squareRoot() * 2).rounded())))
@@ -84,8 +99,7 @@ public struct GeoPolygon: Sendable, Hashable {
             if pass == 0 { for c in 0..<(g * g) { cellCounts[c + 1] += cellCounts[c] } } else { builtCells = cellList }
         }
         gridSize = g
-        cellEdges = builtCells
-        cellStart = cellCounts
+        tables = Tables(rings: rings, edges: edges, bandStart: counts, bandEdges: list, cellStart: cellCounts, cellEdges: builtCells)
         cellWidth = cw
         cellHeight = ch
     }
@@ -170,13 +184,13 @@ public struct GeoPolygon: Sendable, Hashable {
         let px = a.longitude, py = a.latitude
         let rx = b.longitude - px, ry = b.latitude - py
         var result: [Double] = []
-        var candidates: [Int32] = []
+        var hitEdges: [Int32] = []  // an edge listed in several visited cells counts once
         let g = gridSize, w = bounds.west, so = bounds.south
         func col(_ x: Double) -> Int { min(g - 1, max(0, Int((x - w) / cellWidth))) }
         func row(_ y: Double) -> Int { min(g - 1, max(0, Int((y - so) / cellHeight))) }
         withGrid { e, start, list in
             // Visit, column by column, the rows the segment's y spans inside that column (with a
-            // margin for rounding), and collect their edges.
+            // margin for rounding), and test their edges there (no candidate list to sort).
             let c0 = col(minX), c1 = col(maxX)
             let margin = cellHeight * 1e-6
             for c in c0...c1 {
@@ -189,23 +203,22 @@ public struct GeoPolygon: Sendable, Hashable {
                 }
                 for r in row(ya - margin)...row(yb + margin) {
                     let cell = r * g + c
-                    for j in Int(start[cell])..<Int(start[cell + 1]) { candidates.append(list[j]) }
+                    for j in Int(start[cell])..<Int(start[cell + 1]) {
+                        let k = list[j]
+                        let i = Int(k) * 4
+                        let qx = e[i], qy = e[i + 1], sx = e[i + 2] - qx, sy = e[i + 3] - qy
+                        if max(qx, qx + sx) < minX || min(qx, qx + sx) > maxX || max(qy, qy + sy) < minY || min(qy, qy + sy) > maxY { continue }
+                        let denom = rx * sy - ry * sx
+                        if denom == 0 { continue }
+                        let qpx = qx - px, qpy = qy - py
+                        let t = (qpx * sy - qpy * sx) / denom
+                        let u = (qpx * ry - qpy * rx) / denom
+                        if t > 0 && t < 1 && u >= 0 && u < 1 && !hitEdges.contains(k) {
+                            hitEdges.append(k)
+                            result.append(t)
+                        }
+                    }
                 }
-            }
-            guard !candidates.isEmpty else { return }
-            candidates.sort()
-            var previous: Int32 = -1
-            for k in candidates where k != previous {
-                previous = k
-                let i = Int(k) * 4
-                let qx = e[i], qy = e[i + 1], sx = e[i + 2] - qx, sy = e[i + 3] - qy
-                if max(qx, qx + sx) < minX || min(qx, qx + sx) > maxX || max(qy, qy + sy) < minY || min(qy, qy + sy) > maxY { continue }
-                let denom = rx * sy - ry * sx
-                if denom == 0 { continue }
-                let qpx = qx - px, qpy = qy - py
-                let t = (qpx * sy - qpy * sx) / denom
-                let u = (qpx * ry - qpy * rx) / denom
-                if t > 0 && t < 1 && u >= 0 && u < 1 { result.append(t) }
             }
         }
         return result.sorted()

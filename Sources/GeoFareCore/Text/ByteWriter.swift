@@ -157,3 +157,57 @@ public struct ByteWriter {
         append(text)
     }
 }
+
+/// JSON pieces for hand-written encoders (the worker's hot results): the same text as
+/// ``JSONStreamWriter`` and ``JSONWriter`` write.
+extension ByteWriter {
+    /// Appends literal text.
+    @inlinable
+    public mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// `"key":`, after a comma unless it is the object's first member.
+    @inlinable
+    public mutating func jsonKey(_ key: StaticString, first: Bool = false) {
+        reserve(key.utf8CodeUnitCount + 4)
+        if !first { append(UInt8(ascii: ",")) }
+        append(UInt8(ascii: "\""))
+        append(key)
+        append(UInt8(ascii: "\""))
+        append(UInt8(ascii: ":"))
+    }
+
+    /// A number as ``JSONStreamWriter/double(_:)`` writes it: integral values below 10¹⁵ as
+    /// integers, others in Swift's shortest round-trip form, non-finite as `null`.
+    public mutating func jsonDouble(_ v: Double) {
+        if !v.isFinite { append("null") } else if v == v.rounded(), abs(v) < 1e15 { appendDecimal(Int64(v)) } else {
+            var text = v.description
+            text.withUTF8 { append($0) }
+        }
+    }
+
+    /// A string as ``JSONWriter/appendString(_:to:)`` writes it.
+    public mutating func jsonString(_ s: String) {
+        var s = s
+        s.withUTF8 { u in
+            var clean = true
+            for c in u where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
+                clean = false
+                break
+            }
+            if clean {
+                append(UInt8(ascii: "\""))
+                append(u)
+                append(UInt8(ascii: "\""))
+            } else {
+                var text: [UInt8] = []
+                JSONWriter.appendString(String(decoding: u, as: UTF8.self), to: &text)
+                append(text)
+            }
+        }
+    }
+
+    /// `true` or `false`.
+    public mutating func jsonBool(_ b: Bool) { b ? append("true") : append("false") }
+}

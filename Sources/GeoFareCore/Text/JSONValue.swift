@@ -377,7 +377,20 @@ public struct JSONStreamWriter {
         separator()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// Appends literal JSON text as is (a response's envelope around a streamed result).
+    public mutating func rawPrefix(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        needsComma = false
+    }
+
+    /// Appends bytes that are already JSON (an echoed id token).
+    public mutating func rawBytes(_ json: [UInt8]) {
+        bytes.append(contentsOf: json)
         needsComma = false
     }
 
