@@ -19,7 +19,9 @@ struct FastFareRequest: Sendable {
     var includeRoute = false
 
     /// Decodes one request line, or returns `nil` for anything outside the fast form.
-    static func decode(_ line: UnsafeRawBufferPointer) -> FastFareRequest? {
+    /// - Parameter names: known tariff ids with their `String`s, so a request naming one
+    ///   reuses it instead of allocating a new string.
+    static func decode(_ line: UnsafeRawBufferPointer, names: [(bytes: [UInt8], string: String)] = []) -> FastFareRequest? {
         var p = Cursor(bytes: line.bindMemory(to: UInt8.self))
         var id: [UInt8]?, op = false, from: Coordinate?, to: Coordinate?, departure: Date?
         var tariff: String?, party: Int?, split: SplitMethod?, route: Bool?
@@ -52,7 +54,8 @@ struct FastFareRequest: Sendable {
                 departure = d
             case 6 where Self.equal(key, "tariff"):
                 guard tariff == nil, let s = p.simpleString() else { return nil }
-                tariff = String(decoding: s, as: UTF8.self)
+                tariff = names.first { $0.bytes.count == s.count && memcmp($0.bytes, s.baseAddress!, s.count) == 0 }?.string
+                    ?? String(decoding: s, as: UTF8.self)
             case 10 where Self.equal(key, "party_size"):
                 guard party == nil, let t = p.integerToken(), let n = ByteNumber.int(t), (1...20).contains(n) else { return nil }
                 party = n

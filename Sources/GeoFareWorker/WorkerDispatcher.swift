@@ -23,9 +23,13 @@ public final class WorkerDispatcher: @unchecked Sendable {
     private var requests: Int64 = 0
     private var errorsByCode: [String: Int64] = [:]
 
+    /// Every tariff id and alias as bytes and `String` (for ``FastFareRequest``).
+    let tariffNames: [(bytes: [UInt8], string: String)]
+
     public init(pricer: TripPricer, parties: PartyService?) {
         self.pricer = pricer
         self.parties = parties
+        tariffNames = pricer.engine.catalog.tariffs.flatMap { [$0.id] + $0.aliases }.map { (Array($0.utf8), $0) }
     }
 
     /// The ops that touch the party store and must run in order on the loop's thread.
@@ -64,24 +68,29 @@ public final class WorkerDispatcher: @unchecked Sendable {
     }
 
     /// Answers a request read by the fast path (``FastFareRequest``): the same pricing and the
-    /// same bytes as the general `fare` op.
-    func respond(to fast: FastFareRequest) -> [UInt8] {
+    /// same bytes as the general `fare` op, appended to `w`.
+    func respond(to fast: FastFareRequest, into w: inout ByteWriter) {
         do {
             let (quote, route) = try pricer.quote(fast.request)
             count(error: nil)
-            var w = ByteWriter(capacity: fast.includeRoute ? 1400 : 700)
-            defer { w.deallocate() }
             w.append(#"{"id":"#)
             w.append(fast.idToken)
             w.append(#","ok":true,"result":"#)
             ResultEncoding.writeQuote(quote, route: fast.includeRoute ? route : nil, into: &w)
             w.append("}\n")
-            return Array(w.bytes)
         } catch {
             var parsed: JSONValue = .null
             if let v = try? fast.idToken.withUnsafeBytes({ try JSONParser.parse($0) }) { parsed = v }
-            return response(id: parsed, error: error)
+            w.append(response(id: parsed, error: error))
         }
+    }
+
+    /// ``respond(to:into:)`` as a new array.
+    func respond(to fast: FastFareRequest) -> [UInt8] {
+        var w = ByteWriter(capacity: fast.includeRoute ? 1400 : 700)
+        defer { w.deallocate() }
+        respond(to: fast, into: &w)
+        return Array(w.bytes)
     }
 
     func run(_ op: String, _ f: RequestFields) throws -> JSONValue {

@@ -24,6 +24,10 @@ public final class WorkerLoop: @unchecked Sendable {
     let maxLineBytes: Int
     let threads: Int
 
+    /// One output buffer per lane, reused batch after batch: responses computed in parallel
+    /// are written here and copied out in input order (no array per response).
+    let laneWriters: LaneWriters
+
     public init(dispatcher: WorkerDispatcher, input: Int32 = 0, output: Int32 = 1, maxLineBytes: Int = 1 << 20,
                 threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.dispatcher = dispatcher
@@ -31,6 +35,7 @@ public final class WorkerLoop: @unchecked Sendable {
         self.output = output
         self.maxLineBytes = maxLineBytes
         self.threads = max(1, threads)
+        laneWriters = LaneWriters(count: self.threads)
     }
 
     /// Installs the SIGTERM/SIGINT handlers and ignores SIGPIPE (a closed stdout ends the loop).
@@ -130,7 +135,7 @@ public final class WorkerLoop: @unchecked Sendable {
                     guard tooLarge[k] == nil else { continue }
                     var range = lines[k]
                     if range.count > 0, base.raw[range.upperBound - 1] == 0x0D { range = range.lowerBound..<(range.upperBound - 1) }
-                    if let fast = FastFareRequest.decode(UnsafeRawBufferPointer(rebasing: base.raw[range])) {
+                    if let fast = FastFareRequest.decode(UnsafeRawBufferPointer(rebasing: base.raw[range]), names: self.dispatcher.tariffNames) {
                         fastBox.set(k, fast)
                         continue
                     }
@@ -154,6 +159,8 @@ public final class WorkerLoop: @unchecked Sendable {
             if let f = fast[i] { return dispatcher.respond(to: f) }
             return dispatcher.respond(to: parsed[i]!)
         }
+        let spans = SpanBox(count: lines.count)
+        for lane in 0..<threads { laneWriters[lane].removeAll() }
         var k = 0
         while k < lines.count {
             if let bytes = tooLarge[k] {
@@ -174,22 +181,29 @@ public final class WorkerLoop: @unchecked Sendable {
             while end < lines.count, isStateless(end) { end += 1 }
             let run = k..<end
             if run.count >= 16 && threads > 1 {
-                let box = ResponseBox(responses)
                 let lanes = threads
+                let writers = laneWriters, dispatcher = self.dispatcher
                 Self.parallel(lanes) { lane in
                     var i = run.lowerBound + lane
                     while i < run.upperBound {
-                        box.set(i, respond(i))
+                        let start = writers[lane].count
+                        if let f = fast[i] { dispatcher.respond(to: f, into: &writers[lane]) } else { writers[lane].append(dispatcher.respond(to: parsed[i]!)) }
+                        spans.set(i, lane: lane, start: start, end: writers[lane].count)
                         i += lanes
                     }
                 }
-                responses = box.values
             } else {
                 for i in run { responses[i] = respond(i) }
             }
             k = end
         }
-        for r in responses { out += r }
+        for i in 0..<lines.count {
+            if let s = spans[i] {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: laneWriters[s.lane].bytes[s.start..<s.end]))
+            } else {
+                out += responses[i]
+            }
+        }
     }
 
     /// Runs `body(0..<lanes)`: lane 0 on this thread, the others on the global queue.
@@ -238,6 +252,38 @@ public final class WorkerLoop: @unchecked Sendable {
         }
         func set(_ i: Int, _ v: JSONValue) { slots[i] = v }
         var values: [JSONValue?] { Array(slots) }
+    }
+
+    /// Per-lane output buffers (each lane touches only its own).
+    final class LaneWriters: @unchecked Sendable {
+        private let writers: UnsafeMutablePointer<ByteWriter>
+        let count: Int
+        init(count: Int) {
+            self.count = count
+            writers = .allocate(capacity: count)
+            for i in 0..<count { (writers + i).initialize(to: ByteWriter(capacity: 1 << 16)) }
+        }
+        deinit {
+            for i in 0..<count { writers[i].deallocate() }
+            writers.deinitialize(count: count)
+            writers.deallocate()
+        }
+        subscript(_ lane: Int) -> ByteWriter {
+            get { writers[lane] }
+            _modify { yield &writers[lane] }
+        }
+    }
+
+    /// Where each parallel response lies in the lane buffers (`nil`: in the responses array).
+    final class SpanBox: @unchecked Sendable {
+        private let slots: UnsafeMutableBufferPointer<(lane: Int, start: Int, end: Int)>
+        init(count: Int) {
+            slots = .allocate(capacity: count)
+            slots.initialize(repeating: (-1, 0, 0))
+        }
+        deinit { slots.deallocate() }
+        func set(_ i: Int, lane: Int, start: Int, end: Int) { slots[i] = (lane, start, end) }
+        subscript(_ i: Int) -> (lane: Int, start: Int, end: Int)? { slots[i].lane < 0 ? nil : slots[i] }
     }
 
     /// Fast-path requests decoded by several threads into distinct slots.

@@ -36,10 +36,13 @@ struct WorkerTests {
                 lines.append(#"{"id":\#(id),"op":"fare","trip":{"distance_m":5000,"duration_s":900},"cruise_kmh":25,"tariff":"kr-seoul/regular","depart_at":"2024-05-15T14:00:00+09:00"}"#)
                 checks.append { $0["result"]?["total"]?.int64 == 8_000 && $0["result"]?["currency"] == .string("KRW") }
             case 4:
-                lines.append(#"{"id":\#(id),"op":"fare","from":{"lat":\#(lat),"lon":\#(lon)},"to":{"lat":37.4979,"lon":127.0276},"depart_at":"2024-05-15T22:30:00+09:00","party_size":3}"#)
+                // Every other one asks for the route in the result (protocol 2: opt-in).
+                let withRoute = id % 2 == 0
+                lines.append(#"{"id":\#(id),"op":"fare","from":{"lat":\#(lat),"lon":\#(lon)},"to":{"lat":37.4979,"lon":127.0276},"depart_at":"2024-05-15T22:30:00+09:00","party_size":3\#(withRoute ? #","route":true"# : "")}"#)
                 checks.append { r in
                     guard let q = r["result"], let total = q["total"]?.int64, let shares = q["per_person"]?.array?.compactMap(\.int64) else { return false }
-                    return shares.count == 3 && shares.reduce(0, +) == total && q["route"]?["distance_m"]?.double ?? 0 > 0
+                    let route = q["route"]?["distance_m"]?.double
+                    return shares.count == 3 && shares.reduce(0, +) == total && (withRoute ? route ?? 0 > 0 : route == nil)
                 }
             case 5:
                 lines.append(#"{"id":\#(id),"op":"route","from":{"lat":\#(lat),"lon":\#(lon)},"to":{"lat":37.2636,"lon":127.0286},"depart_at":"2024-05-15T22:50:00+09:00"}"#)
@@ -76,7 +79,7 @@ struct WorkerTests {
                 }
             case 12:
                 lines.append(#"{"id":\#(id),"op":"version"}"#)
-                checks.append { $0["result"]?["protocol"]?.int64 == 1 && ($0["result"]?["tariffs"]?.array?.count ?? 0) >= 9 }
+                checks.append { $0["result"]?["protocol"]?.int64 == 2 && ($0["result"]?["tariffs"]?.array?.count ?? 0) >= 9 }
             default:
                 lines.append(#"{"id":\#(id),"op":"stats"}"#)
                 let expected = stored.count
@@ -211,6 +214,40 @@ struct WorkerTests {
         #expect(r[2]["id"]?.int64 == 3)
         kill(worker.pid, SIGTERM)
         #expect(worker.wait() == 0)
+    }
+}
+
+/// The byte-level fast path for plain fare requests answers exactly as the general parser.
+struct FastPathTests {
+    @Test("The same fares in the fast form and in forms only the general parser takes get identical answers")
+    func sameAnswers() throws {
+        var rng = SeededGenerator(seed: 17)
+        var fastLines: [String] = [], generalLines: [String] = []
+        for i in 0..<600 {
+            let a = (Double.random(in: 37.45...37.65, using: &rng), Double.random(in: 126.85...127.15, using: &rng))
+            let b = (Double.random(in: 37.2...37.7, using: &rng), Double.random(in: 126.7...127.3, using: &rng))
+            let when = "2024-05-1\(i % 7 + 3)T\(i % 24 < 10 ? "0" : "")\(i % 24):\(i % 6)5:00+09:00"
+            let party = i % 25  // 0 and 21...24 are errors: the fast path leaves those to the general one
+            let tariff = i % 3 == 0 ? "" : #","tariff":"\#(i % 3 == 1 ? "kr-seoul/regular" : "jumbo")""#
+            let split = ["equal", "proportional", "shapley"][i % 3]
+            let id = i % 2 == 0 ? "\(i)" : "\"r\(i)\""
+            let core = #""op":"fare","from":{"lat":\#(a.0),"lon":\#(a.1)},"to":{"lon":\#(b.1),"lat":\#(b.0)},"depart_at":"\#(when)","party_size":\#(party)\#(tariff),"split":"\#(split)","route":\#(i % 4 == 0)"#
+            fastLines.append(#"{"id":\#(id),\#(core)}"#)
+            // A zero toll is priced the same but is not in the fast form.
+            generalLines.append(#"{"id":\#(id),\#(core),"tolls":0}"#)
+        }
+        let worker = try WorkerProcess(arguments: ["--db", ":memory:"])
+        worker.send(Array((fastLines.joined(separator: "\n") + "\n" + generalLines.joined(separator: "\n") + "\n").utf8))
+        let answers = worker.receive(fastLines.count * 2)
+        worker.closeInput()
+        #expect(worker.wait() == 0)
+        try #require(answers.count == fastLines.count * 2)
+        var priced = 0
+        for i in fastLines.indices {
+            #expect(answers[i] == answers[fastLines.count + i], "\(fastLines[i])")
+            if answers[i]["ok"] == .bool(true) { priced += 1 }
+        }
+        #expect(priced > 250)  // the rest are errors on purpose (party sizes, points outside every tariff region)
     }
 }
 

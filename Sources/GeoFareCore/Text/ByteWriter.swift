@@ -170,12 +170,19 @@ extension ByteWriter {
     /// `"key":`, after a comma unless it is the object's first member.
     @inlinable
     public mutating func jsonKey(_ key: StaticString, first: Bool = false) {
-        reserve(key.utf8CodeUnitCount + 4)
-        if !first { append(UInt8(ascii: ",")) }
-        append(UInt8(ascii: "\""))
-        append(key)
-        append(UInt8(ascii: "\""))
-        append(UInt8(ascii: ":"))
+        let n = key.utf8CodeUnitCount
+        reserve(n + 4)
+        // One capacity check, then plain stores (keys are a few bytes: no memcpy call).
+        var p = base + used
+        if !first { p.pointee = UInt8(ascii: ","); p += 1 }
+        p.pointee = UInt8(ascii: "\"")
+        p += 1
+        let k = key.utf8Start
+        for j in 0..<n { p[j] = k[j] }
+        p += n
+        p[0] = UInt8(ascii: "\"")
+        p[1] = UInt8(ascii: ":")
+        used = base.distance(to: p) + 2
     }
 
     /// A number as ``JSONStreamWriter/double(_:)`` writes it: integral values below 10¹⁵ as
