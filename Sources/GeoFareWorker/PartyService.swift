@@ -92,7 +92,21 @@ public final class PartyService: @unchecked Sendable {
             do { items = try index.clusters(bbox: bbox, zoom: zoom, filter: filter, idsLimit: idsLimit) } catch {
                 throw WorkerError(code: error.code, message: error.message, field: error.field)
             }
-            return .object(["items": .array(items.map(Self.json)), "zoom": .int(Int64(zoom))])
+            // Streamed (a viewport can hold hundreds of items): the same bytes as the JSONValue
+            // form, keys sorted, without building a dictionary per item.
+            var w = ByteWriter(capacity: 256 + items.count * 160)
+            defer { w.deallocate() }
+            w.append(UInt8(ascii: "{"))
+            w.jsonKey("items", first: true)
+            w.append(UInt8(ascii: "["))
+            for (k, item) in items.enumerated() {
+                if k > 0 { w.append(UInt8(ascii: ",")) }
+                Self.write(item, into: &w)
+            }
+            w.append(UInt8(ascii: "]"))
+            w.jsonKey("zoom"); w.appendDecimal(Int64(zoom))
+            w.append(UInt8(ascii: "}"))
+            return .raw(Array(w.bytes))
         case "cluster.leaves":
             let id = try f.string("cluster_id")
             let limit = Int(try f.optionalInt("limit", range: 1...10_000) ?? 100)
@@ -190,12 +204,33 @@ public final class PartyService: @unchecked Sendable {
     /// An instant as ISO 8601 UTC text.
     public static func isoString(_ d: Date) -> String { ResultEncoding.isoString(d) }
 
-    static func json(_ item: ClusterItem) -> JSONValue {
-        .object([
-            "id": .string(item.id), "count": .int(Int64(item.count)), "center": ResultEncoding.coordinate(item.center),
-            "bounds": .object(["west": .double(item.bounds.west), "south": .double(item.bounds.south), "east": .double(item.bounds.east), "north": .double(item.bounds.north)]),
-            "expansion_zoom": item.expansionZoom.map { .int(Int64($0)) } ?? .null,
-            "party_ids": item.partyIDs.map { .array($0.map(JSONValue.string)) } ?? .null,
-        ])
+    /// A cluster item `{bounds, center, count, expansion_zoom, id, party_ids}`, keys sorted,
+    /// straight to bytes.
+    static func write(_ item: ClusterItem, into w: inout ByteWriter) {
+        w.append(UInt8(ascii: "{"))
+        w.jsonKey("bounds", first: true); w.append(UInt8(ascii: "{"))
+        w.jsonKey("east", first: true); w.jsonDouble(item.bounds.east)
+        w.jsonKey("north"); w.jsonDouble(item.bounds.north)
+        w.jsonKey("south"); w.jsonDouble(item.bounds.south)
+        w.jsonKey("west"); w.jsonDouble(item.bounds.west)
+        w.append(UInt8(ascii: "}"))
+        w.jsonKey("center"); ResultEncoding.writeCoordinate(item.center, into: &w)
+        w.jsonKey("count"); w.appendDecimal(Int64(item.count))
+        w.jsonKey("expansion_zoom")
+        if let z = item.expansionZoom { w.appendDecimal(Int64(z)) } else { w.append("null") }
+        w.jsonKey("id"); w.jsonString(item.id)
+        w.jsonKey("party_ids")
+        if let ids = item.partyIDs {
+            w.append(UInt8(ascii: "["))
+            for (k, id) in ids.enumerated() {
+                if k > 0 { w.append(UInt8(ascii: ",")) }
+                w.jsonString(id)
+            }
+            w.append(UInt8(ascii: "]"))
+        } else {
+            w.append("null")
+        }
+        w.append(UInt8(ascii: "}"))
     }
+
 }
