@@ -23,13 +23,37 @@ public final class WorkerDispatcher: @unchecked Sendable {
     private var requests: Int64 = 0
     private var errorsByCode: [String: Int64] = [:]
 
-    /// Every tariff id and alias as bytes and `String` (for ``FastFareRequest``).
-    let tariffNames: [(bytes: [UInt8], string: String)]
+    /// What one lane of the worker loop prices with: its own pricer (its own catalog, meters
+    /// and zones, so reference counts never bounce between cores) and its tariff names as
+    /// bytes and `String` (so ``FastFareRequest`` reuses them instead of allocating).
+    struct Lane: Sendable {
+        let pricer: TripPricer
+        let tariffNames: [(bytes: [UInt8], string: String)]
+        init(pricer: TripPricer) {
+            self.pricer = pricer
+            tariffNames = pricer.engine.catalog.tariffs.flatMap { [$0.id] + $0.aliases }.map { (Array($0.utf8), $0) }
+        }
+    }
+    let lanes: [Lane]
 
-    public init(pricer: TripPricer, parties: PartyService?) {
+    /// - Parameter lanePricers: one pricer per loop thread, each loaded separately (the same
+    ///   data); without them every lane shares `pricer`.
+    public init(pricer: TripPricer, parties: PartyService?, lanePricers: [TripPricer] = []) {
         self.pricer = pricer
         self.parties = parties
-        tariffNames = pricer.engine.catalog.tariffs.flatMap { [$0.id] + $0.aliases }.map { (Array($0.utf8), $0) }
+        lanes = (lanePricers.isEmpty ? [pricer] : lanePricers).map(Lane.init)
+    }
+
+    /// The lane for a loop thread.
+    func lane(_ i: Int) -> Lane { lanes[i % lanes.count] }
+
+    /// Counts `n` successful answers at once (the loop's lanes count their own and report
+    /// once per batch, instead of taking the stats lock per request).
+    func countSuccesses(_ n: Int) {
+        guard n > 0 else { return }
+        statsLock.lock()
+        requests += Int64(n)
+        statsLock.unlock()
     }
 
     /// The ops that touch the party store and must run in order on the loop's thread.
@@ -68,20 +92,23 @@ public final class WorkerDispatcher: @unchecked Sendable {
     }
 
     /// Answers a request read by the fast path (``FastFareRequest``): the same pricing and the
-    /// same bytes as the general `fare` op, appended to `w`.
-    func respond(to fast: FastFareRequest, into w: inout ByteWriter) {
+    /// same bytes as the general `fare` op, appended to `w`, priced by the given lane.
+    /// - Returns: true for a success, which the caller counts (``countSuccesses(_:)``);
+    ///   errors are counted here.
+    func respond(to fast: FastFareRequest, lane: Int, into w: inout ByteWriter) -> Bool {
         do {
-            let (quote, route) = try pricer.quote(fast.request)
-            count(error: nil)
+            let (quote, route) = try self.lane(lane).pricer.quote(fast.request)
             w.append(#"{"id":"#)
             w.append(fast.idToken)
             w.append(#","ok":true,"result":"#)
             ResultEncoding.writeQuote(quote, route: fast.includeRoute ? route : nil, into: &w)
             w.append("}\n")
+            return true
         } catch {
             var parsed: JSONValue = .null
             if let v = try? fast.idToken.withUnsafeBytes({ try JSONParser.parse($0) }) { parsed = v }
             w.append(response(id: parsed, error: error))
+            return false
         }
     }
 
@@ -89,7 +116,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
     func respond(to fast: FastFareRequest) -> [UInt8] {
         var w = ByteWriter(capacity: fast.includeRoute ? 1400 : 700)
         defer { w.deallocate() }
-        respond(to: fast, into: &w)
+        if respond(to: fast, lane: 0, into: &w) { countSuccesses(1) }
         return Array(w.bytes)
     }
 

@@ -135,7 +135,7 @@ public final class WorkerLoop: @unchecked Sendable {
                     guard tooLarge[k] == nil else { continue }
                     var range = lines[k]
                     if range.count > 0, base.raw[range.upperBound - 1] == 0x0D { range = range.lowerBound..<(range.upperBound - 1) }
-                    if let fast = FastFareRequest.decode(UnsafeRawBufferPointer(rebasing: base.raw[range]), names: self.dispatcher.tariffNames) {
+                    if let fast = FastFareRequest.decode(UnsafeRawBufferPointer(rebasing: base.raw[range]), names: self.dispatcher.lane(lane).tariffNames) {
                         fastBox.set(k, fast)
                         continue
                     }
@@ -183,15 +183,24 @@ public final class WorkerLoop: @unchecked Sendable {
             if run.count >= 16 && threads > 1 {
                 let lanes = threads
                 let writers = laneWriters, dispatcher = self.dispatcher
+                let successes = LaneCounts(lanes: lanes)
                 Self.parallel(lanes) { lane in
-                    var i = run.lowerBound + lane
+                    // Request i goes to lane i % lanes, the lane that decoded it.
+                    var i = run.lowerBound + ((lane - run.lowerBound % lanes) % lanes + lanes) % lanes
+                    var ok = 0
                     while i < run.upperBound {
                         let start = writers[lane].count
-                        if let f = fast[i] { dispatcher.respond(to: f, into: &writers[lane]) } else { writers[lane].append(dispatcher.respond(to: parsed[i]!)) }
+                        if let f = fast[i] {
+                            if dispatcher.respond(to: f, lane: lane, into: &writers[lane]) { ok += 1 }
+                        } else {
+                            writers[lane].append(dispatcher.respond(to: parsed[i]!))
+                        }
                         spans.set(i, lane: lane, start: start, end: writers[lane].count)
                         i += lanes
                     }
+                    successes.set(lane, ok)
                 }
+                dispatcher.countSuccesses(successes.total)
             } else {
                 for i in run { responses[i] = respond(i) }
             }
@@ -252,6 +261,20 @@ public final class WorkerLoop: @unchecked Sendable {
         }
         func set(_ i: Int, _ v: JSONValue) { slots[i] = v }
         var values: [JSONValue?] { Array(slots) }
+    }
+
+    /// Per-lane counts, a cache line apart.
+    final class LaneCounts: @unchecked Sendable {
+        private let slots: UnsafeMutablePointer<Int>
+        private let lanes: Int
+        init(lanes: Int) {
+            self.lanes = lanes
+            slots = .allocate(capacity: lanes * 16)
+            slots.initialize(repeating: 0, count: lanes * 16)
+        }
+        deinit { slots.deallocate() }
+        func set(_ lane: Int, _ n: Int) { slots[lane * 16] = n }
+        var total: Int { (0..<lanes).reduce(0) { $0 + slots[$1 * 16] } }
     }
 
     /// Per-lane output buffers (each lane touches only its own).

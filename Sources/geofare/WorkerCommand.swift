@@ -48,10 +48,14 @@ struct WorkerCommand: ParsableCommand {
     func run() throws {
         let pricer = try data.pricer()
         let parties = try store.service()
-        let dispatcher = WorkerDispatcher(pricer: pricer, parties: parties)
+        let lanes = max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        // One pricer per loop thread, loaded separately: shared objects would have their
+        // reference counts bounce between the cores on every request.
+        let lanePricers = lanes > 1 ? try (0..<lanes).map { _ in try data.pricer() } : []
+        let dispatcher = WorkerDispatcher(pricer: pricer, parties: parties, lanePricers: lanePricers)
         WorkerLoop.installSignalHandlers()
         StandardError.print("geofare worker: protocol \(WorkerDispatcher.protocolVersion), \(parties.count) parties in \(store.db), ready")
-        let loop = WorkerLoop(dispatcher: dispatcher, maxLineBytes: max(64, maxLineBytes), threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let loop = WorkerLoop(dispatcher: dispatcher, maxLineBytes: max(64, maxLineBytes), threads: lanes)
         let status = loop.run()
         if status != 0 { throw ExitCode(status) }
     }
