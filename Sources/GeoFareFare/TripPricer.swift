@@ -94,15 +94,7 @@ public struct TripPricer: Sendable {
     /// use ``quote(_:)`` for other splits.
     /// - Throws: ``FareError`` as ``quote(_:)``.
     public func figures(_ request: Request) throws(FareError) -> (figures: FareEngine.Figures, meter: Meter) {
-        let tariff = try resolveTariff(request)
-        let route = try route(request, tariff: tariff)
-        var fare = FareRequest(trip: .segments(route.segments), departure: request.departure, tariff: engine.catalog.tariffs[tariff].id)
-        fare.origin = request.origin
-        fare.destination = request.destination
-        fare.partySize = request.partySize
-        fare.splitUnit = request.splitUnit
-        fare.tolls = request.tolls
-        fare.callFee = request.callFee
+        let (fare, _) = try fareRequest(request)
         let meter = try engine.meter(for: fare)
         return (try engine.figures(fare, meter: meter), meter)
     }
@@ -110,6 +102,13 @@ public struct TripPricer: Sendable {
     /// Estimates the route and prices it.
     /// - Throws: ``FareError`` (tariff, route and fare errors, each with its field).
     public func quote(_ request: Request) throws(FareError) -> (quote: FareQuote, route: Route) {
+        let (fare, route) = try fareRequest(request)
+        return (try engine.quote(fare), route)
+    }
+
+    /// The fare request for a trip: its tariff resolved once, its route estimated, and, for
+    /// proportional and Shapley splits, each rider's drop-off at the end of a leg.
+    func fareRequest(_ request: Request) throws(FareError) -> (FareRequest, Route) {
         let tariff = try resolveTariff(request)
         let route = try route(request, tariff: tariff)
         var fare = FareRequest(trip: .segments(route.segments), departure: request.departure, tariff: engine.catalog.tariffs[tariff].id)
@@ -120,10 +119,10 @@ public struct TripPricer: Sendable {
         fare.splitUnit = request.splitUnit
         fare.tolls = request.tolls
         fare.callFee = request.callFee
-        if request.split != .equal {
+        if request.split != .equal && request.partySize >= 1 {  // a bad party size is the engine's error to report
             let ends = route.legEndDistances
             fare.dropoffDistances = (0..<request.partySize).map { ends[min($0, ends.count - 1)] }
         }
-        return (try engine.quote(fare), route)
+        return (fare, route)
     }
 }

@@ -251,6 +251,28 @@ struct FastPathTests {
     }
 }
 
+/// A negative party with a proportional or Shapley split is an error answer, not a crash
+/// (building the drop-offs once trapped on `0..<party_size`).
+struct NegativePartyTests {
+    @Test("party_size -1 with a Shapley or proportional split: invalid_party_size, and the worker goes on")
+    func negativeParty() throws {
+        let worker = try WorkerProcess(arguments: ["--db", ":memory:"])
+        for (id, split) in [(1, "shapley"), (2, "proportional")] {
+            worker.send(#"{"id":\#(id),"op":"fare","from":{"lat":37.55,"lon":126.98},"to":{"lat":37.5,"lon":127.03},"depart_at":"2024-05-15T10:30:00+09:00","party_size":-1,"split":"\#(split)"}"#)
+        }
+        worker.send(#"{"id":3,"op":"ping"}"#)
+        let answers = worker.receive(3)
+        worker.closeInput()
+        #expect(worker.wait() == 0)
+        try #require(answers.count == 3)
+        for a in answers.prefix(2) {
+            #expect(a["error"]?["code"] == .string("invalid_party_size"))
+            #expect(a["error"]?["field"] == .string("party_size"))
+        }
+        #expect(answers[2]["ok"] == .bool(true))
+    }
+}
+
 /// The same trips through the worker, `fare-csv` and the library give the same numbers.
 struct ThreeWayAgreementTests {
     @Test("worker fare op == fare-csv == library, for coordinate trips and distance/duration trips")
