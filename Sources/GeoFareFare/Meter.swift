@@ -115,40 +115,28 @@ public final class Meter: Sendable {
 
     /// ``run(_:scenario:)`` over segments in contiguous memory (no array needed).
     public func run(buffer segments: UnsafeBufferPointer<TripSegment>, scenario: Scenario = .estimate) -> Reading {
-        var reading = Reading()
-        guard let first = segments.first else { return reading }
-        let boardingRate = combinedRate(night: nightRate(at: first.start.timeIntervalSince1970), outside: first.outsideZone)
-        reading.baseFare = version.baseFare
-        reading.baseSurcharge = Self.roundHalfUp(version.baseFare * Int64(100 + boardingRate), divisor: 100, step: version.surchargedBaseStep) - version.baseFare
+        guard let first = segments.first else { return Reading() }
+        var reading = boardingReading(first)
         var counter = 0.0          // scaled counter
         var distanceCounter = 0.0  // the part of it that distance alone accounts for
-        let unitD = version.unitDistanceMeters, unitT = version.unitTimeSeconds
         for segment in segments {
-            let d = segment.distanceMeters, duration = segment.durationSeconds
-            var f: Double, fd = d * unitT
+            let step = increments(segment)
+            let f: Double
             switch scenario {
-            case .estimate:
-                let slow = segment.slowSeconds ?? 0
-                let moving = duration - slow
-                f = slow * unitD
-                let crawling = moving > 0 && d * unitT < unitD * moving
-                switch version.mode {
-                case .concurrent: f += d * unitT + (crawling ? unitD * moving : 0)
-                case .exclusive:
-                    f += crawling ? unitD * moving : d * unitT
-                    if crawling { fd = 0 }
-                }
-            case .low:
-                f = max(d * unitT, unitD * duration)
-            case .high:
-                f = d * unitT + unitD * duration
+            case .estimate: f = step.estimate; distanceCounter += step.estimateDistance
+            case .low: f = step.low; distanceCounter += step.distance
+            case .high: f = step.high; distanceCounter += step.distance
             }
-            distanceCounter += fd
-            if f > 0 { priceInterval(from: counter, adding: f, segment: segment, into: &reading) }
+            if f > 0 {
+                var before = unitsReached(counter)
+                forEachRatePeriod(of: segment) { whole, fraction, rate in
+                    charge(counter, f, whole: whole, fraction: fraction, rate: rate, before: &before, into: &reading)
+                }
+            }
             counter += f
         }
         reading.distanceUnits = min(unitsReached(distanceCounter), reading.units)
-        reading.counterMeters = counter / unitT
+        reading.counterMeters = counter / version.unitTimeSeconds
         return reading
     }
 
@@ -157,37 +145,25 @@ public final class Meter: Sendable {
     /// split once for all three counters. Gives exactly what three ``run(buffer:scenario:)``
     /// calls give.
     public func runScenarios(buffer segments: UnsafeBufferPointer<TripSegment>) -> (estimate: Reading, low: Reading, high: Reading) {
-        var e = Reading(), l = Reading(), h = Reading()
-        guard let first = segments.first else { return (e, l, h) }
-        let boardingRate = combinedRate(night: nightRate(at: first.start.timeIntervalSince1970), outside: first.outsideZone)
-        e.baseFare = version.baseFare
-        e.baseSurcharge = Self.roundHalfUp(version.baseFare * Int64(100 + boardingRate), divisor: 100, step: version.surchargedBaseStep) - version.baseFare
-        l.baseFare = e.baseFare; l.baseSurcharge = e.baseSurcharge
-        h.baseFare = e.baseFare; h.baseSurcharge = e.baseSurcharge
+        guard let first = segments.first else { return (Reading(), Reading(), Reading()) }
+        var e = boardingReading(first)
+        var l = e, h = e
         var ce = 0.0, cl = 0.0, ch = 0.0     // scaled counters
         var de = 0.0, dlh = 0.0              // their distance parts (low and high share one)
-        let unitD = version.unitDistanceMeters, unitT = version.unitTimeSeconds
         for segment in segments {
-            let d = segment.distanceMeters, duration = segment.durationSeconds
-            let fd = d * unitT
-            var fe: Double, fde = fd
-            let slow = segment.slowSeconds ?? 0
-            let moving = duration - slow
-            fe = slow * unitD
-            let crawling = moving > 0 && d * unitT < unitD * moving
-            switch version.mode {
-            case .concurrent: fe += d * unitT + (crawling ? unitD * moving : 0)
-            case .exclusive:
-                fe += crawling ? unitD * moving : d * unitT
-                if crawling { fde = 0 }
+            let step = increments(segment)
+            de += step.estimateDistance
+            dlh += step.distance
+            var be = unitsReached(ce), bl = unitsReached(cl), bh = unitsReached(ch)
+            forEachRatePeriod(of: segment) { whole, fraction, rate in
+                // A counter adding nothing is left alone, as `run` skips it.
+                if step.estimate > 0 { charge(ce, step.estimate, whole: whole, fraction: fraction, rate: rate, before: &be, into: &e) }
+                if step.low > 0 { charge(cl, step.low, whole: whole, fraction: fraction, rate: rate, before: &bl, into: &l) }
+                if step.high > 0 { charge(ch, step.high, whole: whole, fraction: fraction, rate: rate, before: &bh, into: &h) }
             }
-            let fl = max(d * unitT, unitD * duration)
-            let fh = d * unitT + unitD * duration
-            de += fde
-            dlh += fd
-            priceInterval3(from: (ce, cl, ch), adding: (fe, fl, fh), segment: segment, into: &e, &l, &h)
-            ce += fe; cl += fl; ch += fh
+            ce += step.estimate; cl += step.low; ch += step.high
         }
+        let unitT = version.unitTimeSeconds
         e.distanceUnits = min(unitsReached(de), e.units)
         l.distanceUnits = min(unitsReached(dlh), l.units)
         h.distanceUnits = min(unitsReached(dlh), h.units)
@@ -197,27 +173,43 @@ public final class Meter: Sendable {
         return (e, l, h)
     }
 
-    /// ``priceInterval(from:adding:segment:into:)`` for three counters at once (a counter
-    /// adding nothing is left alone, as `run` skips it).
-    private func priceInterval3(from c: (Double, Double, Double), adding f: (Double, Double, Double), segment: TripSegment,
-                                into e: inout Reading, _ l: inout Reading, _ h: inout Reading) {
+    /// A reading with only the base fare, priced at the rate in force at boarding.
+    private func boardingReading(_ first: TripSegment) -> Reading {
+        var reading = Reading()
+        let boardingRate = combinedRate(night: nightRate(at: first.start.timeIntervalSince1970), outside: first.outsideZone)
+        reading.baseFare = version.baseFare
+        reading.baseSurcharge = Self.roundHalfUp(version.baseFare * Int64(100 + boardingRate), divisor: 100, step: version.surchargedBaseStep) - version.baseFare
+        return reading
+    }
+
+    /// What one segment adds to the scaled counter in each scenario, and the part of it that
+    /// distance alone accounts for (`estimateDistance` for the estimate, `distance` otherwise).
+    @inline(__always)
+    private func increments(_ segment: TripSegment) -> (estimate: Double, estimateDistance: Double, low: Double, high: Double, distance: Double) {
+        let unitD = version.unitDistanceMeters, unitT = version.unitTimeSeconds
+        let d = segment.distanceMeters, duration = segment.durationSeconds
+        let fd = d * unitT
+        let slow = segment.slowSeconds ?? 0
+        let moving = duration - slow
+        var fe = slow * unitD, fde = fd
+        let crawling = moving > 0 && d * unitT < unitD * moving
+        switch version.mode {
+        case .concurrent: fe += d * unitT + (crawling ? unitD * moving : 0)
+        case .exclusive:
+            fe += crawling ? unitD * moving : d * unitT
+            if crawling { fde = 0 }
+        }
+        return (fe, fde, max(d * unitT, unitD * duration), d * unitT + unitD * duration, fd)
+    }
+
+    /// Walks one segment period by period where the rate changes (night windows,
+    /// daylight-saving shifts): `body(whole, fraction, rate)` for each, with the fraction of
+    /// the segment's duration reached at the period's end (`whole` at the segment's end).
+    @inline(__always)
+    private func forEachRatePeriod(of segment: TripSegment, _ body: (_ whole: Bool, _ fraction: Double, _ rate: Int) -> Void) {
         let t0 = segment.start.timeIntervalSince1970
         let duration = segment.durationSeconds
         var elapsed = 0.0
-        var be = unitsReached(c.0), bl = unitsReached(c.1), bh = unitsReached(c.2)
-        @inline(__always)
-        func charge(_ counter: Double, _ add: Double, whole: Bool, fraction: Double, before: inout Int64, rate: Int, into reading: inout Reading) {
-            guard add > 0 else { return }
-            let after = unitsReached(whole ? counter + add : counter + add * fraction)
-            if after > before {
-                let n = after - before
-                let price = unitPrice(rate)
-                reading.units += n
-                reading.unitsAmount += n * version.unitPrice
-                reading.unitSurcharges += n * (price - version.unitPrice)
-                before = after
-            }
-        }
         while true {
             let now = t0 + elapsed
             let (local, transition) = clock.localSecondsAndNextTransition(now)
@@ -227,14 +219,24 @@ public final class Meter: Sendable {
             let nextShift = transition - now
             let end = duration <= 0 ? duration : min(duration, elapsed + min(nextBoundary, nextShift))
             let whole = duration <= 0 || end >= duration
-            let fraction = whole ? 1 : end / duration
-            let rate = combinedRate(night: rates[i], outside: segment.outsideZone)
-            charge(c.0, f.0, whole: whole, fraction: fraction, before: &be, rate: rate, into: &e)
-            charge(c.1, f.1, whole: whole, fraction: fraction, before: &bl, rate: rate, into: &l)
-            charge(c.2, f.2, whole: whole, fraction: fraction, before: &bh, rate: rate, into: &h)
+            body(whole, whole ? 1 : end / duration, combinedRate(night: rates[i], outside: segment.outsideZone))
             if whole { return }
             elapsed = end
         }
+    }
+
+    /// Charges the units that tick while a counter at `counter` (at the segment's start) has
+    /// added `fraction` of `add`, each at the price of `rate`.
+    @inline(__always)
+    private func charge(_ counter: Double, _ add: Double, whole: Bool, fraction: Double, rate: Int, before: inout Int64, into reading: inout Reading) {
+        let after = unitsReached(whole ? counter + add : counter + add * fraction)
+        guard after > before else { return }
+        let n = after - before
+        let price = unitPrice(rate)
+        reading.units += n
+        reading.unitsAmount += n * version.unitPrice
+        reading.unitSurcharges += n * (price - version.unitPrice)
+        before = after
     }
 
     /// Units charged once the scaled counter reaches `f`. A threshold reached within a
@@ -246,36 +248,6 @@ public final class Meter: Sendable {
         switch version.chargeUnit {
         case .onStart: return x < 0 ? 0 : Int64((x / scaledUnit).rounded(.down)) + 1
         case .onComplete: return x < 0 ? 0 : Int64((x / scaledUnit).rounded(.down))
-        }
-    }
-
-    /// Charges the units that tick while one segment adds `f` to the counter, splitting the
-    /// segment where the rate changes (night windows, daylight-saving shifts).
-    private func priceInterval(from counter: Double, adding f: Double, segment: TripSegment, into reading: inout Reading) {
-        let t0 = segment.start.timeIntervalSince1970
-        let duration = segment.durationSeconds
-        var elapsed = 0.0
-        var before = unitsReached(counter)
-        while true {
-            let now = t0 + elapsed
-            let (local, transition) = clock.localSecondsAndNextTransition(now)
-            let second = LocalClock.secondOfDay(local)
-            let i = periodIndex(second)
-            let nextBoundary = (i + 1 < starts.count ? starts[i + 1] : 86_400) - second
-            let nextShift = transition - now
-            let end = duration <= 0 ? duration : min(duration, elapsed + min(nextBoundary, nextShift))
-            let counterAtEnd = duration <= 0 || end >= duration ? counter + f : counter + f * (end / duration)
-            let after = unitsReached(counterAtEnd)
-            if after > before {
-                let n = after - before
-                let price = unitPrice(combinedRate(night: rates[i], outside: segment.outsideZone))
-                reading.units += n
-                reading.unitsAmount += n * version.unitPrice
-                reading.unitSurcharges += n * (price - version.unitPrice)
-                before = after
-            }
-            if duration <= 0 || end >= duration { return }
-            elapsed = end
         }
     }
 
