@@ -25,20 +25,8 @@ public struct FareEngine: Sendable {
     ///   `invalid_party_size` (field `party_size`), `invalid_split`, or an input code with the
     ///   field (`distance_m`, `segments[2].duration_s`, `cruise_kmh`, `tolls`, ...).
     public func quote(_ request: FareRequest) throws(FareError) -> FareQuote {
-        guard (1...20).contains(request.partySize) else {
-            throw FareError(code: "invalid_party_size", message: "must be within 1...20, got \(request.partySize)", field: "party_size")
-        }
-        guard request.tolls >= 0 else { throw FareError(code: "negative_value", message: "must not be negative, got \(request.tolls)", field: "tolls") }
-        guard request.callFee >= 0 else { throw FareError(code: "negative_value", message: "must not be negative, got \(request.callFee)", field: "call_fee") }
         let meter = try self.meter(for: request)
-        if case let .totals(distance, duration) = request.trip {
-            var one = try totalsSegment(request, distance: distance, duration: duration, meter: meter)
-            let figures = withUnsafePointer(to: &one) { p in
-                self.figures(request, meter: meter, segments: UnsafeBufferPointer(start: p, count: 1), flats: nil)
-            }
-            return try quote(request, figures: figures, meter: meter, segments: [one])
-        }
-        let segments = try segments(of: request)
+        let segments = try tripSegments(request, meter: meter)
         let flats = meter.hasFlatSurcharges ? flatSurcharges(meter.version, request: request, clock: meter.clock) : []
         let figures = segments.withUnsafeBufferPointer { self.figures(request, meter: meter, segments: $0, flats: flats) }
         return try quote(request, figures: figures, meter: meter, segments: segments, flats: flats)
@@ -66,9 +54,9 @@ public struct FareEngine: Sendable {
         /// Rider `i`'s equal share of the total (0-based): tolls and call fee split equally as
         /// their own items, as ``FareEngine/quote(_:)`` splits them.
         public func equalShare(_ i: Int, riders: Int) -> Int64 {
-            FareSplit.equalShare(i, total: total - tolls - callFee, riders: riders, unit: splitUnit)
-                + (tolls > 0 ? FareSplit.equalShare(i, total: tolls, riders: riders, unit: splitUnit) : 0)
-                + (callFee > 0 ? FareSplit.equalShare(i, total: callFee, riders: riders, unit: splitUnit) : 0)
+            FareSplit.EqualShares(total: total - tolls - callFee, riders: riders, unit: splitUnit)[i]
+                + (tolls > 0 ? FareSplit.EqualShares(total: tolls, riders: riders, unit: splitUnit)[i] : 0)
+                + (callFee > 0 ? FareSplit.EqualShares(total: callFee, riders: riders, unit: splitUnit)[i] : 0)
         }
     }
 
@@ -83,18 +71,14 @@ public struct FareEngine: Sendable {
     /// `request.origin` are not looked at to choose it.
     /// - Throws: as ``quote(_:)``.
     public func figures(_ request: FareRequest, meter: Meter) throws(FareError) -> Figures {
-        guard (1...20).contains(request.partySize) else {
-            throw FareError(code: "invalid_party_size", message: "must be within 1...20, got \(request.partySize)", field: "party_size")
-        }
-        guard request.tolls >= 0 else { throw FareError(code: "negative_value", message: "must not be negative, got \(request.tolls)", field: "tolls") }
-        guard request.callFee >= 0 else { throw FareError(code: "negative_value", message: "must not be negative, got \(request.callFee)", field: "call_fee") }
+        try validate(request)
         if case let .totals(distance, duration) = request.trip {
             var one = try totalsSegment(request, distance: distance, duration: duration, meter: meter)
             return withUnsafePointer(to: &one) { p in
                 self.figures(request, meter: meter, segments: UnsafeBufferPointer(start: p, count: 1), flats: nil)
             }
         }
-        let segments = try segments(of: request)
+        let segments = try tripSegments(request, meter: meter)
         return segments.withUnsafeBufferPointer { self.figures(request, meter: meter, segments: $0, flats: nil) }
     }
 
@@ -102,16 +86,21 @@ public struct FareEngine: Sendable {
     /// or the origin region's, version in force at departure.
     /// - Throws: as ``quote(_:)``.
     public func meter(for request: FareRequest) throws(FareError) -> Meter {
-        guard (1...20).contains(request.partySize) else {
-            throw FareError(code: "invalid_party_size", message: "must be within 1...20, got \(request.partySize)", field: "party_size")
-        }
-        guard request.tolls >= 0 else { throw FareError(code: "negative_value", message: "must not be negative, got \(request.tolls)", field: "tolls") }
-        guard request.callFee >= 0 else { throw FareError(code: "negative_value", message: "must not be negative, got \(request.callFee)", field: "call_fee") }
+        try validate(request)
         if let id = request.tariff { return try catalog.meter(tariff: id, at: request.departure) }
         guard let origin = request.origin else {
             throw FareError(code: "missing_field", message: "name a tariff or give the origin", field: "tariff")
         }
         return try catalog.meter(tariff: catalog.tariff(forOrigin: origin).id, at: request.departure)
+    }
+
+    /// Checks what every pricing path checks first: the party size, tolls and call fee.
+    func validate(_ request: FareRequest) throws(FareError) {
+        guard (1...20).contains(request.partySize) else {
+            throw FareError(code: "invalid_party_size", message: "must be within 1...20, got \(request.partySize)", field: "party_size")
+        }
+        guard request.tolls >= 0 else { throw FareError(code: "negative_value", message: "must not be negative, got \(request.tolls)", field: "tolls") }
+        guard request.callFee >= 0 else { throw FareError(code: "negative_value", message: "must not be negative, got \(request.callFee)", field: "call_fee") }
     }
 
     /// The three meter runs (estimate, low, high) and the payment rounding.
@@ -138,8 +127,7 @@ public struct FareEngine: Sendable {
     }
 
     /// The quote around computed figures: shares and the breakdown.
-    func quote(_ request: FareRequest, figures f: Figures, meter: Meter, segments: [TripSegment], flats: [FareQuote.FlatItem]? = nil) throws(FareError) -> FareQuote {
-        let flats = flats ?? (meter.hasFlatSurcharges ? flatSurcharges(meter.version, request: request, clock: meter.clock) : [])
+    func quote(_ request: FareRequest, figures f: Figures, meter: Meter, segments: [TripSegment], flats: [FareQuote.FlatItem]) throws(FareError) -> FareQuote {
         let unit = f.splitUnit
         let step = meter.roundingStep
         let fareShare = f.total - request.tolls - request.callFee
@@ -196,11 +184,12 @@ public struct FareEngine: Sendable {
         return segment
     }
 
-    /// The segments of a `.segments` trip, validated (a `.totals` trip gives its one segment).
-    func segments(of request: FareRequest) throws(FareError) -> [TripSegment] {
+    /// The segments the meter runs over, validated: a `.totals` trip's one segment, or the
+    /// given ones.
+    func tripSegments(_ request: FareRequest, meter: Meter) throws(FareError) -> [TripSegment] {
         switch request.trip {
         case let .totals(distance, duration):
-            return [try totalsSegment(request, distance: distance, duration: duration, meter: meter(for: request))]
+            return [try totalsSegment(request, distance: distance, duration: duration, meter: meter)]
         case let .segments(list):
             guard !list.isEmpty else { throw FareError(code: "missing_field", message: "a trip needs at least one segment", field: "segments") }
             guard list.count <= 10_000 else { throw FareError(code: "too_many_segments", message: "at most 10,000 segments, got \(list.count)", field: "segments") }

@@ -59,32 +59,14 @@ public enum FareSplit {
     /// riders and a last part smaller than a unit to the rider after them — exactly what the
     /// general method gives.
     static func equalShares(total: Int64, riders n: Int, unit: Int64) -> [Int64] {
-        let each = total / (Int64(n) * unit) * unit
-        var left = total - each * Int64(n)
-        var shares = [Int64](repeating: each, count: n)
-        var k = 0
-        while left >= unit {
-            shares[k % n] += unit
-            left -= unit
-            k += 1
-        }
-        if left > 0 { shares[k % n] += left }
-        return shares
+        let shares = EqualShares(total: total, riders: n, unit: unit)
+        return (0..<n).map { shares[$0] }
     }
 
-    /// Rider `i`'s share (0-based) of ``equal(total:riders:unit:)``, without building the
-    /// array: everyone pays ⌊total/(n·unit)⌋·unit, the first riders one unit more each, and
-    /// the rider after them the last part smaller than a unit. The caller checks the inputs.
-    @inlinable
-    public static func equalShare(_ i: Int, total: Int64, riders n: Int, unit: Int64) -> Int64 {
-        let each = total / (Int64(n) * unit) * unit
-        let left = total - each * Int64(n)
-        let extraUnits = Int(left / unit)
-        return each + (i < extraUnits ? unit : 0) + (i == extraUnits ? left % unit : 0)
-    }
-
-    /// ``equal(total:riders:unit:)``'s shares without building the array: the division done
-    /// once, each share read by index. The caller checks the inputs.
+    /// ``equal(total:riders:unit:)``'s shares without building the array: everyone pays
+    /// ⌊total/(n·unit)⌋·unit, the first riders one unit more each, and the rider after them the
+    /// last part smaller than a unit. The division is done once; each share is read by index.
+    /// The caller checks the inputs.
     public struct EqualShares {
         public let each: Int64
         public let extraUnits: Int

@@ -93,19 +93,14 @@ public final class TariffCatalog: Sendable {
     /// The tariff with an id or alias.
     /// - Throws: ``FareError`` `unknown_tariff` listing the known ids.
     public func tariff(_ id: String) throws(FareError) -> Tariff {
-        guard let i = index[id] else {
-            throw FareError(code: "unknown_tariff", message: "unknown tariff '\(id)'; known: \(tariffs.map(\.id).joined(separator: ", "))", field: "tariff")
-        }
-        return tariffs[i]
+        tariffs[try tariffIndex(id)]
     }
 
     /// The meter of the tariff version in force at `date` (its `tariff` and `version` say which).
     /// - Throws: ``FareError`` `unknown_tariff`, or `no_tariff_version` when `date` is before
     ///   the tariff's first version.
     public func meter(tariff id: String, at date: Date) throws(FareError) -> Meter {
-        guard let i = index[id] else {
-            throw FareError(code: "unknown_tariff", message: "unknown tariff '\(id)'; known: \(tariffs.map(\.id).joined(separator: ", "))", field: "tariff")
-        }
+        let i = try tariffIndex(id)
         let versions = meters[i]
         var v = versions.count - 1
         while v >= 0 && versions[v].version.effectiveFrom > date { v -= 1 }
@@ -120,10 +115,7 @@ public final class TariffCatalog: Sendable {
     /// says from when it applies).
     /// - Throws: ``FareError`` `unknown_tariff`.
     public func meters(tariff id: String) throws(FareError) -> [Meter] {
-        guard let i = index[id] else {
-            throw FareError(code: "unknown_tariff", message: "unknown tariff '\(id)'; known: \(tariffs.map(\.id).joined(separator: ", "))", field: "tariff")
-        }
-        return meters[i]
+        meters[try tariffIndex(id)]
     }
 
     /// How far outside every region a point may lie and still take the nearest region's tariff:
