@@ -5,19 +5,19 @@ import GeoFareRoute
 
 /// Turns library results into the protocol's JSON objects (snake_case keys, integer money).
 enum ResultEncoding {
+    /// A result written by `body` into a fresh buffer, as raw JSON.
+    static func raw(capacity: Int, _ body: (inout ByteWriter) -> Void) -> JSONValue {
+        var w = ByteWriter(capacity: capacity)
+        defer { w.deallocate() }
+        body(&w)
+        return .raw(Array(w.bytes))
+    }
+
     static func coordinate(_ c: Coordinate) -> JSONValue {
         .object(["lat": .double(c.latitude), "lon": .double(c.longitude)])
     }
 
     /// The fare result written straight to bytes, keys sorted (the hot path of the worker).
-    static func writeQuote(_ q: FareQuote, route: Route?, into w: inout JSONStreamWriter) {
-        var b = ByteWriter(capacity: route == nil ? 640 : 1400)
-        defer { b.deallocate() }
-        writeQuote(q, route: route, into: &b)
-        w.rawBytes(Array(b.bytes))
-    }
-
-    /// ``writeQuote(_:route:into:)`` into a byte buffer.
     static func writeQuote(_ q: FareQuote, route: Route?, into w: inout ByteWriter) {
         let b = q.breakdown
         w.append(#"{"breakdown":{"base":"#); w.appendDecimal(b.base)
@@ -67,16 +67,9 @@ enum ResultEncoding {
         w.append(UInt8(ascii: "}"))
     }
 
+
     /// A route written straight to bytes, keys sorted: the `route` op's result (with the
     /// meter segments) and the `route` member of a fare result (without them).
-    static func writeRoute(_ route: Route, segments: Bool, into w: inout JSONStreamWriter) {
-        var b = ByteWriter(capacity: 2048)
-        defer { b.deallocate() }
-        writeRoute(route, segments: segments, into: &b)
-        w.rawBytes(Array(b.bytes))
-    }
-
-    /// ``writeRoute(_:segments:into:)`` into a byte buffer.
     static func writeRoute(_ route: Route, segments: Bool, into w: inout ByteWriter) {
         w.append(UInt8(ascii: "{"))
         w.jsonKey("distance_high_m", first: true); w.jsonDouble(route.distanceHighMeters)

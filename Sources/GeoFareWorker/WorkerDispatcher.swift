@@ -194,9 +194,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         let request = try tripRequest(f)
         // Outside every tariff region (and with no tariff named) the route is still estimated, with no zone.
         let route = try pricer.route(request, anywhere: true)
-        var w = JSONStreamWriter(capacity: 2048)
-        ResultEncoding.writeRoute(route, segments: true, into: &w)
-        return .raw(w.bytes)
+        return ResultEncoding.raw(capacity: 2048) { ResultEncoding.writeRoute(route, segments: true, into: &$0) }
     }
 
     func fare(_ f: RequestFields) throws -> JSONValue {
@@ -218,9 +216,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
             r.tolls = tolls
             r.callFee = callFee
             let (quote, route) = try pricer.quote(r)
-            var w = JSONStreamWriter(capacity: includeRoute ? 1400 : 640)
-            ResultEncoding.writeQuote(quote, route: includeRoute ? route : nil, into: &w)
-            return .raw(w.bytes)
+            return ResultEncoding.raw(capacity: includeRoute ? 1400 : 640) { ResultEncoding.writeQuote(quote, route: includeRoute ? route : nil, into: &$0) }
         }
         let departure = try f.time("depart_at") ?? Date()
         let trip: FareRequest.Trip
@@ -256,9 +252,8 @@ public final class WorkerDispatcher: @unchecked Sendable {
                 return d
             }
         }
-        var w = JSONStreamWriter(capacity: 900)
-        ResultEncoding.writeQuote(try pricer.engine.quote(r), route: nil, into: &w)
-        return .raw(w.bytes)
+        let quote = try pricer.engine.quote(r)
+        return ResultEncoding.raw(capacity: 900) { ResultEncoding.writeQuote(quote, route: nil, into: &$0) }
     }
 
     func split(_ f: RequestFields) throws -> JSONValue {

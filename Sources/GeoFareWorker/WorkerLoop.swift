@@ -119,12 +119,11 @@ public final class WorkerLoop: @unchecked Sendable {
 
     /// Answers a batch of lines in order into `out`.
     func answer(_ lines: [Range<Int>], in buffer: [UInt8], tooLarge: [Int: Int], into out: inout [UInt8]) {
-        var responses = [[UInt8]](repeating: [], count: lines.count)
         // Parse everything first, on every core when the batch is large, so we know which
         // requests are stateful before running any.
-        let parseErrors = ResponseBox(responses)
-        let parsedBox = ParsedBox(count: lines.count)
-        let fastBox = FastBox(count: lines.count)
+        let parseErrors = Slots(repeating: [UInt8](), count: lines.count)
+        let parsedBox = Slots<JSONValue?>(repeating: nil, count: lines.count)
+        let fastBox = Slots<FastFareRequest?>(repeating: nil, count: lines.count)
         buffer.withUnsafeBytes { raw in
             let base = UnsafeRawBufferPointerBox(raw)
             let lanes = lines.count >= 64 && threads > 1 ? threads : 1
@@ -146,7 +145,7 @@ public final class WorkerLoop: @unchecked Sendable {
                 }
             }
         }
-        responses = parseErrors.values
+        var responses = parseErrors.values
         let parsed = parsedBox.values
         let fast = fastBox.values
         /// Fast-path fares and stateless ops may run on any core; party ops run in order here.
@@ -159,7 +158,7 @@ public final class WorkerLoop: @unchecked Sendable {
             if let f = fast[i] { return dispatcher.respond(to: f) }
             return dispatcher.respond(to: parsed[i]!)
         }
-        let spans = SpanBox(count: lines.count)
+        let spans = Slots<Span?>(repeating: nil, count: lines.count)
         for lane in 0..<threads { laneWriters[lane].removeAll() }
         var k = 0
         while k < lines.count {
@@ -195,7 +194,7 @@ public final class WorkerLoop: @unchecked Sendable {
                         } else {
                             writers[lane].append(dispatcher.respond(to: parsed[i]!))
                         }
-                        spans.set(i, lane: lane, start: start, end: writers[lane].count)
+                        spans.set(i, Span(lane: lane, start: start, end: writers[lane].count))
                         i += lanes
                     }
                     successes.set(lane, ok)
@@ -248,21 +247,6 @@ public final class WorkerLoop: @unchecked Sendable {
         init(_ raw: UnsafeRawBufferPointer) { self.raw = raw }
     }
 
-    /// Parsed requests written by several threads into distinct slots.
-    final class ParsedBox: @unchecked Sendable {
-        private let slots: UnsafeMutableBufferPointer<JSONValue?>
-        init(count: Int) {
-            slots = .allocate(capacity: count)
-            _ = slots.initialize(from: repeatElement(nil, count: count))
-        }
-        deinit {
-            slots.deinitialize()
-            slots.deallocate()
-        }
-        func set(_ i: Int, _ v: JSONValue) { slots[i] = v }
-        var values: [JSONValue?] { Array(slots) }
-    }
-
     /// Per-lane counts, a cache line apart.
     final class LaneCounts: @unchecked Sendable {
         private let slots: UnsafeMutablePointer<Int>
@@ -297,46 +281,26 @@ public final class WorkerLoop: @unchecked Sendable {
         }
     }
 
-    /// Where each parallel response lies in the lane buffers (`nil`: in the responses array).
-    final class SpanBox: @unchecked Sendable {
-        private let slots: UnsafeMutableBufferPointer<(lane: Int, start: Int, end: Int)>
-        init(count: Int) {
+    /// Values written by several threads into distinct, preallocated slots (no shared array
+    /// is mutated, so there is no copy-on-write check to race on): parsed and fast-path
+    /// requests, parse-error responses, where each parallel response lies.
+    final class Slots<Value>: @unchecked Sendable {
+        private let slots: UnsafeMutableBufferPointer<Value>
+        init(repeating value: Value, count: Int) {
             slots = .allocate(capacity: count)
-            slots.initialize(repeating: (-1, 0, 0))
-        }
-        deinit { slots.deallocate() }
-        func set(_ i: Int, lane: Int, start: Int, end: Int) { slots[i] = (lane, start, end) }
-        subscript(_ i: Int) -> (lane: Int, start: Int, end: Int)? { slots[i].lane < 0 ? nil : slots[i] }
-    }
-
-    /// Fast-path requests decoded by several threads into distinct slots.
-    final class FastBox: @unchecked Sendable {
-        private let slots: UnsafeMutableBufferPointer<FastFareRequest?>
-        init(count: Int) {
-            slots = .allocate(capacity: count)
-            _ = slots.initialize(from: repeatElement(nil, count: count))
+            slots.initialize(repeating: value)
         }
         deinit {
             slots.deinitialize()
             slots.deallocate()
         }
-        func set(_ i: Int, _ v: FastFareRequest) { slots[i] = v }
-        var values: [FastFareRequest?] { Array(slots) }
+        func set(_ i: Int, _ v: Value) { slots[i] = v }
+        subscript(_ i: Int) -> Value { slots[i] }
+        var values: [Value] { Array(slots) }
     }
 
-    /// Responses written by several threads into distinct, preallocated slots (no shared
-    /// array is mutated, so there is no copy-on-write check to race on).
-    final class ResponseBox: @unchecked Sendable {
-        private let slots: UnsafeMutableBufferPointer<[UInt8]>
-        init(_ values: [[UInt8]]) {
-            slots = .allocate(capacity: values.count)
-            _ = slots.initialize(from: values)
-        }
-        deinit {
-            slots.deinitialize()
-            slots.deallocate()
-        }
-        func set(_ i: Int, _ v: [UInt8]) { slots[i] = v }
-        var values: [[UInt8]] { Array(slots) }
+    /// Where a response computed in parallel lies in its lane's buffer.
+    struct Span {
+        let lane: Int, start: Int, end: Int
     }
 }

@@ -159,7 +159,7 @@ public struct ByteWriter {
 }
 
 /// JSON pieces for hand-written encoders (the worker's hot results): the same text as
-/// ``JSONStreamWriter`` and ``JSONWriter`` write.
+/// ``JSONWriter`` writes for the same values.
 extension ByteWriter {
     /// Appends literal text.
     @inlinable
@@ -185,8 +185,8 @@ extension ByteWriter {
         used = base.distance(to: p) + 2
     }
 
-    /// A number as ``JSONStreamWriter/double(_:)`` writes it: integral values below 10¹⁵ as
-    /// integers, others in Swift's shortest round-trip form, non-finite as `null`.
+    /// A number as ``JSONWriter`` writes ``JSONValue/double(_:)``: integral values below 10¹⁵
+    /// as integers, others in Swift's shortest round-trip form, non-finite as `null`.
     public mutating func jsonDouble(_ v: Double) {
         if !v.isFinite { append("null") } else if v == v.rounded(), abs(v) < 1e15 { appendDecimal(Int64(v)) } else {
             var text = v.description

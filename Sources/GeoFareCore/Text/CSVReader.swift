@@ -139,23 +139,9 @@ public struct CSVReader {
 /// Writes CSV fields, quoting only those that need it (RFC 4180).
 public enum CSVWriter {
     /// Appends one field, quoted when it holds a separator, quote or line break.
-    @inlinable
     public static func appendField(_ value: String, to out: inout [UInt8]) {
-        var needsQuotes = false
-        for b in value.utf8 where b == UInt8(ascii: ",") || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") {
-            needsQuotes = true
-            break
-        }
-        if !needsQuotes {
-            out.append(contentsOf: value.utf8)
-            return
-        }
-        out.append(UInt8(ascii: "\""))
-        for b in value.utf8 {
-            if b == UInt8(ascii: "\"") { out.append(b) }
-            out.append(b)
-        }
-        out.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { appendField(bytes: $0, to: &out) }
     }
 
     /// Appends a record: the fields joined by commas, then `\n`.

@@ -10,7 +10,7 @@ public indirect enum JSONValue: Sendable, Hashable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
-    /// Already-encoded JSON text (written as is): for hot results built with ``JSONStreamWriter``.
+    /// Already-encoded JSON text (written as is): for hot results written with ``ByteWriter``.
     case raw([UInt8])
 
     /// The number as a Double (`nil` if not a number; may be ±infinity for huge exponents).
@@ -352,55 +352,4 @@ public enum JSONWriter {
         append(value, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
-}
-
-/// Writes JSON straight into bytes, for results on hot paths (no intermediate ``JSONValue``
-/// dictionaries). The caller writes keys in the order it wants (GeoFare: sorted).
-public struct JSONStreamWriter {
-    public private(set) var bytes: [UInt8] = []
-    private var needsComma = false
-
-    public init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
-
-    private mutating func separator() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
-        needsComma = true
-    }
-
-    public mutating func beginObject() { separator(); bytes.append(UInt8(ascii: "{")); needsComma = false }
-    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
-    public mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); needsComma = false }
-    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
-
-    /// Writes `"key":` (the next value follows without a comma).
-    public mutating func key(_ k: StaticString) {
-        separator()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
-        needsComma = false
-    }
-
-    /// Appends literal JSON text as is (a response's envelope around a streamed result).
-    public mutating func rawPrefix(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        needsComma = false
-    }
-
-    /// Appends bytes that are already JSON (an echoed id token).
-    public mutating func rawBytes(_ json: [UInt8]) {
-        bytes.append(contentsOf: json)
-        needsComma = false
-    }
-
-    public mutating func int(_ v: Int64) { separator(); DecimalFormat.append(v, to: &bytes) }
-    public mutating func double(_ v: Double) {
-        separator()
-        if !v.isFinite { bytes.append(contentsOf: "null".utf8) } else if v == v.rounded(), abs(v) < 1e15 { DecimalFormat.append(Int64(v), to: &bytes) } else { bytes.append(contentsOf: "\(v)".utf8) }
-    }
-    public mutating func string(_ s: String) { separator(); JSONWriter.appendString(s, to: &bytes) }
-    public mutating func bool(_ b: Bool) { separator(); bytes.append(contentsOf: (b ? "true" : "false").utf8) }
-    public mutating func null() { separator(); bytes.append(contentsOf: "null".utf8) }
-    public mutating func value(_ v: JSONValue) { separator(); JSONWriter.append(v, to: &bytes) }
 }
