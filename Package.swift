@@ -11,7 +11,7 @@ let package = Package(
     name: "GeoFare",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareProj", "GeoFareData", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch"]),
+        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch"]),
         .executable(name: "geofare", targets: ["geofare"]),
     ],
     dependencies: [
@@ -38,6 +38,7 @@ let package = Package(
             dependencies: ["CProj", "GeoFareCore", "GeoFareData"],
             swiftSettings: swiftSettings
         ),
+        .target(name: "GeoFareGraph", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
         .target(name: "GeoFareRoute", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareProj"], swiftSettings: swiftSettings),
         .target(name: "GeoFareFare", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareRoute"], swiftSettings: swiftSettings),
         .target(name: "GeoFareBatch", dependencies: ["GeoFareCore", "GeoFareFare"], swiftSettings: swiftSettings),
