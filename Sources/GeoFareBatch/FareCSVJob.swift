@@ -37,6 +37,13 @@ public final class FareCSVJob: @unchecked Sendable {
         public var rowsPerSecond: Double { seconds > 0 ? Double(rows) / seconds : 0 }
     }
 
+    /// The input holds no header at all (nothing but blank lines or a byte-order mark).
+    public struct EmptyInput: CodedError {
+        public var code: String { "empty_input" }
+        public var message: String { "the input is empty: expected a header line and rows" }
+        public var field: String? { "header" }
+    }
+
     /// The header is unusable: a required column is missing (fatal, before any row).
     public struct HeaderError: CodedError {
         public var code: String { "missing_column" }
@@ -55,8 +62,9 @@ public final class FareCSVJob: @unchecked Sendable {
     /// Runs the job from `source` to `write`.
     /// - Parameters:
     ///   - progress: called after each chunk with rows done and bytes read so far.
-    /// - Throws: ``HeaderError`` (nothing written but nothing lost either), or a CSV syntax
-    ///   error at the end of input (an unterminated quote).
+    /// - Throws: ``EmptyInput`` when there is no header, ``HeaderError`` when it lacks a needed
+    ///   column (nothing written but nothing lost either). A record that cannot be read (a
+    ///   quoted field never closed) is not thrown: it gets an error row, like any bad row.
     public func run(source: ByteSource, write: (UnsafeBufferPointer<UInt8>) -> Void, progress: (Int, Int) -> Void = { _, _ in }) throws -> Summary {
         let start = DispatchTime.now().uptimeNanoseconds
         var summary = Summary()
@@ -71,15 +79,13 @@ public final class FareCSVJob: @unchecked Sendable {
 
         // The header: strip a BOM, parse the first record, write the output header.
         if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
-        var headerEnd = Self.recordEnd(in: pending, from: 0)
+        func firstRecordEnd() -> Int? { pending.withUnsafeBufferPointer { CSVRecordScanner.firstRecordEnd($0) } }
+        var headerEnd = firstRecordEnd()
         while headerEnd == nil && !eof {
             eof = fill(&pending, upTo: pending.count + options.blockBytes)
-            headerEnd = Self.recordEnd(in: pending, from: 0)
+            headerEnd = firstRecordEnd()
         }
-        guard !pending.isEmpty else {
-            summary.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            return summary
-        }
+        guard pending.contains(where: { $0 != 0x0A && $0 != 0x0D }) else { throw EmptyInput() }
         let end = headerEnd ?? pending.count
         var reader = CSVReader(skipBOM: false)
         var header: [String] = []
@@ -100,7 +106,7 @@ public final class FareCSVJob: @unchecked Sendable {
         var spare: [UInt8] = []
         while !pending.isEmpty {
             // Everything up to the last record boundary is priced now; the rest waits for more bytes.
-            let complete = eof ? pending.count : (Self.lastRecordEnd(in: pending).map { $0 + 1 } ?? 0)
+            let complete = eof ? pending.count : (pending.withUnsafeBufferPointer { CSVRecordScanner.lastRecordEnd($0) }.map { $0 + 1 } ?? 0)
             if complete == 0 {
                 eof = fill(&pending, upTo: pending.count + options.blockBytes)
                 continue
@@ -116,7 +122,6 @@ public final class FareCSVJob: @unchecked Sendable {
                 if let previous { previous.emit(write, into: pool) }
                 if !eof { nextEOF = fill(&spare, upTo: options.blockBytes) }
                 running.group.wait()
-                if let error = running.errors.error { throw error }
                 return (running.parts, running.newlines)
             }
             previous = parts
@@ -136,83 +141,10 @@ public final class FareCSVJob: @unchecked Sendable {
         return summary
     }
 
-    /// The index of the first record-ending newline at or after `from` (not inside quotes).
-    static func recordEnd(in bytes: [UInt8], from: Int) -> Int? {
-        var inQuotes = false
-        var i = from
-        while i < bytes.count {
-            let b = bytes[i]
-            if b == UInt8(ascii: "\"") { inQuotes.toggle() } else if b == 0x0A && !inQuotes { return i }
-            i += 1
-        }
-        return nil
-    }
-
-    /// The index of the last record-ending newline (quote parity from the start, which is a
-    /// record boundary: RFC 4180's doubled quotes toggle twice and cancel out). Without any
-    /// quote in the block it is simply the last newline.
-    static func lastRecordEnd(in bytes: [UInt8]) -> Int? {
-        bytes.withUnsafeBufferPointer { b -> Int? in
-            guard let base = b.baseAddress, !b.isEmpty else { return nil }
-            if memchr(base, 0x22, b.count) == nil {
-                var i = b.count - 1
-                while i >= 0, b[i] != 0x0A { i -= 1 }
-                return i >= 0 ? i : nil
-            }
-            var inQuotes = false
-            var last: Int?
-            for i in b.indices {
-                let c = b[i]
-                if c == 0x22 { inQuotes.toggle() } else if c == 0x0A && !inQuotes { last = i }
-            }
-            return last
-        }
-    }
-
-    /// Where to cut complete records into `lanes` parts of about equal size, each starting at
-    /// a record boundary, and how many newlines precede each cut.
-    static func cuts(_ b: UnsafeBufferPointer<UInt8>, lanes: Int) -> (cuts: [Int], newlinesBefore: [Int], newlines: Int) {
-        var cuts = [0], before = [0]
-        guard let base = b.baseAddress, !b.isEmpty else { return ([0, 0], [0], 0) }
-        if memchr(base, 0x22, b.count) == nil {
-            // No quotes: every newline ends a record; count them with memchr.
-            var newlines = 0
-            var i = 0
-            var target = 1
-            while i < b.count, let p = memchr(base + i, 0x0A, b.count - i) {
-                let at = base.distance(to: p.assumingMemoryBound(to: UInt8.self))
-                newlines += 1
-                if target < lanes, at >= b.count * target / lanes {
-                    cuts.append(at + 1); before.append(newlines)
-                    target += 1
-                }
-                i = at + 1
-            }
-            cuts.append(b.count)
-            return (cuts, before, newlines)
-        }
-        var inQuotes = false
-        var newlines = 0
-        var target = 1
-        for i in b.indices {
-            let c = b[i]
-            if c == 0x22 { inQuotes.toggle() } else if c == 0x0A {
-                newlines += 1
-                if !inQuotes, target < lanes, i >= b.count * target / lanes {
-                    cuts.append(i + 1); before.append(newlines)
-                    target += 1
-                }
-            }
-        }
-        cuts.append(b.count)
-        return (cuts, before, newlines)
-    }
-
     /// Lanes pricing one block, started on the global queue.
     struct RunningBlock {
         let group: DispatchGroup
         let parts: PartBox
-        let errors: ErrorBox
         let newlines: Int
     }
 
@@ -222,9 +154,8 @@ public final class FareCSVJob: @unchecked Sendable {
     /// the group is done.
     func startLanes(_ block: UnsafeBufferPointer<UInt8>, firstLine: Int, layout: Layout, pool: BufferPool) -> RunningBlock {
         let lanes = max(1, min(options.threads * 4, block.count / 65_536 + 1))
-        let (cutPoints, before, newlines) = Self.cuts(block, lanes: lanes)
+        let (cutPoints, before, newlines) = CSVRecordScanner.cuts(block, parts: lanes)
         let parts = PartBox(count: cutPoints.count - 1)
-        let errors = ErrorBox()
         let shared = SharedBytes(buffer: block)
         let group = DispatchGroup()
         let queue = DispatchQueue.global(qos: .userInitiated)
@@ -243,13 +174,17 @@ public final class FareCSVJob: @unchecked Sendable {
                         if !lanePricer.row(&scanner, in: part, to: &out) { failed += 1 }
                     }
                 } catch {
-                    // An unterminated quote: only possible at the very end of the input.
-                    errors.set(error)
+                    // A quoted field still open at the end of the input (blocks are cut at
+                    // record ends, so only the last record can be broken): the rows before it
+                    // stand; it gets an error row of its own.
+                    rows += 1
+                    failed += 1
+                    lanePricer.errorRow(error, to: &out)
                 }
                 parts.set(lane, out, failed, rows: rows)
             }
         }
-        return RunningBlock(group: group, parts: parts, errors: errors, newlines: newlines)
+        return RunningBlock(group: group, parts: parts, newlines: newlines)
     }
 
     /// Output buffers handed back after writing, so lanes reuse their capacity instead of
@@ -274,13 +209,6 @@ public final class FareCSVJob: @unchecked Sendable {
     /// The block the lanes read, shared read-only for the duration of `concurrentPerform`.
     struct SharedBytes: @unchecked Sendable {
         let buffer: UnsafeBufferPointer<UInt8>
-    }
-
-    /// A CSV syntax error raised on one of the parsing lanes.
-    final class ErrorBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private(set) var error: (any Error)?
-        func set(_ e: any Error) { lock.lock(); error = e; lock.unlock() }
     }
 
     /// Which input column holds each logical field.
@@ -391,6 +319,18 @@ public final class FareCSVJob: @unchecked Sendable {
             }
             out.append(0x0A)
             return ok
+        }
+
+        /// Appends the row of a record that could not be read at all: empty input and result
+        /// columns, and the error (what and on which line the record starts).
+        func errorRow(_ error: any Error, to out: inout ByteWriter) {
+            for _ in 0..<(layout.width + FareCSVJob.resultColumns.count - 1) { out.append(0x2C) }
+            if let coded = error as? any CodedError {
+                out.appendCSVField("\(coded.description) [\(coded.code)]")
+            } else {
+                out.appendCSVField("\(error)")
+            }
+            out.append(0x0A)
         }
 
         /// Notes the meter a row was priced with (its tariff and currency columns).

@@ -23,8 +23,13 @@ enum GeoFareBinary {
 
     /// Runs `geofare ARGS` with `stdin` as its input and waits for it.
     static func run(_ arguments: [String], stdin: String = "", cwd: URL? = nil) throws -> Result {
+        try runTool(url.path, arguments, stdin: stdin, cwd: cwd)
+    }
+
+    /// Runs any program (`python3`, `/usr/bin/env`) the same way, to compare with an independent tool.
+    static func runTool(_ path: String, _ arguments: [String], stdin: String = "", cwd: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = url
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         if let cwd { process.currentDirectoryURL = cwd }
         let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()

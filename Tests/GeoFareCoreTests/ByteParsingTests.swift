@@ -48,6 +48,46 @@ struct ByteParsingTests {
         #expect(compared > 10_000)
     }
 
+    @Test("Record ends follow the scanner's rules: a text cut at every end they report scans, piece by piece, into the same records and lines (stray quotes included)")
+    func recordEndsAgreeWithScanner() throws {
+        var rng = SeededGenerator(seed: 17)
+        let alphabet: [UInt8] = Array("ab 5,,\"\"\r\n\n".utf8)
+        var compared = 0
+        for round in 0..<20_000 {
+            let length = Int.random(in: 0...32, using: &rng)
+            var text = (0..<length).map { _ in alphabet.randomElement(using: &rng)! }
+            if round % 4 == 0 { text = Array("x,he said 5\" tall\n".utf8) + text }  // a stray quote first
+            let whole: [([String], Int)]
+            do { whole = try Self.scan(text) } catch { continue }
+            var ends: [(Int, Int)] = []
+            let (newlines, openAtEnd) = text.withUnsafeBufferPointer { b in
+                CSVRecordScanner.scanRecordEnds(b) { at, seen in ends.append((at, seen)); return true }
+            }
+            #expect(!openAtEnd)
+            #expect(newlines == text.filter { $0 == 0x0A }.count)
+            var pieces: [([String], Int)] = []
+            var start = 0, linesBefore = 0
+            for (at, seen) in ends + [(text.count - 1, newlines)] where at + 1 > start {
+                var scanner = CSVRecordScanner(firstLine: 1 + linesBefore)
+                try text.withUnsafeBufferPointer { all in
+                    let piece = UnsafeBufferPointer(rebasing: all[start...at])
+                    var position = 0
+                    while try scanner.next(in: piece, from: &position) {
+                        pieces.append(((0..<scanner.fieldCount).map { String(decoding: scanner.field($0, in: piece), as: UTF8.self) }, scanner.line))
+                    }
+                }
+                start = at + 1
+                linesBefore = seen
+            }
+            #expect(pieces.map(\.0) == whole.map(\.0), "text: \(String(decoding: text, as: UTF8.self).debugDescription)")
+            #expect(pieces.map(\.1) == whole.map(\.1), "lines of \(String(decoding: text, as: UTF8.self).debugDescription)")
+            // Every record the scanner reads ends at a reported end (or at the end of the text).
+            #expect(ends.count >= whole.count - 1)
+            compared += 1
+        }
+        #expect(compared > 10_000)
+    }
+
     @Test("Unquoted records are not copied: their fields and raw range point into the input")
     func zeroCopy() throws {
         let text = Array("a,bb,\r\nx\n".utf8)
