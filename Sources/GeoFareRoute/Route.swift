@@ -32,9 +32,9 @@ public struct RouteRequest: Sendable {
 /// An estimated route: totals, one leg per stop, the segments the meter runs over, and an 80 %
 /// band on the distance. `distanceMeters` and `durationSeconds` are exactly the sums of the
 /// segments' (and of the legs').
-public struct Route: Sendable, Hashable, Codable {
+public struct Route: Sendable, Hashable {
     /// One leg between consecutive points.
-    public struct Leg: Sendable, Hashable, Codable {
+    public struct Leg: Sendable, Hashable {
         public var from: Coordinate
         public var to: Coordinate
         /// The geodesic distance (WGS84), metres.
@@ -44,11 +44,6 @@ public struct Route: Sendable, Hashable, Codable {
         /// p10 and p90 of the driven distance, metres.
         public var distanceLowMeters: Double
         public var distanceHighMeters: Double
-
-        private enum CodingKeys: String, CodingKey {
-            case from, to, straightMeters = "straight_m", distanceMeters = "distance_m", durationSeconds = "duration_s"
-            case distanceLowMeters = "distance_low_m", distanceHighMeters = "distance_high_m"
-        }
     }
 
     public var distanceMeters: Double
@@ -65,11 +60,6 @@ public struct Route: Sendable, Hashable, Codable {
     public var legEndDistances: [Double] {
         var total = 0.0
         return legs.map { total += $0.distanceMeters; return total }
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case distanceMeters = "distance_m", durationSeconds = "duration_s", distanceLowMeters = "distance_low_m"
-        case distanceHighMeters = "distance_high_m", legs, segments, estimator, profile
     }
 }
 

@@ -3,8 +3,26 @@ import GeoFareCore
 import GeoFareFare
 import GeoFareRoute
 
-/// Turns library results into the protocol's JSON objects (snake_case keys, integer money).
-enum ResultEncoding {
+/// Turns library results into the protocol's JSON objects (snake_case keys, integer money, keys
+/// sorted, instants as ISO 8601 UTC): the one encoder of each wire shape, used by the worker and
+/// by every `--json` of the command line.
+public enum ResultEncoding {
+    /// A `fare` result as one line of JSON, with the route's totals and legs when given.
+    public static func fareJSON(_ quote: FareQuote, route: Route?) -> String {
+        var w = ByteWriter(capacity: 1400)
+        defer { w.deallocate() }
+        writeQuote(quote, route: route, into: &w)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// A `route` result (with its meter segments) as one line of JSON.
+    public static func routeJSON(_ route: Route) -> String {
+        var w = ByteWriter(capacity: 2048)
+        defer { w.deallocate() }
+        writeRoute(route, segments: true, into: &w)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
     /// A result written by `body` into a fresh buffer, as raw JSON.
     static func raw(capacity: Int, _ body: (inout ByteWriter) -> Void) -> JSONValue {
         var w = ByteWriter(capacity: capacity)

@@ -3,6 +3,7 @@ import Foundation
 import GeoFareCore
 import GeoFareFare
 import GeoFareRoute
+import GeoFareWorker
 
 /// `geofare fare`: prices one trip.
 struct FareCommand: ParsableCommand {
@@ -71,7 +72,7 @@ struct FareCommand: ParsableCommand {
                 quote = try pricer.engine.quote(r)
             }
             if json {
-                print(try jsonLine(FareOutput(quote: quote, route: route.map(RouteSummary.init))))
+                print(ResultEncoding.fareJSON(quote, route: route))
             } else {
                 print(FareTable.render(quote, route: route, tariffName: (try? pricer.engine.catalog.tariff(quote.tariff).name) ?? quote.tariff))
             }
@@ -81,47 +82,6 @@ struct FareCommand: ParsableCommand {
 
 extension SplitMethod: ExpressibleByArgument {}
 
-/// The JSON of a fare: the quote's fields, plus the route's totals and legs when it was estimated.
-struct FareOutput: Encodable {
-    let quote: FareQuote
-    let route: RouteSummary?
-
-    func encode(to encoder: any Encoder) throws {
-        try quote.encode(to: encoder)
-        if let route {
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(route, forKey: Key(stringValue: "route")!)
-        }
-    }
-
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-}
-
-/// A route without its meter segments (those are in `geofare route --json`).
-struct RouteSummary: Encodable {
-    let distance_m: Double
-    let duration_s: Double
-    let distance_low_m: Double
-    let distance_high_m: Double
-    let legs: [Route.Leg]
-    let estimator: String
-    let profile: String
-
-    init(_ r: Route) {
-        distance_m = r.distanceMeters
-        duration_s = r.durationSeconds
-        distance_low_m = r.distanceLowMeters
-        distance_high_m = r.distanceHighMeters
-        legs = r.legs
-        estimator = r.estimator
-        profile = r.profile
-    }
-}
 
 /// The human-readable fare table.
 enum FareTable {

@@ -3,6 +3,7 @@ import Foundation
 import GeoFareCore
 import GeoFareFare
 import GeoFareRoute
+import GeoFareWorker
 
 /// `geofare route`: the estimated driven distance and duration of a trip.
 struct RouteCommand: ParsableCommand {
@@ -30,7 +31,7 @@ struct RouteCommand: ParsableCommand {
             // Outside every tariff region (and with no tariff named) the route is still estimated, with no zone.
             let route = try pricer.route(r, anywhere: true)
             if json {
-                print(try jsonLine(route))
+                print(ResultEncoding.routeJSON(route))
                 return
             }
             print("\(DecimalFormat.string(route.distanceMeters / 1000, decimals: 2)) km, \(DecimalFormat.string(route.durationSeconds / 60, decimals: 1)) min  (80 % band \(DecimalFormat.string(route.distanceLowMeters / 1000, decimals: 2))–\(DecimalFormat.string(route.distanceHighMeters / 1000, decimals: 2)) km; \(route.estimator), profile \(route.profile))")
