@@ -69,6 +69,11 @@ let package = Package(
         ),
         .testTarget(name: "GeoFareRouteTests", dependencies: ["GeoFareRoute", "GeoFareCore", "GeoFareProj"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "GeoFareStoreTests",
+            dependencies: ["GeoFareStore", "GeoFareCluster", "GeoFareCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "GeoFareClusterTests", dependencies: ["GeoFareCluster", "GeoFareCore"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute"], swiftSettings: swiftSettings),
         .testTarget(

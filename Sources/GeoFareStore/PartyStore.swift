@@ -4,7 +4,7 @@ import GeoFareCore
 import GRDB
 
 /// The persistent store of parties: one SQLite file in WAL mode (GRDB over the system SQLite),
-/// with an R*Tree on origins and a change feed so several processes on one file stay coherent.
+/// with a change feed so several processes on one file stay coherent.
 ///
 /// - A write returns only after its transaction committed: an acknowledged write survives a
 ///   crash of the process (`kill -9`). With `synchronous=NORMAL` in WAL mode, a power loss may
@@ -70,7 +70,7 @@ public final class PartyStore: @unchecked Sendable {
     }
 
     /// Writes one party inside the caller's transaction. Every statement is a cached prepared
-    /// statement: compiling them per call (the R*Tree ones especially) cost more than running them.
+    /// statement: compiling them per call cost more than running them.
     static func upsert(_ party: Party, now: Date, in db: Database) throws -> Party {
         var stored = party
         let previous = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM party WHERE id = ?"), arguments: [party.id]) ?? 0
@@ -86,9 +86,6 @@ public final class PartyStore: @unchecked Sendable {
             """).execute(arguments: [stored.id, stored.origin.latitude, stored.origin.longitude, stored.destination.latitude, stored.destination.longitude,
                                      stored.departure.timeIntervalSince1970, stored.seatsTotal, stored.seatsTaken, stored.status.rawValue,
                                      stored.attributesJSON, now.timeIntervalSince1970, stored.version])
-        let rowid = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rowid FROM party WHERE id = ?"), arguments: [stored.id])!
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO party_origin (rowid, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [rowid, stored.origin.latitude, stored.origin.latitude, stored.origin.longitude, stored.origin.longitude])
         try db.cachedStatement(sql: "INSERT INTO party_change (party_id, at) VALUES (?, ?)").execute(arguments: [stored.id, now.timeIntervalSince1970])
         return stored
     }
@@ -116,6 +113,11 @@ public final class PartyStore: @unchecked Sendable {
                     at REAL NOT NULL
                 );
                 """)
+        }
+        // The in-memory index answers every spatial query; the R*Tree was written on every
+        // upsert and never read (issue 11), so it goes.
+        m.registerMigration("v2: drop the unread origin R*Tree") { db in
+            try db.execute(sql: "DROP TABLE IF EXISTS party_origin")
         }
         return m
     }
@@ -156,7 +158,6 @@ public final class PartyStore: @unchecked Sendable {
             return try db.write { db in
                 guard let rowid = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rowid FROM party WHERE id = ?"), arguments: [id]) else { return false }
                 try db.cachedStatement(sql: "DELETE FROM party WHERE rowid = ?").execute(arguments: [rowid])
-                try db.cachedStatement(sql: "DELETE FROM party_origin WHERE rowid = ?").execute(arguments: [rowid])
                 try db.cachedStatement(sql: "INSERT INTO party_change (party_id, at) VALUES (?, ?)").execute(arguments: [id, now.timeIntervalSince1970])
                 return true
             }
@@ -185,21 +186,6 @@ public final class PartyStore: @unchecked Sendable {
     public func count() throws(StoreError) -> Int {
         do { return try db.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM party") ?? 0 } } catch {
             throw StoreError(error, doing: "counting parties")
-        }
-    }
-
-    /// The ids of the parties whose origin lies in a latitude/longitude box, through the
-    /// R*Tree (antimeridian-unaware: callers split wrapping boxes).
-    public func partyIDs(south: Double, west: Double, north: Double, east: Double) throws(StoreError) -> [String] {
-        do {
-            return try db.read { db in
-                try String.fetchAll(db, sql: """
-                    SELECT party.id FROM party_origin JOIN party ON party.rowid = party_origin.rowid
-                    WHERE min_lat >= ? AND max_lat <= ? AND min_lon >= ? AND max_lon <= ? ORDER BY party.id
-                    """, arguments: [south, north, west, east])
-            }
-        } catch {
-            throw StoreError(error, doing: "querying the origin R*Tree")
         }
     }
 
