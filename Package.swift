@@ -26,11 +26,9 @@ let package = Package(
             providers: [.apt(["libproj-dev"])]
         ),
         // The files of Data/, embedded into the binary at compile time with C23 `#embed`
-        // so that the `geofare` binary finds its data however and wherever it is run.
-        .target(
-            name: "CGeoFareData",
-            cSettings: [.unsafeFlags(["-Wno-c23-extensions"])]
-        ),
+        // (standard C23, see `cLanguageStandard` below: no unsafe flag, so GeoFare can be a
+        // dependency) so that the `geofare` binary finds its data however and wherever it is run.
+        .target(name: "CGeoFareData"),
         .target(name: "GeoFareCore", swiftSettings: swiftSettings),
         .target(name: "GeoFareData", dependencies: ["CGeoFareData", "GeoFareCore"], swiftSettings: swiftSettings),
         .target(
@@ -82,5 +80,6 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
-    ]
+    ],
+    cLanguageStandard: .c2x
 )
