@@ -59,6 +59,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Helpers every test target may share: the built binary and a worker subprocess.
+        .target(name: "GeoFareTestSupport", dependencies: ["GeoFareCore"], path: "Tests/GeoFareTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareCoreTests", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareProjTests",
@@ -68,6 +70,11 @@ let package = Package(
         .testTarget(name: "GeoFareRouteTests", dependencies: ["GeoFareRoute", "GeoFareCore", "GeoFareProj"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
+            name: "GeoFareWorkerTests",
+            dependencies: ["GeoFareWorker", "GeoFareFare", "GeoFareCore", "GeoFareTestSupport", "geofare"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "GeoFareStoreTests",
             dependencies: ["GeoFareStore", "GeoFareCluster", "GeoFareCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
@@ -76,7 +83,7 @@ let package = Package(
         .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareCLITests",
-            dependencies: ["geofare", "GeoFareFare", "GeoFareCore"],
+            dependencies: ["geofare", "GeoFareFare", "GeoFareCore", "GeoFareTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoFareTestSupport
 import GeoFareCore
 import GeoFareFare
 
@@ -20,9 +21,15 @@ struct FareCSVTests {
         #expect(r.stderr.contains("failed"))
     }
 
-    @Test("From stdin to a file, with --threads 1 and 2 giving the same bytes")
+    @Test("From stdin to a file, with --threads 1 and 2 giving the same bytes over many lanes")
     func stdinToFile() throws {
-        let text = try String(contentsOf: try Self.fixture("trips.csv"), encoding: .utf8)
+        // The fixture's rows (bad ones, quoted line breaks) 800 times over: about 440 KB, which
+        // the job cuts into several lanes per thread, so the lanes' order is what is compared.
+        let fixture = try String(contentsOf: try Self.fixture("trips.csv"), encoding: .utf8)
+        let header = fixture.prefix { $0 != "\n" && $0 != "\r\n" }
+        let body = fixture.dropFirst(header.count).drop { $0 == "\n" || $0 == "\r\n" }
+        let text = header + "\n" + String(repeating: String(body) + (body.hasSuffix("\n") ? "" : "\n"), count: 800)
+        #expect(text.utf8.count > 6 * 65_536)
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-out-\(UUID().uuidString).csv")
         defer { try? FileManager.default.removeItem(at: out) }
         let one = try GeoFareBinary.run(["fare-csv", "-", "-o", out.path, "--threads", "1", "--quiet"], stdin: text)

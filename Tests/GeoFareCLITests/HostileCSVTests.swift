@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoFareTestSupport
 
 /// `fare-csv` on input that tries to lose rows: stray quotes in unquoted fields beside quoted
 /// multi-line fields across several blocks, a quoted field that never closes, no input at all.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoFareTestSupport
 import GeoFareCore
 
 /// Every `--json` of the command line writes the worker's result for the same request, byte for

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoFareTestSupport
 
 /// `geofare transform` and `geofare distance`, run as a subprocess.
 struct TransformCLITests {

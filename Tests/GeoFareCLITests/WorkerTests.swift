@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoFareTestSupport
 import GeoFareCore
 import GeoFareFare
 
@@ -217,40 +218,6 @@ struct WorkerTests {
     }
 }
 
-/// The byte-level fast path for plain fare requests answers exactly as the general parser.
-struct FastPathTests {
-    @Test("The same fares in the fast form and in forms only the general parser takes get identical answers")
-    func sameAnswers() throws {
-        var rng = SeededGenerator(seed: 17)
-        var fastLines: [String] = [], generalLines: [String] = []
-        for i in 0..<600 {
-            let a = (Double.random(in: 37.45...37.65, using: &rng), Double.random(in: 126.85...127.15, using: &rng))
-            let b = (Double.random(in: 37.2...37.7, using: &rng), Double.random(in: 126.7...127.3, using: &rng))
-            let when = "2024-05-1\(i % 7 + 3)T\(i % 24 < 10 ? "0" : "")\(i % 24):\(i % 6)5:00+09:00"
-            let party = i % 25  // 0 and 21...24 are errors: the fast path leaves those to the general one
-            let tariff = i % 3 == 0 ? "" : #","tariff":"\#(i % 3 == 1 ? "kr-seoul/regular" : "jumbo")""#
-            let split = ["equal", "proportional", "shapley"][i % 3]
-            let id = i % 2 == 0 ? "\(i)" : "\"r\(i)\""
-            let core = #""op":"fare","from":{"lat":\#(a.0),"lon":\#(a.1)},"to":{"lon":\#(b.1),"lat":\#(b.0)},"depart_at":"\#(when)","party_size":\#(party)\#(tariff),"split":"\#(split)","route":\#(i % 4 == 0)"#
-            fastLines.append(#"{"id":\#(id),\#(core)}"#)
-            // A zero toll is priced the same but is not in the fast form.
-            generalLines.append(#"{"id":\#(id),\#(core),"tolls":0}"#)
-        }
-        let worker = try WorkerProcess(arguments: ["--db", ":memory:"])
-        worker.send(Array((fastLines.joined(separator: "\n") + "\n" + generalLines.joined(separator: "\n") + "\n").utf8))
-        let answers = worker.receive(fastLines.count * 2)
-        worker.closeInput()
-        #expect(worker.wait() == 0)
-        try #require(answers.count == fastLines.count * 2)
-        var priced = 0
-        for i in fastLines.indices {
-            #expect(answers[i] == answers[fastLines.count + i], "\(fastLines[i])")
-            if answers[i]["ok"] == .bool(true) { priced += 1 }
-        }
-        #expect(priced > 250)  // the rest are errors on purpose (party sizes, points outside every tariff region)
-    }
-}
-
 /// A negative party with a proportional or Shapley split is an error answer, not a crash
 /// (building the drop-offs once trapped on `0..<party_size`).
 struct NegativePartyTests {
@@ -279,33 +246,46 @@ struct ThreeWayAgreementTests {
     func agree() throws {
         let pricer = try TripPricer.standard()
         var rng = SeededGenerator(seed: 5)
-        var csv = "id,origin_lat,origin_lon,dest_lat,dest_lon,depart_at,party_size,tariff\n"
+        var csv = "id,origin_lat,origin_lon,dest_lat,dest_lon,distance_m,duration_s,depart_at,party_size,tariff\n"
         var requests: [String] = []
         var expected: [FareQuote] = []
-        for i in 0..<200 {
+        for i in 0..<300 {
+            let when = "2024-05-15T\(10 + i % 14):07:00+09:00", party = i % 3 + 1
+            if i % 3 == 2 {
+                // A trip given by its distance and duration (no coordinates).
+                let d = (Double.random(in: 500...40_000, using: &rng) * 10).rounded() / 10
+                let t = (Double.random(in: 120...4_000, using: &rng) * 10).rounded() / 10
+                csv += "\(i),,,,,\(d),\(t),\(when),\(party),kr-seoul/regular\n"
+                requests.append(#"{"id":\#(i),"op":"fare","trip":{"distance_m":\#(d),"duration_s":\#(t)},"depart_at":"\#(when)","party_size":\#(party),"tariff":"kr-seoul/regular"}"#)
+                var r = FareRequest(trip: .totals(distanceMeters: d, durationSeconds: t), departure: ISO8601.parse(when)!, tariff: "kr-seoul/regular")
+                r.partySize = party
+                expected.append(try pricer.engine.quote(r))
+                continue
+            }
             let a = try Coordinate(latitude: (Double.random(in: 37.50...37.62, using: &rng) * 1e5).rounded() / 1e5, longitude: (Double.random(in: 126.9...127.1, using: &rng) * 1e5).rounded() / 1e5)
             let b = try Coordinate(latitude: (Double.random(in: 37.30...37.70, using: &rng) * 1e5).rounded() / 1e5, longitude: (Double.random(in: 126.8...127.2, using: &rng) * 1e5).rounded() / 1e5)
-            let when = "2024-05-15T\(10 + i % 14):07:00+09:00", party = i % 3 + 1
-            csv += "\(i),\(a.latitude),\(a.longitude),\(b.latitude),\(b.longitude),\(when),\(party),kr-seoul/regular\n"
+            csv += "\(i),\(a.latitude),\(a.longitude),\(b.latitude),\(b.longitude),,,\(when),\(party),kr-seoul/regular\n"
             requests.append(#"{"id":\#(i),"op":"fare","from":{"lat":\#(a.latitude),"lon":\#(a.longitude)},"to":{"lat":\#(b.latitude),"lon":\#(b.longitude)},"depart_at":"\#(when)","party_size":\#(party),"tariff":"kr-seoul/regular"}"#)
             var r = TripPricer.Request(origin: a, destination: b, departure: ISO8601.parse(when)!)
             r.partySize = party
             r.tariff = "kr-seoul/regular"
             expected.append(try pricer.quote(r).quote)
         }
+        #expect(expected.count == 300)
         let worker = try WorkerProcess(arguments: ["--db", ":memory:"])
         worker.send(Array((requests.joined(separator: "\n") + "\n").utf8))
         let answers = worker.receive(requests.count)
         worker.closeInput()
         _ = worker.wait()
-        let rows = try GeoFareBinary.run(["fare-csv", "--quiet"], stdin: csv).stdout.split(separator: "\n").dropFirst()
-            .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let out = try GeoFareBinary.run(["fare-csv", "--quiet"], stdin: csv)
+        #expect(out.status == 0, "\(out.stdout.split(separator: "\n").filter { !$0.hasSuffix(",") }.prefix(3))")
+        let rows = out.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         #expect(answers.count == expected.count && rows.count == expected.count)
         for ((answer, row), q) in zip(zip(answers, rows), expected) {
             let w = try #require(answer["result"])
             #expect(w["total"]?.int64 == q.total && w["meter"]?.int64 == q.meter && w["low"]?.int64 == q.low && w["high"]?.int64 == q.high)
             #expect(w["per_person"]?.array?.compactMap(\.int64) == q.perPerson)
-            #expect(w["distance_m"]?.double == q.distanceMeters)
+            #expect(w["distance_m"]?.double == q.distanceMeters && w["duration_s"]?.double == q.durationSeconds)
             let n = row.count
             #expect(row[n - 7] == String(q.total) && row[n - 10] == String(q.meter))
             #expect(row[n - 3] == q.perPerson.map(String.init).joined(separator: ";"))

@@ -156,11 +156,30 @@ struct ByteParsingTests {
     }
 
     @Test("ISO 8601 from bytes equals the String parser")
-    func isoBytes() {
-        for text in ["2024-05-13T06:20:00+09:00", "2024-05-13T06:20Z", "2024-05-13 06:20:00.25-0400", "2024-05-13T06:20:00", "junk"] {
+    func isoBytes() throws {
+        // Known instants, worked out by hand (and with `date -u -d`), in every form the parser takes.
+        let known: [(String, Double?)] = [
+            ("2024-05-13T06:20:00+09:00", 1_715_548_800),   // 2024-05-12T21:20:00Z
+            ("2024-05-13T06:20Z", 1_715_581_200),
+            ("2024-05-13 06:20:00.25-0400", 1_715_595_600.25),
+            ("2024-02-29t23:59:59z", 1_709_251_199),
+            ("1970-01-01T00:00:00+00:00", 0),
+            ("2024-05-13T06:20:00", nil), ("junk", nil), ("2024-13-01T00:00Z", nil), ("2024-05-13T24:00Z", nil),
+        ]
+        for (text, epoch) in known {
             var copy = text
             let fromBytes = copy.withUTF8 { ISO8601.parse(bytes: $0) }
-            #expect(fromBytes == ISO8601.parse(text))
+            #expect(fromBytes?.timeIntervalSince1970 == epoch, "\(text)")
+        }
+        // Random instants and offsets, written by Foundation's own formatter, read back exactly.
+        var rng = SeededGenerator(seed: 5)
+        let formatter = ISO8601DateFormatter()
+        for _ in 0..<2_000 {
+            let epoch = Double(Int64.random(in: -2_000_000_000...4_000_000_000, using: &rng))
+            formatter.timeZone = TimeZone(secondsFromGMT: 60 * 15 * Int.random(in: -48...56, using: &rng))!
+            var text = formatter.string(from: Date(timeIntervalSince1970: epoch))
+            let parsed = text.withUTF8 { ISO8601.parse(bytes: $0) }
+            #expect(parsed?.timeIntervalSince1970 == epoch, "\(text)")
         }
     }
 }

@@ -27,8 +27,10 @@ struct CoordinateTests {
     func text() throws {
         let c = try Coordinate(latLonText: " 37.5665 , 126.978", field: "from")
         #expect(c.longitude == 126.978)
-        do { _ = try Coordinate(latLonText: "97,1", field: "from") } catch { #expect(error.field == "from.lat") }
-        do { _ = try Coordinate(latLonText: "abc", field: "to") } catch { #expect(error.code == "invalid_coordinate" && error.field == "to") }
+        let outOfRange = #expect(throws: InvalidInput.self) { try Coordinate(latLonText: "97,1", field: "from") }
+        #expect(outOfRange?.field == "from.lat" && outOfRange?.code == "latitude_out_of_range")
+        let garbage = #expect(throws: InvalidInput.self) { try Coordinate(latLonText: "abc", field: "to") }
+        #expect(garbage?.code == "invalid_coordinate" && garbage?.field == "to")
     }
 
     @Test("Bounding boxes validate and handle the antimeridian")

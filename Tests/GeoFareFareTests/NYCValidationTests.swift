@@ -35,13 +35,14 @@ struct NYCValidationTests {
         return result
     }
 
-    @Test("At least 75 % of real NYC meter amounts are reproduced within $0.50")
+    /// Runs where the shared data sits beside the checkout, and always on CI (where a missing
+    /// file is a failure); elsewhere the test is reported as skipped, not as passed.
+    static var runs: Bool { FileManager.default.fileExists(atPath: file.path) || ProcessInfo.processInfo.environment["CI"] != nil }
+
+    @Test("At least 75 % of real NYC meter amounts are reproduced within $0.50",
+          .enabled(if: NYCValidationTests.runs, "needs ../shared/data/nyc/nyc_trips_validation.csv beside the checkout"))
     func nycValidation() throws {
-        guard FileManager.default.fileExists(atPath: Self.file.path) else {
-            // CI always has shared/ beside the clone; only a bare checkout elsewhere lacks it.
-            #expect(ProcessInfo.processInfo.environment["CI"] == nil, "shared/data/nyc is missing on CI")
-            return
-        }
+        try #require(FileManager.default.fileExists(atPath: Self.file.path), "shared/data/nyc is missing on CI")
         let r = try Self.validate()
         let share = Double(r.within50) / Double(r.trips)
         print("NYC validation: \(r.trips) trips, \(r.within50) within $0.50 (\(String(format: "%.1f", share * 100)) %), \(r.within100) within $1.00, \(r.exact) exact")

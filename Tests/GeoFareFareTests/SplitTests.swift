@@ -59,8 +59,17 @@ struct SplitTests {
 
     @Test("Split errors name the field")
     func errors() {
-        #expect(throws: FareError.self) { try FareSplit.equal(total: 100, riders: 0, unit: 10) }
-        #expect(throws: FareError.self) { try FareSplit.allocate(total: 100, weights: [1, -1], unit: 10) }
-        #expect(throws: FareError.self) { try FareSplit.allocate(total: 100, weights: [1], unit: 0) }
+        let cases: [(code: String, field: String, call: () throws -> [Int64])] = [
+            ("invalid_party_size", "party_size", { try FareSplit.equal(total: 100, riders: 0, unit: 10) }),
+            ("invalid_split", "split_unit", { try FareSplit.equal(total: 100, riders: 2, unit: 0) }),
+            ("invalid_split", "total", { try FareSplit.equal(total: -1, riders: 2, unit: 10) }),
+            ("invalid_split", "weights", { try FareSplit.allocate(total: 100, weights: [1, -1], unit: 10) }),
+            ("invalid_split", "split_unit", { try FareSplit.allocate(total: 100, weights: [1], unit: 0) }),
+            ("invalid_split", "party_size", { try FareSplit.allocate(total: 100, weights: [], unit: 10) }),
+        ]
+        for c in cases {
+            let error = #expect(throws: FareError.self) { try c.call() }
+            #expect(error?.code == c.code && error?.field == c.field, "\(String(describing: error))")
+        }
     }
 }

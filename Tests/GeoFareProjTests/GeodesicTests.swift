@@ -60,9 +60,8 @@ struct GeodesicTests {
     @Test("Bad input to the geodesic is rejected with the field")
     func invalid() {
         #expect(throws: InvalidInput.self) { try Geodesic.wgs84.inverse(latitude1: .nan, longitude1: 0, latitude2: 0, longitude2: 0) }
-        do { _ = try Geodesic.wgs84.inverse(latitude1: 0, longitude1: 0, latitude2: 90.5, longitude2: 0) } catch {
-            #expect(error.field == "lat2" && error.code == "latitude_out_of_range")
-        }
+        let error = #expect(throws: InvalidInput.self) { try Geodesic.wgs84.inverse(latitude1: 0, longitude1: 0, latitude2: 90.5, longitude2: 0) }
+        #expect(error?.field == "lat2" && error?.code == "latitude_out_of_range")
     }
 
     @Test("Fast distances stay within their documented error of the geodesic in Korea")

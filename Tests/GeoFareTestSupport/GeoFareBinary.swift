@@ -1,9 +1,9 @@
 import Foundation
 
 /// Runs the built `geofare` binary as a subprocess, the way a user or a backend does.
-enum GeoFareBinary {
+public enum GeoFareBinary {
     /// The binary: `$GEOFARE_BIN`, or `geofare` beside the test bundle in the build folder.
-    static var url: URL {
+    public static var url: URL {
         if let path = ProcessInfo.processInfo.environment["GEOFARE_BIN"] { return URL(fileURLWithPath: path) }
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<4 {
@@ -15,19 +15,19 @@ enum GeoFareBinary {
             .appendingPathComponent(".build/debug/geofare")
     }
 
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
+    public struct Result: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
     }
 
     /// Runs `geofare ARGS` with `stdin` as its input and waits for it.
-    static func run(_ arguments: [String], stdin: String = "", cwd: URL? = nil) throws -> Result {
+    public static func run(_ arguments: [String], stdin: String = "", cwd: URL? = nil) throws -> Result {
         try runTool(url.path, arguments, stdin: stdin, cwd: cwd)
     }
 
     /// Runs any program (`python3`, `/usr/bin/env`) the same way, to compare with an independent tool.
-    static func runTool(_ path: String, _ arguments: [String], stdin: String = "", cwd: URL? = nil) throws -> Result {
+    public static func runTool(_ path: String, _ arguments: [String], stdin: String = "", cwd: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments

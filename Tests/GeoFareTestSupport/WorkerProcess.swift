@@ -2,8 +2,8 @@ import Foundation
 import GeoFareCore
 
 /// A `geofare worker` subprocess driven like a backend drives it: lines in, lines out.
-final class WorkerProcess: @unchecked Sendable {
-    let process = Process()
+public final class WorkerProcess: @unchecked Sendable {
+    public let process = Process()
     private let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
     private var buffer: [UInt8] = []
     private let lock = NSLock()
@@ -12,9 +12,9 @@ final class WorkerProcess: @unchecked Sendable {
     private let arrived = DispatchSemaphore(value: 0)
 
     /// What the worker wrote to stderr (for failure messages).
-    private(set) var errorOutput = Data()
+    public private(set) var errorOutput = Data()
 
-    init(arguments: [String]) throws {
+    public init(arguments: [String]) throws {
         // A worker that dies must fail its test, not kill the test runner with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         process.executableURL = GeoFareBinary.url
@@ -53,15 +53,15 @@ final class WorkerProcess: @unchecked Sendable {
         }
     }
 
-    var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.processIdentifier }
 
     /// Sends raw bytes (lines must end with \n).
     /// (A write to a worker that died is ignored here; the missing answer fails the test.)
-    func send(_ bytes: [UInt8]) { try? stdin.fileHandleForWriting.write(contentsOf: Data(bytes)) }
-    func send(_ line: String) { send(Array((line + "\n").utf8)) }
+    public func send(_ bytes: [UInt8]) { try? stdin.fileHandleForWriting.write(contentsOf: Data(bytes)) }
+    public func send(_ line: String) { send(Array((line + "\n").utf8)) }
 
     /// Waits for `n` more response lines (or end of output / timeout) and returns them parsed.
-    func receive(_ n: Int, timeout: Double = 60) -> [JSONValue] {
+    public func receive(_ n: Int, timeout: Double = 60) -> [JSONValue] {
         var out: [JSONValue] = []
         let deadline = Date().addingTimeInterval(timeout)
         while out.count < n {
@@ -81,7 +81,7 @@ final class WorkerProcess: @unchecked Sendable {
     }
 
     /// One request, one response (or a description of why there is none).
-    func call(_ line: String) -> JSONValue? {
+    public func call(_ line: String) -> JSONValue? {
         send(line)
         if let r = receive(1).first { return r }
         lock.lock(); defer { lock.unlock() }
@@ -89,15 +89,15 @@ final class WorkerProcess: @unchecked Sendable {
         return nil
     }
 
-    func closeInput() { try? stdin.fileHandleForWriting.close() }
+    public func closeInput() { try? stdin.fileHandleForWriting.close() }
 
-    func wait() -> Int32 {
+    public func wait() -> Int32 {
         process.waitUntilExit()
         return process.terminationStatus
     }
 
     /// The worker's resident memory in KiB (VmRSS).
-    func residentKiB() -> Int {
+    public func residentKiB() -> Int {
         guard let s = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
         for line in s.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             return line.split(separator: " ").compactMap { Int($0) }.first ?? 0
@@ -107,10 +107,10 @@ final class WorkerProcess: @unchecked Sendable {
 }
 
 extension JSONValue {
-    subscript(_ key: String) -> JSONValue? { object?[key] }
-    var isOK: Bool { self["ok"] == .bool(true) }
+    public subscript(_ key: String) -> JSONValue? { object?[key] }
+    public var isOK: Bool { self["ok"] == .bool(true) }
 }
 
-func temporaryDatabase() -> String {
+public func temporaryDatabase() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("geofare-test-\(UUID().uuidString).db").path
 }

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import GeoFareCore
+import GeoFareFare
+import GeoFareTestSupport
+@testable import GeoFareWorker
+
+/// The byte-level fast path for plain fare requests answers exactly as the general parser.
+struct FastPathTests {
+    @Test("The same fares in the fast form and in forms only the general parser takes get identical answers, and the fast form does take the fast path")
+    func sameAnswers() throws {
+        var rng = SeededGenerator(seed: 17)
+        var fastLines: [String] = [], generalLines: [String] = []
+        var expectFast = 0
+        for i in 0..<600 {
+            let a = (Double.random(in: 37.45...37.65, using: &rng), Double.random(in: 126.85...127.15, using: &rng))
+            let b = (Double.random(in: 37.2...37.7, using: &rng), Double.random(in: 126.7...127.3, using: &rng))
+            let when = "2024-05-1\(i % 7 + 3)T\(i % 24 < 10 ? "0" : "")\(i % 24):\(i % 6)5:00+09:00"
+            let party = i % 25  // 0 and 21...24 are errors: the fast path leaves those to the general one
+            let tariff = i % 3 == 0 ? "" : #","tariff":"\#(i % 3 == 1 ? "kr-seoul/regular" : "jumbo")""#
+            let split = ["equal", "proportional", "shapley"][i % 3]
+            let id = i % 2 == 0 ? "\(i)" : "\"r\(i)\""
+            let core = #""op":"fare","from":{"lat":\#(a.0),"lon":\#(a.1)},"to":{"lon":\#(b.1),"lat":\#(b.0)},"depart_at":"\#(when)","party_size":\#(party)\#(tariff),"split":"\#(split)","route":\#(i % 4 == 0)"#
+            fastLines.append(#"{"id":\#(id),\#(core)}"#)
+            // A zero toll is priced the same but is not in the fast form.
+            generalLines.append(#"{"id":\#(id),\#(core),"tolls":0}"#)
+            if (1...20).contains(party) { expectFast += 1 }
+        }
+        // The fast decoder itself accepts every valid line of the fast form and declines every
+        // line of the general form: so the comparison below really compares the two paths.
+        let names = try WorkerDispatcher(pricer: TripPricer.standard(), parties: nil).lane(0).tariffNames
+        var decodedFast = 0
+        for (fast, general) in zip(fastLines, generalLines) {
+            if Array(fast.utf8).withUnsafeBytes({ FastFareRequest.decode($0, names: names) }) != nil { decodedFast += 1 }
+            #expect(Array(general.utf8).withUnsafeBytes({ FastFareRequest.decode($0, names: names) }) == nil, "\(general)")
+        }
+        #expect(decodedFast == expectFast)
+        #expect(expectFast > 300)
+
+        let worker = try WorkerProcess(arguments: ["--db", ":memory:"])
+        worker.send(Array((fastLines.joined(separator: "\n") + "\n" + generalLines.joined(separator: "\n") + "\n").utf8))
+        let answers = worker.receive(fastLines.count * 2)
+        worker.closeInput()
+        #expect(worker.wait() == 0)
+        try #require(answers.count == fastLines.count * 2)
+        var priced = 0
+        for i in fastLines.indices {
+            #expect(answers[i] == answers[fastLines.count + i], "\(fastLines[i])")
+            if answers[i]["ok"] == .bool(true) { priced += 1 }
+        }
+        #expect(priced > 250)  // the rest are errors on purpose (party sizes, points outside every tariff region)
+    }
+}
