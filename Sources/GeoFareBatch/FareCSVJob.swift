@@ -53,10 +53,14 @@ public final class FareCSVJob: @unchecked Sendable {
 
     let pricer: TripPricer
     let options: Options
+    /// One pricer per lane (``TripPricer/lane()``), made once per job: lane k of every block
+    /// uses the k-th (a block's lanes finish before the next block's start).
+    let lanePricers: [TripPricer]
 
     public init(pricer: TripPricer, options: Options = Options()) {
         self.pricer = pricer
         self.options = options
+        lanePricers = (0..<max(1, options.threads * 4)).map { _ in pricer.lane() }
     }
 
     /// Runs the job from `source` to `write`.
@@ -164,7 +168,7 @@ public final class FareCSVJob: @unchecked Sendable {
                 let part = UnsafeBufferPointer(rebasing: shared.buffer[cutPoints[lane]..<cutPoints[lane + 1]])
                 var out = pool.take()
                 out.reserve(part.count * 5 / 2 + 256)
-                var lanePricer = RowPricer(job: self, layout: layout)
+                var lanePricer = RowPricer(layout: layout, pricer: self.lanePricers[lane % self.lanePricers.count])
                 var scanner = CSVRecordScanner(firstLine: firstLine + before[lane])
                 var position = 0
                 var rows = 0, failed = 0
@@ -240,30 +244,25 @@ public final class FareCSVJob: @unchecked Sendable {
         }
     }
 
-    /// Prices and formats the rows of one lane, reading fields in place.
+    /// Prices and formats the rows of one lane, reading fields in place: it parses each row into
+    /// a ``FareRequest``, prices it with the lane's ``TripPricer`` (the library's one entry) and
+    /// formats the answer.
     struct RowPricer {
-        let job: FareCSVJob
         let layout: Layout
-        /// The last tariff column seen, and what it resolved to: this lane's own copies of its
-        /// meters (shared ones would bounce their reference counts between cores on every
-        /// row) with the instants they apply from, or the error it gave.
+        /// This lane's pricer (``TripPricer/lane()``: its own meter copies).
+        let pricer: TripPricer
+        /// The last tariff column seen and what it resolved to (an index into the catalog, or
+        /// the error it gave): a file names the same tariff on most rows.
         var tariffBytes: [UInt8] = []
-        var tariffMeters: [Meter] = []
-        var tariffStarts: [Double] = []
-        var tariffError: (any Error)?
+        var tariffResolved: Result<Int, FareError>?
         /// The meter of the last priced row and its `tariff` and `currency` column bytes.
         var lastMeter: Meter?
         var tariffField: [UInt8] = []
         var currencyField: [UInt8] = []
 
-        /// The engine, held by the lane (reading it through `job` per row would retain the
-        /// shared catalog every time).
-        let engine: FareEngine
-
-        init(job: FareCSVJob, layout: Layout) {
-            self.job = job
+        init(layout: Layout, pricer: TripPricer) {
             self.layout = layout
-            engine = job.pricer.engine
+            self.pricer = pricer
         }
 
         /// Appends one output row: the input columns, then the results or the error.
@@ -342,29 +341,15 @@ public final class FareCSVJob: @unchecked Sendable {
             currencyField = Array(meter.currency.utf8)
         }
 
-        /// This lane's meter for a tariff column's text at a departure.
-        mutating func meter(tariff t: UnsafeBufferPointer<UInt8>, at departure: Date) throws -> Meter {
-            if tariffBytes.count != t.count || memcmp(tariffBytes, t.baseAddress!, t.count) != 0 {
+        /// The catalog index of a tariff column's text, resolved once per distinct text.
+        mutating func tariffIndex(_ t: UnsafeBufferPointer<UInt8>) throws(FareError) -> Int {
+            if tariffResolved == nil || tariffBytes.count != t.count || memcmp(tariffBytes, t.baseAddress!, t.count) != 0 {
                 tariffBytes = Array(t)
-                tariffError = nil
-                do {
-                    tariffMeters = try engine.catalog.meters(tariff: String(decoding: t, as: UTF8.self)).map { $0.copy() }
-                    tariffStarts = tariffMeters.map { $0.version.effectiveFrom.timeIntervalSince1970 }
-                } catch {
-                    tariffMeters = []
-                    tariffStarts = []
-                    tariffError = error
-                }
+                let name = String(decoding: t, as: UTF8.self)
+                let catalog = pricer.engine.catalog
+                tariffResolved = Result { () throws(FareError) -> Int in try catalog.tariffIndex(name) }
             }
-            if let tariffError { throw tariffError }
-            let at = departure.timeIntervalSince1970
-            var v = tariffStarts.count - 1
-            while v >= 0 && tariffStarts[v] > at { v -= 1 }
-            guard v >= 0 else {
-                // Before the first version: the catalog words the error.
-                return try engine.catalog.meter(tariff: String(decoding: t, as: UTF8.self), at: departure)
-            }
-            return tariffMeters[v]
+            return try tariffResolved!.get()
         }
 
         /// A priced row: equal splits need only the figures; other splits the whole quote.
@@ -373,7 +358,8 @@ public final class FareCSVJob: @unchecked Sendable {
             case quote(FareQuote)
         }
 
-        /// The price of one row, through the same library calls as the worker's `fare` op.
+        /// The price of one row: its fields parsed into a ``FareRequest``, priced by the lane's
+        /// ``TripPricer`` exactly as the worker's `fare` op and the library price it.
         mutating func quote(_ scanner: inout CSVRecordScanner, in bytes: UnsafeBufferPointer<UInt8>) throws -> Priced {
             func text(_ i: Int?) -> UnsafeBufferPointer<UInt8>? {
                 guard let i, i < scanner.fieldCount else { return nil }
@@ -406,42 +392,33 @@ public final class FareCSVJob: @unchecked Sendable {
                 split = m
             }
             let tariffColumn = text(layout.tariff)
-            let tariff = tariffColumn.map { String(decoding: $0, as: UTF8.self) }
+            var r: FareRequest
             if let d = try number(layout.distance, "distance_m"), let t = try number(layout.duration, "duration_s") {
-                var r = FareRequest(trip: .totals(distanceMeters: d, durationSeconds: t), departure: departure, tariff: tariff)
-                if r.tariff == nil, let lat = try number(layout.originLat, "origin_lat"), let lon = try number(layout.originLon, "origin_lon") {
+                r = FareRequest(trip: .totals(distanceMeters: d, durationSeconds: t), departure: departure)
+                if tariffColumn == nil, let lat = try number(layout.originLat, "origin_lat"), let lon = try number(layout.originLon, "origin_lon") {
                     r.origin = try Coordinate(latitude: lat, longitude: lon)
                 }
                 r.cruiseKmh = try number(layout.cruise, "cruise_kmh")
-                r.partySize = party
-                r.split = split
-                if split == .equal {
-                    let meter = try tariffColumn.map { t in try self.meter(tariff: t, at: departure) } ?? engine.meter(for: r)
-                    use(meter)
-                    return .figures(try engine.figures(r, meter: meter), riders: party)
+            } else {
+                guard let oLat = try number(layout.originLat, "origin_lat"), let oLon = try number(layout.originLon, "origin_lon"),
+                      let dLat = try number(layout.destLat, "dest_lat"), let dLon = try number(layout.destLon, "dest_lon") else {
+                    throw InvalidInput(code: "missing_field", message: "needs origin and destination coordinates or distance_m and duration_s", field: "origin_lat")
                 }
-                let q = try engine.quote(r)
-                use(try engine.meter(for: r))
-                return .quote(q)
+                let origin: Coordinate, destination: Coordinate
+                do { origin = try Coordinate(latitude: oLat, longitude: oLon) } catch { throw error.prefixed("origin") }
+                do { destination = try Coordinate(latitude: dLat, longitude: dLon) } catch { throw error.prefixed("dest") }
+                r = FareRequest(from: origin, to: destination, departure: departure)
             }
-            guard let oLat = try number(layout.originLat, "origin_lat"), let oLon = try number(layout.originLon, "origin_lon"),
-                  let dLat = try number(layout.destLat, "dest_lat"), let dLon = try number(layout.destLon, "dest_lon") else {
-                throw InvalidInput(code: "missing_field", message: "needs origin and destination coordinates or distance_m and duration_s", field: "origin_lat")
-            }
-            let origin: Coordinate, destination: Coordinate
-            do { origin = try Coordinate(latitude: oLat, longitude: oLon) } catch { throw error.prefixed("origin") }
-            do { destination = try Coordinate(latitude: dLat, longitude: dLon) } catch { throw error.prefixed("dest") }
-            var r = TripPricer.Request(origin: origin, destination: destination, departure: departure)
-            r.tariff = tariff
             r.partySize = party
             r.split = split
+            if let t = tariffColumn { r.tariffIndex = try tariffIndex(t) }
             if split == .equal {
-                let (f, meter) = try job.pricer.figures(r)
+                let (f, meter) = try pricer.figures(r)
                 use(meter)
                 return .figures(f, riders: party)
             }
-            let q = try job.pricer.quote(r).quote
-            use(try job.pricer.engine.catalog.meter(tariff: q.tariff, at: departure))
+            let q = try pricer.quote(r).quote
+            use(try pricer.engine.catalog.meter(tariff: q.tariff, at: departure))
             return .quote(q)
         }
     }

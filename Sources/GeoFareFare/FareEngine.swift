@@ -15,6 +15,13 @@ import GeoFareCore
 public struct FareEngine: Sendable {
     public let catalog: TariffCatalog
 
+    /// The same engine over ``TariffCatalog/withPrivateMeters()``.
+    public func withPrivateMeters() -> FareEngine {
+        FareEngine(sharing: catalog.withPrivateMeters())
+    }
+
+    private init(sharing catalog: TariffCatalog) { self.catalog = catalog }
+
     /// An engine over the embedded tariffs (or a catalog of your own).
     public init(catalog: TariffCatalog? = nil) throws(FareError) {
         if let catalog { self.catalog = catalog } else { self.catalog = try TariffCatalog.load() }
@@ -25,7 +32,14 @@ public struct FareEngine: Sendable {
     ///   `invalid_party_size` (field `party_size`), `invalid_split`, or an input code with the
     ///   field (`distance_m`, `segments[2].duration_s`, `cruise_kmh`, `tolls`, ...).
     public func quote(_ request: FareRequest) throws(FareError) -> FareQuote {
-        let meter = try self.meter(for: request)
+        try quote(request, meter: self.meter(for: request))
+    }
+
+    /// ``quote(_:)`` with the meter already chosen (``TariffCatalog/meter(tariffAt:at:)``);
+    /// `request.tariff` and `request.origin` are not looked at to choose it.
+    /// - Throws: as ``quote(_:)``.
+    public func quote(_ request: FareRequest, meter: Meter) throws(FareError) -> FareQuote {
+        try validate(request)
         let segments = try tripSegments(request, meter: meter)
         let flats = meter.hasFlatSurcharges ? flatSurcharges(meter.version, request: request, clock: meter.clock) : []
         let figures = segments.withUnsafeBufferPointer { self.figures(request, meter: meter, segments: $0, flats: flats) }
@@ -87,6 +101,7 @@ public struct FareEngine: Sendable {
     /// - Throws: as ``quote(_:)``.
     public func meter(for request: FareRequest) throws(FareError) -> Meter {
         try validate(request)
+        if let i = request.tariffIndex, catalog.tariffs.indices.contains(i) { return try catalog.meter(tariffAt: i, at: request.departure) }
         if let id = request.tariff { return try catalog.meter(tariff: id, at: request.departure) }
         guard let origin = request.origin else {
             throw FareError(code: "missing_field", message: "name a tariff or give the origin", field: "tariff")
@@ -190,6 +205,8 @@ public struct FareEngine: Sendable {
         switch request.trip {
         case let .totals(distance, duration):
             return [try totalsSegment(request, distance: distance, duration: duration, meter: meter)]
+        case .stops:
+            throw FareError(code: "route_required", message: "a trip between coordinates needs a route estimate: price it with TripPricer", field: "trip")
         case let .segments(list):
             guard !list.isEmpty else { throw FareError(code: "missing_field", message: "a trip needs at least one segment", field: "segments") }
             guard list.count <= 10_000 else { throw FareError(code: "too_many_segments", message: "at most 10,000 segments, got \(list.count)", field: "segments") }

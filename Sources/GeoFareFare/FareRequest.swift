@@ -1,11 +1,17 @@
 import Foundation
 import GeoFareCore
 
-/// What to price: a trip (segments, or total distance and duration), when, with which tariff,
-/// for how many riders.
+/// What to price: a trip (coordinates with stops, total distance and duration, or segments),
+/// when, with which tariff, for how many riders. The one fare input of the library, the worker,
+/// `fare-csv` and `geofare fare`: each of them only parses it and formats the answer of
+/// ``TripPricer/quote(_:)`` or ``TripPricer/figures(_:)``.
 public struct FareRequest: Sendable {
     /// The trip.
     public enum Trip: Sendable {
+        /// From an origin through stops (at most ``RouteRequest/maxStops``) to a destination:
+        /// the pricer's route estimator drives it. For proportional and Shapley splits, rider i
+        /// gets off at the i-th stop (then the destination); riders beyond the stops ride to the end.
+        case stops(origin: Coordinate, via: [Coordinate], destination: Coordinate)
         /// Total driven distance (m) and duration (s); the slow time is estimated with a cruise
         /// speed: `slow = max(0, duration − distance / cruise)`.
         case totals(distanceMeters: Double, durationSeconds: Double)
@@ -18,7 +24,11 @@ public struct FareRequest: Sendable {
     public var departure: Date
     /// A tariff id or alias; `nil` picks the tariff whose region contains `origin`.
     public var tariff: String?
-    /// Origin and destination, when known: they pick the tariff and flat-surcharge zones.
+    /// The tariff already resolved, as its position in ``TariffCatalog/tariffs`` (a batch that
+    /// names the same tariff on every row resolves it once); wins over ``tariff``.
+    public var tariffIndex: Int?
+    /// Origin and destination, when known: they pick the tariff and flat-surcharge zones
+    /// (a `.stops` trip sets them).
     public var origin: Coordinate?
     public var destination: Coordinate?
     /// Average speed while moving, km/h, for `.totals`; `nil` uses the tariff's default.
@@ -40,5 +50,14 @@ public struct FareRequest: Sendable {
         self.trip = trip
         self.departure = departure
         self.tariff = tariff
+        if case let .stops(origin, _, destination) = trip {
+            self.origin = origin
+            self.destination = destination
+        }
+    }
+
+    /// A trip between coordinates, through optional stops.
+    public init(from origin: Coordinate, via: [Coordinate] = [], to destination: Coordinate, departure: Date, tariff: String? = nil) {
+        self.init(trip: .stops(origin: origin, via: via, destination: destination), departure: departure, tariff: tariff)
     }
 }

@@ -77,6 +77,20 @@ public final class TariffCatalog: Sendable {
         }
     }
 
+    /// The same tariffs and zones with every meter copied (``Meter/copy()``): for one thread's
+    /// hot loop (see ``TripPricer/lane()``).
+    public func withPrivateMeters() -> TariffCatalog {
+        TariffCatalog(copying: self)
+    }
+
+    private init(copying other: TariffCatalog) {
+        tariffs = other.tariffs
+        zones = other.zones
+        index = other.index
+        businessZones = other.businessZones
+        meters = other.meters.map { $0.map { $0.copy() } }
+    }
+
     /// The position in ``tariffs`` of the tariff with an id or alias (cheap to pass around:
     /// no copy of the tariff).
     /// - Throws: ``FareError`` `unknown_tariff` listing the known ids.
@@ -100,7 +114,12 @@ public final class TariffCatalog: Sendable {
     /// - Throws: ``FareError`` `unknown_tariff`, or `no_tariff_version` when `date` is before
     ///   the tariff's first version.
     public func meter(tariff id: String, at date: Date) throws(FareError) -> Meter {
-        let i = try tariffIndex(id)
+        try meter(tariffAt: tariffIndex(id), at: date)
+    }
+
+    /// ``meter(tariff:at:)`` for the tariff at a position in ``tariffs``.
+    /// - Throws: ``FareError`` `no_tariff_version`.
+    public func meter(tariffAt i: Int, at date: Date) throws(FareError) -> Meter {
         let versions = meters[i]
         var v = versions.count - 1
         while v >= 0 && versions[v].version.effectiveFrom > date { v -= 1 }

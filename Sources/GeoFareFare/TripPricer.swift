@@ -3,9 +3,10 @@ import GeoFareCore
 import GeoFareData
 import GeoFareRoute
 
-/// Prices trips given as coordinates: picks the tariff (named, or by the origin's region),
-/// estimates the route inside that tariff's business zone, and runs the meter over the route's
-/// segments. The one computation path behind the library, the CLI, the worker and `fare-csv`.
+/// Prices trips: picks the tariff (named, or by the origin's region), estimates the route
+/// inside that tariff's business zone when the trip is given by coordinates, and runs the meter
+/// over the segments. The one computation path behind the library, the CLI, the worker and
+/// `fare-csv`: they parse a ``FareRequest``, call ``quote(_:)`` or ``figures(_:)``, and format.
 ///
 /// Immutable and `Sendable`.
 public struct TripPricer: Sendable {
@@ -28,101 +29,103 @@ public struct TripPricer: Sendable {
         return TripPricer(engine: try FareEngine(catalog: catalog), estimator: estimator)
     }
 
-    /// A trip between coordinates.
-    public struct Request: Sendable {
-        public var origin: Coordinate
-        /// Intermediate stops, at most 25. For proportional and Shapley splits, rider i gets
-        /// off at the i-th stop (then the destination); riders beyond the stops ride to the end.
-        public var via: [Coordinate] = []
-        public var destination: Coordinate
-        public var departure: Date
-        public var tariff: String?
-        public var partySize = 1
-        public var split: SplitMethod = .equal
-        public var splitUnit: Int64?
-        public var tolls: Int64 = 0
-        public var callFee: Int64 = 0
-
-        public init(origin: Coordinate, destination: Coordinate, departure: Date) {
-            self.origin = origin
-            self.destination = destination
-            self.departure = departure
-        }
+    /// A pricer over the same data whose meters are its own copies: a thread that prices
+    /// millions of trips takes one, so the reference counts of shared meters never bounce
+    /// between cores. Answers are identical to this pricer's.
+    public func lane() -> TripPricer {
+        TripPricer(engine: engine.withPrivateMeters(), estimator: estimator)
     }
 
     /// The tariff id a request resolves to.
-    public func tariffID(for request: Request) throws(FareError) -> String {
+    public func tariffID(for request: FareRequest) throws(FareError) -> String {
         engine.catalog.tariffs[try resolveTariff(request)].id
     }
 
-    /// The route the trip will be priced on.
+    /// The route a trip between coordinates will be priced on.
     /// - Parameter anywhere: when no tariff is named and no tariff region contains the origin,
     ///   estimate the route anyway, with no business zone (the `route` op and command), instead
     ///   of failing with `no_tariff_for_location` (what pricing needs).
-    /// - Throws: ``FareError`` with the route's code and field (`too_many_stops`, ...).
-    public func route(_ request: Request, anywhere: Bool = false) throws(FareError) -> Route {
+    /// - Throws: ``FareError`` with the route's code and field (`too_many_stops`, ...), or
+    ///   `missing_field` (`from`) when the trip is not given by coordinates.
+    public func route(_ request: FareRequest, anywhere: Bool = false) throws(FareError) -> Route {
         let tariff: Int?
-        if anywhere && request.tariff == nil {
-            tariff = try? engine.catalog.tariffIndex(forOrigin: request.origin)
+        if anywhere && request.tariff == nil && request.tariffIndex == nil, case let .stops(origin, _, _) = request.trip {
+            tariff = try? engine.catalog.tariffIndex(forOrigin: origin)
         } else {
             tariff = try resolveTariff(request)
         }
         return try route(request, tariff: tariff)
     }
 
-    /// The tariff a request names, or the one whose region contains its origin (resolved once
-    /// per request: the region test is a point-in-polygon search).
-    /// Its position in the catalog's `tariffs` (no copy of the tariff).
-    func resolveTariff(_ request: Request) throws(FareError) -> Int {
+    /// The tariff a request names (by index or name), or the one whose region contains its
+    /// origin: resolved once per request (the region test is a point-in-polygon search), as
+    /// its position in the catalog's `tariffs` (no copy of the tariff).
+    func resolveTariff(_ request: FareRequest) throws(FareError) -> Int {
+        if let i = request.tariffIndex {
+            guard engine.catalog.tariffs.indices.contains(i) else {
+                throw FareError(code: "unknown_tariff", message: "no tariff at index \(i)", field: "tariff")
+            }
+            return i
+        }
         if let id = request.tariff { return try engine.catalog.tariffIndex(id) }
-        return try engine.catalog.tariffIndex(forOrigin: request.origin)
+        guard let origin = request.origin else {
+            throw FareError(code: "missing_field", message: "name a tariff or give the origin", field: "tariff")
+        }
+        return try engine.catalog.tariffIndex(forOrigin: origin)
     }
 
     /// The route inside a resolved tariff's business zone (no zone without a tariff).
-    func route(_ request: Request, tariff: Int?) throws(FareError) -> Route {
+    func route(_ request: FareRequest, tariff: Int?) throws(FareError) -> Route {
+        guard case let .stops(origin, via, destination) = request.trip else {
+            throw FareError(code: "missing_field", message: "a route needs the trip's from/to coordinates", field: "from")
+        }
         let zone = tariff.flatMap { engine.catalog.businessZone(ofTariffAt: $0) }
         do {
-            return try estimator.estimate(RouteRequest(origin: request.origin, via: request.via, destination: request.destination,
+            return try estimator.estimate(RouteRequest(origin: origin, via: via, destination: destination,
                                                        departure: request.departure, businessZone: zone))
         } catch {
             throw FareError(code: error.code, message: error.message, field: error.field)
         }
     }
 
-    /// Estimates the route and prices it up to its money figures (no breakdown, no shares
-    /// array: the batch path). Shares are equal ones (``FareEngine/Figures/equalShare(_:riders:)``);
-    /// use ``quote(_:)`` for other splits.
+    /// Prices a trip up to its money figures (no breakdown, no shares array: the batch path).
+    /// Shares are equal ones (``FareEngine/Figures/equalShare(_:riders:)``); use ``quote(_:)``
+    /// for other splits.
+    /// - Returns: the figures and the meter (tariff version) they came from.
     /// - Throws: ``FareError`` as ``quote(_:)``.
-    public func figures(_ request: Request) throws(FareError) -> (figures: FareEngine.Figures, meter: Meter) {
-        let (fare, _) = try fareRequest(request)
-        let meter = try engine.meter(for: fare)
+    public func figures(_ request: FareRequest) throws(FareError) -> (figures: FareEngine.Figures, meter: Meter) {
+        let (fare, meter, _) = try prepare(request)
         return (try engine.figures(fare, meter: meter), meter)
     }
 
-    /// Estimates the route and prices it.
+    /// Prices a trip: resolves its tariff (once), estimates its route when it is given by
+    /// coordinates, and runs the meter.
+    /// - Returns: the quote, and the route it was priced on (`nil` for distance/duration and
+    ///   segment trips).
     /// - Throws: ``FareError`` (tariff, route and fare errors, each with its field).
-    public func quote(_ request: Request) throws(FareError) -> (quote: FareQuote, route: Route) {
-        let (fare, route) = try fareRequest(request)
-        return (try engine.quote(fare), route)
+    public func quote(_ request: FareRequest) throws(FareError) -> (quote: FareQuote, route: Route?) {
+        let (fare, meter, route) = try prepare(request)
+        return (try engine.quote(fare, meter: meter), route)
     }
 
-    /// The fare request for a trip: its tariff resolved once, its route estimated, and, for
-    /// proportional and Shapley splits, each rider's drop-off at the end of a leg.
-    func fareRequest(_ request: Request) throws(FareError) -> (FareRequest, Route) {
+    /// The request the meter runs on, and its meter: for a trip by coordinates the tariff is
+    /// resolved, the route estimated and, for proportional and Shapley splits, each rider's
+    /// drop-off set at the end of a leg; other trips are validated first, as the engine does.
+    func prepare(_ request: FareRequest) throws(FareError) -> (FareRequest, Meter, Route?) {
+        guard case .stops = request.trip else {
+            try engine.validate(request)
+            return (request, try engine.catalog.meter(tariffAt: try resolveTariff(request), at: request.departure), nil)
+        }
         let tariff = try resolveTariff(request)
         let route = try route(request, tariff: tariff)
-        var fare = FareRequest(trip: .segments(route.segments), departure: request.departure, tariff: engine.catalog.tariffs[tariff].id)
-        fare.origin = request.origin
-        fare.destination = request.destination
-        fare.partySize = request.partySize
-        fare.split = request.split
-        fare.splitUnit = request.splitUnit
-        fare.tolls = request.tolls
-        fare.callFee = request.callFee
+        var fare = request
+        fare.trip = .segments(route.segments)
+        fare.tariffIndex = tariff
         if request.split != .equal && request.partySize >= 1 {  // a bad party size is the engine's error to report
             let ends = route.legEndDistances
             fare.dropoffDistances = (0..<request.partySize).map { ends[min($0, ends.count - 1)] }
         }
-        return (fare, route)
+        try engine.validate(fare)
+        return (fare, try engine.catalog.meter(tariffAt: tariff, at: request.departure), route)
     }
 }

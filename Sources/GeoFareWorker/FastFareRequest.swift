@@ -14,7 +14,7 @@ import GeoFareFare
 struct FastFareRequest: Sendable {
     /// The id token exactly as sent (what the response echoes).
     var idToken: [UInt8]
-    var request: TripPricer.Request
+    var request: FareRequest
     /// `"route": true` asks for the route in the result.
     var includeRoute = false
 
@@ -70,8 +70,7 @@ struct FastFareRequest: Sendable {
             }
         } while p.take(0x2C)
         guard p.take(0x7D), p.atEnd, let id, op, let from, let to, let departure else { return nil }
-        var request = TripPricer.Request(origin: from, destination: to, departure: departure)
-        request.tariff = tariff
+        var request = FareRequest(from: from, to: to, departure: departure, tariff: tariff)
         request.partySize = party ?? 1
         request.split = split ?? .equal
         return FastFareRequest(idToken: id, request: request, includeRoute: route ?? false)

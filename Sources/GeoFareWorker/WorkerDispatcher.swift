@@ -179,15 +179,16 @@ public final class WorkerDispatcher: @unchecked Sendable {
         return .object(["distance_m": .double(r.distanceMeters), "initial_azimuth_deg": .double(r.initialAzimuthDegrees), "final_azimuth_deg": .double(r.finalAzimuthDegrees)])
     }
 
-    func tripRequest(_ f: RequestFields) throws -> TripPricer.Request {
-        var r = TripPricer.Request(origin: try f.coordinate("from"), destination: try f.coordinate("to"), departure: try f.time("depart_at") ?? Date())
+    func tripRequest(_ f: RequestFields) throws -> FareRequest {
+        let origin = try f.coordinate("from"), destination = try f.coordinate("to")
+        let departure = try f.time("depart_at") ?? Date()
+        var via: [Coordinate] = []
         if f.has("via") {
-            r.via = try f.array("via", maxCount: RouteRequest.maxStops).enumerated().map { i, v throws(WorkerError) in
+            via = try f.array("via", maxCount: RouteRequest.maxStops).enumerated().map { i, v throws(WorkerError) in
                 try RequestFields.coordinate(v, path: "via[\(i)]")
             }
         }
-        r.tariff = try f.optionalString("tariff")
-        return r
+        return FareRequest(from: origin, via: via, to: destination, departure: departure, tariff: try f.optionalString("tariff"))
     }
 
     func route(_ f: RequestFields) throws -> JSONValue {
@@ -252,7 +253,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
                 return d
             }
         }
-        let quote = try pricer.engine.quote(r)
+        let quote = try pricer.quote(r).quote
         return ResultEncoding.raw(capacity: 900) { ResultEncoding.writeQuote(quote, route: nil, into: &$0) }
     }
 

@@ -50,11 +50,7 @@ struct FareBench: ParsableCommand {
     func run() throws {
         let pricer = try TripPricer.standard()
         let sample = seoulTrips(trips, seed: options.seed)
-        let requests = sample.map { a, b, t in
-            var r = TripPricer.Request(origin: a, destination: b, departure: t)
-            r.tariff = "kr-seoul/regular"
-            return r
-        }
+        let requests = sample.map { a, b, t in FareRequest(from: a, to: b, departure: t, tariff: "kr-seoul/regular") }
         let routes = try requests.map { try pricer.route($0) }
         let meter = try pricer.engine.catalog.meter(tariff: "kr-seoul/regular", at: sample[0].2)
         let fareRequests = zip(requests, routes).map { r, route in

@@ -52,9 +52,9 @@ struct FareCommand: ParsableCommand {
             let quote: FareQuote
             var route: Route?
             if let from, let to {
-                var r = TripPricer.Request(origin: try coordinate(from, field: "from"), destination: try coordinate(to, field: "to"), departure: when)
-                r.via = try via.enumerated().map { try coordinate($1, field: "via[\($0)]") }
-                r.tariff = tariff
+                let origin = try coordinate(from, field: "from"), destination = try coordinate(to, field: "to")
+                var r = FareRequest(from: origin, via: try via.enumerated().map { try coordinate($1, field: "via[\($0)]") }, to: destination,
+                                    departure: when, tariff: tariff)
                 r.partySize = party
                 r.split = split
                 r.splitUnit = splitUnit
@@ -69,7 +69,7 @@ struct FareCommand: ParsableCommand {
                 r.splitUnit = splitUnit
                 r.tolls = tolls
                 r.callFee = callFee
-                quote = try pricer.engine.quote(r)
+                quote = try pricer.quote(r).quote
             }
             if json {
                 print(ResultEncoding.fareJSON(quote, route: route))

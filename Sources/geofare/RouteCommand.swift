@@ -25,9 +25,9 @@ struct RouteCommand: ParsableCommand {
         let pricer = try data.pricer()
         let when = try departure(at)
         try reportingErrors {
-            var r = TripPricer.Request(origin: try coordinate(from, field: "from"), destination: try coordinate(to, field: "to"), departure: when)
-            r.via = try via.enumerated().map { try coordinate($1, field: "via[\($0)]") }
-            r.tariff = tariff
+            let origin = try coordinate(from, field: "from"), destination = try coordinate(to, field: "to")
+            let r = FareRequest(from: origin, via: try via.enumerated().map { try coordinate($1, field: "via[\($0)]") }, to: destination,
+                                departure: when, tariff: tariff)
             // Outside every tariff region (and with no tariff named) the route is still estimated, with no zone.
             let route = try pricer.route(r, anywhere: true)
             if json {

@@ -84,7 +84,7 @@ struct FareCSVTests {
             let when = "2024-05-1\(i % 7 + 3)T\(10 + i % 14):\(i % 6)5:00+09:00"
             let party = i % 4 + 1
             csv += "\(i),\(a.latitude),\(a.longitude),\(b.latitude),\(b.longitude),\(when),\(party)\n"
-            var r = TripPricer.Request(origin: a, destination: b, departure: ISO8601.parse(when)!)
+            var r = FareRequest(from: a, to: b, departure: ISO8601.parse(when)!)
             r.partySize = party
             r.tariff = "kr-seoul/regular"
             expected.append(try pricer.quote(r).quote)

@@ -266,7 +266,7 @@ struct ThreeWayAgreementTests {
             let b = try Coordinate(latitude: (Double.random(in: 37.30...37.70, using: &rng) * 1e5).rounded() / 1e5, longitude: (Double.random(in: 126.8...127.2, using: &rng) * 1e5).rounded() / 1e5)
             csv += "\(i),\(a.latitude),\(a.longitude),\(b.latitude),\(b.longitude),,,\(when),\(party),kr-seoul/regular\n"
             requests.append(#"{"id":\#(i),"op":"fare","from":{"lat":\#(a.latitude),"lon":\#(a.longitude)},"to":{"lat":\#(b.latitude),"lon":\#(b.longitude)},"depart_at":"\#(when)","party_size":\#(party),"tariff":"kr-seoul/regular"}"#)
-            var r = TripPricer.Request(origin: a, destination: b, departure: ISO8601.parse(when)!)
+            var r = FareRequest(from: a, to: b, departure: ISO8601.parse(when)!)
             r.partySize = party
             r.tariff = "kr-seoul/regular"
             expected.append(try pricer.quote(r).quote)

@@ -15,26 +15,26 @@ struct TripPricerTests {
 
     @Test("The origin picks the tariff; leaving Seoul carries the out-of-city rate on the units outside")
     func seoulToSuwon() throws {
-        let (q, route) = try pricer.quote(.init(origin: Self.cityHall, destination: Self.suwon, departure: at("2024-05-15T14:00:00+09:00")))
+        let (q, routed) = try pricer.quote(FareRequest(from: Self.cityHall, to: Self.suwon, departure: at("2024-05-15T14:00:00+09:00")))
+        let route = try #require(routed)
         #expect(q.tariff == "kr-seoul/regular")
         #expect(q.breakdown.unitSurcharges > 0)
         #expect(route.segments.contains { $0.outsideZone })
         #expect(q.distanceMeters == route.distanceMeters)
         let busan = Coordinate(uncheckedLatitude: 35.1796, longitude: 129.0756)
-        let (b, _) = try pricer.quote(.init(origin: busan, destination: Coordinate(uncheckedLatitude: 35.1587, longitude: 129.1604), departure: at("2024-05-15T14:00:00+09:00")))
+        let (b, _) = try pricer.quote(FareRequest(from: busan, to: Coordinate(uncheckedLatitude: 35.1587, longitude: 129.1604), departure: at("2024-05-15T14:00:00+09:00")))
         #expect(b.tariff == "kr-busan/regular")
         // A point in the sub-metre sliver the simplified Seoul and Gyeonggi borders leave
         // between them (found by a 500,000-row run) still takes the nearest region's tariff.
         let sliver = Coordinate(uncheckedLatitude: 37.575954, longitude: 127.101542)
         #expect(try pricer.engine.catalog.tariff(forOrigin: sliver).id.hasPrefix("kr-"))
         let nowhere = Coordinate(uncheckedLatitude: 36.5, longitude: 127.5)
-        #expect(throws: FareError.self) { try pricer.quote(.init(origin: nowhere, destination: Self.suwon, departure: at("2024-05-15T14:00:00+09:00"))) }
+        #expect(throws: FareError.self) { try pricer.quote(FareRequest(from: nowhere, to: Self.suwon, departure: at("2024-05-15T14:00:00+09:00"))) }
     }
 
     @Test("Riders getting off at the stops: Shapley shares grow with the distance ridden and sum to the total")
     func shapleyWithStops() throws {
-        var r = TripPricer.Request(origin: Self.cityHall, destination: Self.suwon, departure: at("2024-05-15T14:00:00+09:00"))
-        r.via = [Self.gangnam]
+        var r = FareRequest(from: Self.cityHall, via: [Self.gangnam], to: Self.suwon, departure: at("2024-05-15T14:00:00+09:00"))
         r.partySize = 3
         r.split = .shapley
         let (q, _) = try pricer.quote(r)
