@@ -1,7 +1,7 @@
 import Foundation
 import GeoFareCore
 
-/// A taxi meter: one fare-distance counter run over trip segments, as `FARE-RULES.md` describes.
+/// A taxi meter: one fare-distance counter run over trip segments, as `docs/METER.md` describes.
 ///
 /// - The counter F (metres) grows with distance driven; in ``TariffVersion/Mode/concurrent``
 ///   mode, while the car moves below the changeover speed (unit distance ÷ unit time), time also
