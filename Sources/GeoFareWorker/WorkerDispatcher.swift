@@ -36,8 +36,8 @@ public final class WorkerDispatcher: @unchecked Sendable {
     }
     let lanes: [Lane]
 
-    /// - Parameter lanePricers: one pricer per loop thread, each loaded separately (the same
-    ///   data); without them every lane shares `pricer`.
+    /// - Parameter lanePricers: one pricer per loop thread (``TripPricer/lane()``); without them
+    ///   every lane shares `pricer`.
     public init(pricer: TripPricer, parties: PartyService?, lanePricers: [TripPricer] = []) {
         self.pricer = pricer
         self.parties = parties

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoFareFare
 import GeoFareStore
 import GeoFareWorker
 
@@ -49,9 +50,9 @@ struct WorkerCommand: ParsableCommand {
         let pricer = try data.pricer()
         let parties = try store.service()
         let lanes = max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount)
-        // One pricer per loop thread, loaded separately: shared objects would have their
-        // reference counts bounce between the cores on every request.
-        let lanePricers = lanes > 1 ? try (0..<lanes).map { _ in try data.pricer() } : []
+        // One pricer per loop thread with its own meters (TripPricer.lane()): shared meters would
+        // have their reference counts bounce between the cores on every request.
+        let lanePricers = lanes > 1 ? (0..<lanes).map { _ in pricer.lane() } : []
         let dispatcher = WorkerDispatcher(pricer: pricer, parties: parties, lanePricers: lanePricers)
         WorkerLoop.installSignalHandlers()
         StandardError.print("geofare worker: protocol \(WorkerDispatcher.protocolVersion), \(parties.count) parties in \(store.db), ready")
