@@ -11,7 +11,7 @@ import GeoFareCore
 /// base fare alone), 6,010 m in 900 s of which 10 × the unit time is slow, by day (the counter F
 /// is then 6,010 m + 10 unit distances exactly), and the same trip boarding at 00:30, inside a
 /// night tier. Units are charged when they start: N = ⌊(F − base distance) / unit⌋ + 1. At night
-/// the base is rounded half-up to 10 KRW (100 KRW for Seoul 2019) and the unit price to 10 KRW;
+/// the base is rounded half-up to 10 KRW (100 KRW for Seoul 2013 and 2019) and the unit price to 10 KRW;
 /// the amount paid is rounded half-up to 100 KRW.
 struct RegionTariffTests {
     struct Case: Sendable, CustomStringConvertible {
@@ -34,6 +34,8 @@ struct RegionTariffTests {
         Case(name: "Seoul 2023", tariff: "kr-seoul/regular", version: "2023-02-01T04:00:00+09:00", day: "2024-05-15T14:00:00+09:00", night: "2024-05-16T00:30:00+09:00", shortMeters: 800, base: 4800, slowSeconds: 300, units: 44, dayTotal: 9200, nightTotal: 12900),
         // Seoul 2019: 3,800 KRW / 2,000 m, 100 KRW per 132 m or 31 s. 6,010 m with 310 s slow: F = 6,010 + 10 × 132 = 7,330 m; N = ⌊(7,330 − 2,000) / 132⌋ + 1 = 41; day 3,800 + 41 × 100 = 7,900 → 7,900; night +20 %: base 3,800 × 120/100 → 4,600, unit → 120: 4,600 + 41 × 120 = 9,520 → 9,500.
         Case(name: "Seoul 2019", tariff: "kr-seoul/regular", version: "2019-02-16T04:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3800, slowSeconds: 310, units: 41, dayTotal: 7900, nightTotal: 9500),
+        // Seoul 2013: 3,000 KRW / 2,000 m, 100 KRW per 142 m or 35 s. 6,010 m with 350 s slow: F = 6,010 + 10 × 142 = 7,430 m; N = ⌊(7,430 − 2,000) / 142⌋ + 1 = 39; day 3,000 + 39 × 100 = 6,900 → 6,900; night +20 %: base 3,000 × 120/100 → 3,600, unit → 120: 3,600 + 39 × 120 = 8,280 → 8,300.
+        Case(name: "Seoul 2013", tariff: "kr-seoul/regular", version: "2013-10-12T04:00:00+09:00", day: "2018-03-14T14:00:00+09:00", night: "2018-03-15T00:30:00+09:00", shortMeters: 1000, base: 3000, slowSeconds: 350, units: 39, dayTotal: 6900, nightTotal: 8300),
         // Busan 2023: 4,800 KRW / 2,000 m, 100 KRW per 132 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 132 = 7,330 m; N = ⌊(7,330 − 2,000) / 132⌋ + 1 = 41; day 4,800 + 41 × 100 = 8,900 → 8,900; night +30 %: base 4,800 × 130/100 → 6,240, unit → 130: 6,240 + 41 × 130 = 11,570 → 11,600.
         Case(name: "Busan 2023", tariff: "kr-busan/regular", version: "2023-06-01T00:00:00+09:00", day: "2024-05-15T14:00:00+09:00", night: "2024-05-16T00:30:00+09:00", shortMeters: 1000, base: 4800, slowSeconds: 330, units: 41, dayTotal: 8900, nightTotal: 11600),
         // Busan 2021: 3,800 KRW / 2,000 m, 100 KRW per 133 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 133 = 7,340 m; N = ⌊(7,340 − 2,000) / 133⌋ + 1 = 41; day 3,800 + 41 × 100 = 7,900 → 7,900; night +20 %: base 3,800 × 120/100 → 4,560, unit → 120: 4,560 + 41 × 120 = 9,480 → 9,500.
@@ -44,6 +46,8 @@ struct RegionTariffTests {
         Case(name: "Daegu 2025", tariff: "kr-daegu/regular", version: "2025-02-22T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 850, base: 4500, slowSeconds: 310, units: 45, dayTotal: 9000, nightTotal: 11700),
         // Daegu 2023: 4,000 KRW / 2,000 m, 100 KRW per 130 m or 31 s. 6,010 m with 310 s slow: F = 6,010 + 10 × 130 = 7,310 m; N = ⌊(7,310 − 2,000) / 130⌋ + 1 = 41; day 4,000 + 41 × 100 = 8,100 → 8,100; night +20 %: base 4,000 × 120/100 → 4,800, unit → 120: 4,800 + 41 × 120 = 9,720 → 9,700.
         Case(name: "Daegu 2023", tariff: "kr-daegu/regular", version: "2023-01-16T00:00:00+09:00", day: "2024-05-15T14:00:00+09:00", night: "2024-05-16T00:30:00+09:00", shortMeters: 1000, base: 4000, slowSeconds: 310, units: 41, dayTotal: 8100, nightTotal: 9700),
+        // Daegu 2018: 3,300 KRW / 2,000 m, 100 KRW per 134 m or 32 s. 6,010 m with 320 s slow: F = 6,010 + 10 × 134 = 7,350 m; N = ⌊(7,350 − 2,000) / 134⌋ + 1 = 40; day 3,300 + 40 × 100 = 7,300 → 7,300; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 40 × 120 = 8,760 → 8,800.
+        Case(name: "Daegu 2018", tariff: "kr-daegu/regular", version: "2018-11-01T00:00:00+09:00", day: "2020-06-10T14:00:00+09:00", night: "2020-06-11T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 320, units: 40, dayTotal: 7300, nightTotal: 8800),
         // Incheon 2023: 4,800 KRW / 1,600 m, 100 KRW per 135 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 135 = 7,360 m; N = ⌊(7,360 − 1,600) / 135⌋ + 1 = 43; day 4,800 + 43 × 100 = 9,100 → 9,100; night +40 %: base 4,800 × 140/100 → 6,720, unit → 140: 6,720 + 43 × 140 = 12,740 → 12,700.
         Case(name: "Incheon 2023", tariff: "kr-incheon/regular", version: "2023-07-01T04:00:00+09:00", day: "2024-05-15T14:00:00+09:00", night: "2024-05-16T00:30:00+09:00", shortMeters: 800, base: 4800, slowSeconds: 330, units: 43, dayTotal: 9100, nightTotal: 12700),
         // Incheon 2019: 3,800 KRW / 2,000 m, 100 KRW per 135 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 135 = 7,360 m; N = ⌊(7,360 − 2,000) / 135⌋ + 1 = 40; day 3,800 + 40 × 100 = 7,800 → 7,800; night +20 %: base 3,800 × 120/100 → 4,560, unit → 120: 4,560 + 40 × 120 = 9,360 → 9,400.
@@ -68,6 +72,8 @@ struct RegionTariffTests {
         Case(name: "Gyeonggi 표준형 2023", tariff: "kr-gyeonggi/regular", version: "2023-07-01T04:00:00+09:00", day: "2024-05-15T14:00:00+09:00", night: "2024-05-16T00:30:00+09:00", shortMeters: 800, base: 4800, slowSeconds: 300, units: 44, dayTotal: 9200, nightTotal: 12000),
         // Gyeonggi 표준형 2019: 3,800 KRW / 2,000 m, 100 KRW per 132 m or 31 s. 6,010 m with 310 s slow: F = 6,010 + 10 × 132 = 7,330 m; N = ⌊(7,330 − 2,000) / 132⌋ + 1 = 41; day 3,800 + 41 × 100 = 7,900 → 7,900; night +20 %: base 3,800 × 120/100 → 4,560, unit → 120: 4,560 + 41 × 120 = 9,480 → 9,500.
         Case(name: "Gyeonggi 표준형 2019", tariff: "kr-gyeonggi/regular", version: "2019-05-04T04:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3800, slowSeconds: 310, units: 41, dayTotal: 7900, nightTotal: 9500),
+        // Gyeonggi 일반도시 2013: 3,000 KRW / 2,000 m, 100 KRW per 144 m or 35 s. 6,010 m with 350 s slow: F = 6,010 + 10 × 144 = 7,450 m; N = ⌊(7,450 − 2,000) / 144⌋ + 1 = 38; day 3,000 + 38 × 100 = 6,800 → 6,800; night +20 %: base 3,000 × 120/100 → 3,600, unit → 120: 3,600 + 38 × 120 = 8,160 → 8,200.
+        Case(name: "Gyeonggi 일반도시 2013", tariff: "kr-gyeonggi/regular", version: "2013-10-19T04:00:00+09:00", day: "2018-03-14T14:00:00+09:00", night: "2018-03-15T00:30:00+09:00", shortMeters: 1000, base: 3000, slowSeconds: 350, units: 38, dayTotal: 6800, nightTotal: 8200),
         // Gyeonggi 가형 2023: 4,800 KRW / 1,800 m, 100 KRW per 104 m or 25 s. 6,010 m with 250 s slow: F = 6,010 + 10 × 104 = 7,050 m; N = ⌊(7,050 − 1,800) / 104⌋ + 1 = 51; day 4,800 + 51 × 100 = 9,900 → 9,900; night +30 %: base 4,800 × 130/100 → 6,240, unit → 130: 6,240 + 51 × 130 = 12,870 → 12,900.
         Case(name: "Gyeonggi 가형 2023", tariff: "kr-gyeonggi/regular-1800", version: "2023-07-01T04:00:00+09:00", day: "2024-05-15T14:00:00+09:00", night: "2024-05-16T00:30:00+09:00", shortMeters: 900, base: 4800, slowSeconds: 250, units: 51, dayTotal: 9900, nightTotal: 12900),
         // Gyeonggi 나형 2019: 3,800 KRW / 2,000 m, 100 KRW per 83 m or 20 s. 6,010 m with 200 s slow: F = 6,010 + 10 × 83 = 6,840 m; N = ⌊(6,840 − 2,000) / 83⌋ + 1 = 59; day 3,800 + 59 × 100 = 9,700 → 9,700; night +20 %: base 3,800 × 120/100 → 4,560, unit → 120: 4,560 + 59 × 120 = 11,640 → 11,600.
@@ -112,6 +118,7 @@ struct RegionTariffTests {
         Case(name: "Jeju 2023", tariff: "kr-jeju/regular", version: "2023-11-20T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4100, slowSeconds: 310, units: 42, dayTotal: 8300, nightTotal: 10000),
         // Jeju 2019: 3,300 KRW / 2,000 m, 100 KRW per 126 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 126 = 7,270 m; N = ⌊(7,270 − 2,000) / 126⌋ + 1 = 42; day 3,300 + 42 × 100 = 7,500 → 7,500; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 42 × 120 = 9,000 → 9,000.
         Case(name: "Jeju 2019", tariff: "kr-jeju/regular", version: "2019-07-15T00:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 300, units: 42, dayTotal: 7500, nightTotal: 9000),
+
     ]
 
     @Test("Base fare only: a free-flow ride inside the base distance", arguments: cases)
