@@ -102,4 +102,22 @@ struct TariffByLocationTests {
         let sliver = try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.575954, longitude: 127.101542))
         #expect(sliver.id == "kr-seoul/regular")
     }
+
+    @Test("A routed trip leaving a zone whose out-of-city rate no source gives is refused; inside it is priced")
+    func routedOutOfZone() throws {
+        let chuncheon = Coordinate(uncheckedLatitude: 37.8813, longitude: 127.7298)
+        let seoul = Coordinate(uncheckedLatitude: 37.5665, longitude: 126.9780)
+        let error = try #require(throws: FareError.self) {
+            try pricer.quote(.init(origin: chuncheon, destination: seoul, departure: at("2025-05-14T14:00:00+09:00")))
+        }
+        #expect(error.code == "unknown_out_of_zone_rate")
+        // Inside Chuncheon the 2024 Gangwon tariff prices the trip.
+        let (q, _) = try pricer.quote(.init(origin: chuncheon, destination: Coordinate(uncheckedLatitude: 37.8650, longitude: 127.7200),
+                                            departure: at("2025-05-14T14:00:00+09:00")))
+        #expect(q.tariff == "kr-gangwon/regular")
+        #expect(q.tariffVersion == "2024-08-05T00:00:00+09:00")
+        // Under the 2022 version (20 % restated by the province) the same long trip is priced, with a surcharge.
+        let (old, _) = try pricer.quote(.init(origin: chuncheon, destination: seoul, departure: at("2023-05-10T14:00:00+09:00")))
+        #expect(old.breakdown.unitSurcharges > 0)
+    }
 }
