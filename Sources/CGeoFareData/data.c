@@ -20,8 +20,32 @@ static const unsigned char tariffs_kr_busan_regular_json[] = {
 #embed "../../Data/tariffs/kr-busan-regular.json"
 };
 
+static const unsigned char tariffs_kr_chungbuk_regular_json[] = {
+#embed "../../Data/tariffs/kr-chungbuk-regular.json"
+};
+
+static const unsigned char tariffs_kr_chungnam_regular_cheonan_json[] = {
+#embed "../../Data/tariffs/kr-chungnam-regular-cheonan.json"
+};
+
 static const unsigned char tariffs_kr_daegu_regular_json[] = {
 #embed "../../Data/tariffs/kr-daegu-regular.json"
+};
+
+static const unsigned char tariffs_kr_daejeon_regular_json[] = {
+#embed "../../Data/tariffs/kr-daejeon-regular.json"
+};
+
+static const unsigned char tariffs_kr_gangwon_regular_json[] = {
+#embed "../../Data/tariffs/kr-gangwon-regular.json"
+};
+
+static const unsigned char tariffs_kr_gwangju_regular_json[] = {
+#embed "../../Data/tariffs/kr-gwangju-regular.json"
+};
+
+static const unsigned char tariffs_kr_gyeongbuk_regular_pohang_json[] = {
+#embed "../../Data/tariffs/kr-gyeongbuk-regular-pohang.json"
 };
 
 static const unsigned char tariffs_kr_gyeonggi_regular_1800_json[] = {
@@ -36,8 +60,36 @@ static const unsigned char tariffs_kr_gyeonggi_regular_json[] = {
 #embed "../../Data/tariffs/kr-gyeonggi-regular.json"
 };
 
+static const unsigned char tariffs_kr_gyeongnam_regular_changwon_json[] = {
+#embed "../../Data/tariffs/kr-gyeongnam-regular-changwon.json"
+};
+
 static const unsigned char tariffs_kr_incheon_regular_json[] = {
 #embed "../../Data/tariffs/kr-incheon-regular.json"
+};
+
+static const unsigned char tariffs_kr_jeju_regular_json[] = {
+#embed "../../Data/tariffs/kr-jeju-regular.json"
+};
+
+static const unsigned char tariffs_kr_jeonbuk_regular_gunsan_json[] = {
+#embed "../../Data/tariffs/kr-jeonbuk-regular-gunsan.json"
+};
+
+static const unsigned char tariffs_kr_jeonbuk_regular_jeonju_json[] = {
+#embed "../../Data/tariffs/kr-jeonbuk-regular-jeonju.json"
+};
+
+static const unsigned char tariffs_kr_jeonbuk_regular_wanju_json[] = {
+#embed "../../Data/tariffs/kr-jeonbuk-regular-wanju.json"
+};
+
+static const unsigned char tariffs_kr_jeonnam_regular_suncheon_json[] = {
+#embed "../../Data/tariffs/kr-jeonnam-regular-suncheon.json"
+};
+
+static const unsigned char tariffs_kr_sejong_regular_json[] = {
+#embed "../../Data/tariffs/kr-sejong-regular.json"
 };
 
 static const unsigned char tariffs_kr_seoul_deluxe_json[] = {
@@ -46,6 +98,10 @@ static const unsigned char tariffs_kr_seoul_deluxe_json[] = {
 
 static const unsigned char tariffs_kr_seoul_regular_json[] = {
 #embed "../../Data/tariffs/kr-seoul-regular.json"
+};
+
+static const unsigned char tariffs_kr_ulsan_regular_json[] = {
+#embed "../../Data/tariffs/kr-ulsan-regular.json"
 };
 
 static const unsigned char tariffs_us_nyc_yellow_json[] = {
@@ -60,6 +116,10 @@ static const unsigned char zones_kr_seoul_business_zone_geojson[] = {
 #embed "../../Data/zones/kr-seoul-business-zone.geojson"
 };
 
+static const unsigned char zones_kr_tariff_groups_geojson[] = {
+#embed "../../Data/zones/kr-tariff-groups.geojson"
+};
+
 static const unsigned char zones_us_nyc_congestion_geojson[] = {
 #embed "../../Data/zones/us-nyc-congestion.geojson"
 };
@@ -69,16 +129,31 @@ static const geofare_data_file files[] = {
     {"route/circuity.json", route_circuity_json, sizeof(route_circuity_json)},
     {"route/speed-profiles.json", route_speed_profiles_json, sizeof(route_speed_profiles_json)},
     {"tariffs/kr-busan-regular.json", tariffs_kr_busan_regular_json, sizeof(tariffs_kr_busan_regular_json)},
+    {"tariffs/kr-chungbuk-regular.json", tariffs_kr_chungbuk_regular_json, sizeof(tariffs_kr_chungbuk_regular_json)},
+    {"tariffs/kr-chungnam-regular-cheonan.json", tariffs_kr_chungnam_regular_cheonan_json, sizeof(tariffs_kr_chungnam_regular_cheonan_json)},
     {"tariffs/kr-daegu-regular.json", tariffs_kr_daegu_regular_json, sizeof(tariffs_kr_daegu_regular_json)},
+    {"tariffs/kr-daejeon-regular.json", tariffs_kr_daejeon_regular_json, sizeof(tariffs_kr_daejeon_regular_json)},
+    {"tariffs/kr-gangwon-regular.json", tariffs_kr_gangwon_regular_json, sizeof(tariffs_kr_gangwon_regular_json)},
+    {"tariffs/kr-gwangju-regular.json", tariffs_kr_gwangju_regular_json, sizeof(tariffs_kr_gwangju_regular_json)},
+    {"tariffs/kr-gyeongbuk-regular-pohang.json", tariffs_kr_gyeongbuk_regular_pohang_json, sizeof(tariffs_kr_gyeongbuk_regular_pohang_json)},
     {"tariffs/kr-gyeonggi-regular-1800.json", tariffs_kr_gyeonggi_regular_1800_json, sizeof(tariffs_kr_gyeonggi_regular_1800_json)},
     {"tariffs/kr-gyeonggi-regular-2000.json", tariffs_kr_gyeonggi_regular_2000_json, sizeof(tariffs_kr_gyeonggi_regular_2000_json)},
     {"tariffs/kr-gyeonggi-regular.json", tariffs_kr_gyeonggi_regular_json, sizeof(tariffs_kr_gyeonggi_regular_json)},
+    {"tariffs/kr-gyeongnam-regular-changwon.json", tariffs_kr_gyeongnam_regular_changwon_json, sizeof(tariffs_kr_gyeongnam_regular_changwon_json)},
     {"tariffs/kr-incheon-regular.json", tariffs_kr_incheon_regular_json, sizeof(tariffs_kr_incheon_regular_json)},
+    {"tariffs/kr-jeju-regular.json", tariffs_kr_jeju_regular_json, sizeof(tariffs_kr_jeju_regular_json)},
+    {"tariffs/kr-jeonbuk-regular-gunsan.json", tariffs_kr_jeonbuk_regular_gunsan_json, sizeof(tariffs_kr_jeonbuk_regular_gunsan_json)},
+    {"tariffs/kr-jeonbuk-regular-jeonju.json", tariffs_kr_jeonbuk_regular_jeonju_json, sizeof(tariffs_kr_jeonbuk_regular_jeonju_json)},
+    {"tariffs/kr-jeonbuk-regular-wanju.json", tariffs_kr_jeonbuk_regular_wanju_json, sizeof(tariffs_kr_jeonbuk_regular_wanju_json)},
+    {"tariffs/kr-jeonnam-regular-suncheon.json", tariffs_kr_jeonnam_regular_suncheon_json, sizeof(tariffs_kr_jeonnam_regular_suncheon_json)},
+    {"tariffs/kr-sejong-regular.json", tariffs_kr_sejong_regular_json, sizeof(tariffs_kr_sejong_regular_json)},
     {"tariffs/kr-seoul-deluxe.json", tariffs_kr_seoul_deluxe_json, sizeof(tariffs_kr_seoul_deluxe_json)},
     {"tariffs/kr-seoul-regular.json", tariffs_kr_seoul_regular_json, sizeof(tariffs_kr_seoul_regular_json)},
+    {"tariffs/kr-ulsan-regular.json", tariffs_kr_ulsan_regular_json, sizeof(tariffs_kr_ulsan_regular_json)},
     {"tariffs/us-nyc-yellow.json", tariffs_us_nyc_yellow_json, sizeof(tariffs_us_nyc_yellow_json)},
     {"zones/kr-regions.geojson", zones_kr_regions_geojson, sizeof(zones_kr_regions_geojson)},
     {"zones/kr-seoul-business-zone.geojson", zones_kr_seoul_business_zone_geojson, sizeof(zones_kr_seoul_business_zone_geojson)},
+    {"zones/kr-tariff-groups.geojson", zones_kr_tariff_groups_geojson, sizeof(zones_kr_tariff_groups_geojson)},
     {"zones/us-nyc-congestion.geojson", zones_us_nyc_congestion_geojson, sizeof(zones_us_nyc_congestion_geojson)},
 };
 

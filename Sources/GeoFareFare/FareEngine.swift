@@ -213,6 +213,9 @@ public struct FareEngine: Sendable {
             for (i, s) in list.enumerated() {
                 do { try s.validate() } catch { throw FareError(error.prefixed("segments[\(i)]")) }
             }
+            if meter.version.outOfZoneRatePercent == nil, let i = list.firstIndex(where: \.outsideZone) {
+                throw FareError(code: "unknown_out_of_zone_rate", message: "tariff '\(meter.tariff.id)' version \(meter.version.label) has no known out-of-zone (시계외) rate, and segments[\(i)] runs outside its business zone; no source gives the rate", field: "segments[\(i)].outside")
+            }
             return list
         }
     }

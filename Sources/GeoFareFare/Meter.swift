@@ -265,7 +265,7 @@ public final class Meter: Sendable {
 
     @inline(__always)
     func combinedRate(night: Int, outside: Bool) -> Int {
-        let sum = night + (outside ? version.outOfZoneRatePercent : 0)
+        let sum = night + (outside ? version.outOfZoneRatePercent ?? 0 : 0)  // nil: FareEngine refuses outside segments
         return version.maxCombinedRatePercent.map { min(sum, $0) } ?? sum
     }
 

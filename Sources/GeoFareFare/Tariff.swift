@@ -93,7 +93,10 @@ public struct TariffVersion: Sendable, Hashable {
     public let mode: Mode
     public let chargeUnit: ChargeUnit
     public let night: [NightWindow]
-    public let outOfZoneRatePercent: Int
+    /// Percent added to units that tick outside the business zone (시계외), or `nil` when no
+    /// source gives it: pricing a trip with a segment outside the zone then fails with
+    /// `unknown_out_of_zone_rate` instead of guessing.
+    public let outOfZoneRatePercent: Int?
     /// A cap on night + out-of-zone rates combined (Daegu: 40), if any.
     public let maxCombinedRatePercent: Int?
     /// The surcharged base fare is rounded half-up to a multiple of this.

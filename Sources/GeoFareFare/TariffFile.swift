@@ -25,7 +25,7 @@ struct TariffFile: Decodable {
         let mode: TariffVersion.Mode
         let charge_unit: TariffVersion.ChargeUnit
         let night: [Night]
-        let out_of_zone_rate_percent: Int
+        let out_of_zone_rate_percent: Int?
         let max_combined_rate_percent: Int?
         let surcharged_base_step: Int64
         let surcharged_unit_step: Int64
@@ -73,7 +73,7 @@ struct TariffFile: Decodable {
             guard v.unit_price > 0 else { throw fail("\(at).unit_price", "must be positive") }
             guard v.unit_distance_m.isFinite, v.unit_distance_m > 0 else { throw fail("\(at).unit_distance_m", "must be positive") }
             guard v.unit_time_s.isFinite, v.unit_time_s > 0 else { throw fail("\(at).unit_time_s", "must be positive") }
-            guard (0...500).contains(v.out_of_zone_rate_percent) else { throw fail("\(at).out_of_zone_rate_percent", "must be within 0...500") }
+            guard v.out_of_zone_rate_percent.map({ (0...500).contains($0) }) ?? true else { throw fail("\(at).out_of_zone_rate_percent", "must be within 0...500") }
             guard v.surcharged_base_step > 0 else { throw fail("\(at).surcharged_base_step", "must be positive") }
             guard v.surcharged_unit_step > 0 else { throw fail("\(at).surcharged_unit_step", "must be positive") }
             guard v.rounding.step > 0 else { throw fail("\(at).rounding.step", "must be positive") }

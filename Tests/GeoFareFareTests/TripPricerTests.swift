@@ -28,7 +28,9 @@ struct TripPricerTests {
         // between them (found by a 500,000-row run) still takes the nearest region's tariff.
         let sliver = Coordinate(uncheckedLatitude: 37.575954, longitude: 127.101542)
         #expect(try pricer.engine.catalog.tariff(forOrigin: sliver).id.hasPrefix("kr-"))
-        let nowhere = Coordinate(uncheckedLatitude: 36.5, longitude: 127.5)
+        // At sea in the Korea Strait (36.5N 127.5E was "nowhere" while only five regions had zones;
+        // it lies in Chungbuk).
+        let nowhere = Coordinate(uncheckedLatitude: 34.2, longitude: 128.6)
         #expect(throws: FareError.self) { try pricer.quote(FareRequest(from: nowhere, to: Self.suwon, departure: at("2024-05-15T14:00:00+09:00"))) }
     }
 

@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+import GeoFareCore
+@testable import GeoFareFare
+
+/// Worked examples for every Korean region's current tariff version and at least one older one,
+/// from the published numbers in `Data/tariffs/kr-*.json` (each expected amount computed by hand
+/// in the comment above its case, not by the engine).
+///
+/// Every case runs the same three trips: a short free-flow ride inside the base distance (the
+/// base fare alone), 6,010 m in 900 s of which 10 × the unit time is slow, by day (the counter F
+/// is then 6,010 m + 10 unit distances exactly), and the same trip boarding at 00:30, inside a
+/// night tier. Units are charged when they start: N = ⌊(F − base distance) / unit⌋ + 1. At night
+/// the base is rounded half-up to 10 KRW (100 KRW for Seoul 2013 and 2019) and the unit price to 10 KRW;
+/// the amount paid is rounded half-up to 100 KRW.
+struct RegionTariffTests {
+    struct Case: Sendable, CustomStringConvertible {
+        let name: String
+        let tariff: String
+        let version: String
+        let day: String
+        let night: String
+        let shortMeters: Double
+        let base: Int64
+        let slowSeconds: Double
+        let units: Int64
+        let dayTotal: Int64
+        let nightTotal: Int64
+        var description: String { name }
+    }
+
+    static let cases: [Case] = [
+        // Seoul 2023: 4,800 KRW / 1,600 m, 100 KRW per 131 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 131 = 7,320 m; N = ⌊(7,320 − 1,600) / 131⌋ + 1 = 44; day 4,800 + 44 × 100 = 9,200 → 9,200; night +40 %: base 4,800 × 140/100 → 6,720, unit → 140: 6,720 + 44 × 140 = 12,880 → 12,900.
+        Case(name: "Seoul 2023", tariff: "kr-seoul/regular", version: "2023-02-01T04:00:00+09:00", day: "2024-05-15T14:00:00+09:00", night: "2024-05-16T00:30:00+09:00", shortMeters: 800, base: 4800, slowSeconds: 300, units: 44, dayTotal: 9200, nightTotal: 12900),
+        // Seoul 2019: 3,800 KRW / 2,000 m, 100 KRW per 132 m or 31 s. 6,010 m with 310 s slow: F = 6,010 + 10 × 132 = 7,330 m; N = ⌊(7,330 − 2,000) / 132⌋ + 1 = 41; day 3,800 + 41 × 100 = 7,900 → 7,900; night +20 %: base 3,800 × 120/100 → 4,600, unit → 120: 4,600 + 41 × 120 = 9,520 → 9,500.
+        Case(name: "Seoul 2019", tariff: "kr-seoul/regular", version: "2019-02-16T04:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3800, slowSeconds: 310, units: 41, dayTotal: 7900, nightTotal: 9500),
+        // Seoul 2013: 3,000 KRW / 2,000 m, 100 KRW per 142 m or 35 s. 6,010 m with 350 s slow: F = 6,010 + 10 × 142 = 7,430 m; N = ⌊(7,430 − 2,000) / 142⌋ + 1 = 39; day 3,000 + 39 × 100 = 6,900 → 6,900; night +20 %: base 3,000 × 120/100 → 3,600, unit → 120: 3,600 + 39 × 120 = 8,280 → 8,300.
+        Case(name: "Seoul 2013", tariff: "kr-seoul/regular", version: "2013-10-12T04:00:00+09:00", day: "2018-03-14T14:00:00+09:00", night: "2018-03-15T00:30:00+09:00", shortMeters: 1000, base: 3000, slowSeconds: 350, units: 39, dayTotal: 6900, nightTotal: 8300),
+        // Busan 2023: 4,800 KRW / 2,000 m, 100 KRW per 132 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 132 = 7,330 m; N = ⌊(7,330 − 2,000) / 132⌋ + 1 = 41; day 4,800 + 41 × 100 = 8,900 → 8,900; night +30 %: base 4,800 × 130/100 → 6,240, unit → 130: 6,240 + 41 × 130 = 11,570 → 11,600.
+        Case(name: "Busan 2023", tariff: "kr-busan/regular", version: "2023-06-01T00:00:00+09:00", day: "2024-05-15T14:00:00+09:00", night: "2024-05-16T00:30:00+09:00", shortMeters: 1000, base: 4800, slowSeconds: 330, units: 41, dayTotal: 8900, nightTotal: 11600),
+        // Busan 2021: 3,800 KRW / 2,000 m, 100 KRW per 133 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 133 = 7,340 m; N = ⌊(7,340 − 2,000) / 133⌋ + 1 = 41; day 3,800 + 41 × 100 = 7,900 → 7,900; night +20 %: base 3,800 × 120/100 → 4,560, unit → 120: 4,560 + 41 × 120 = 9,480 → 9,500.
+        Case(name: "Busan 2021", tariff: "kr-busan/regular", version: "2021-12-15T04:00:00+09:00", day: "2022-05-11T14:00:00+09:00", night: "2022-05-12T00:30:00+09:00", shortMeters: 1000, base: 3800, slowSeconds: 340, units: 41, dayTotal: 7900, nightTotal: 9500),
+        // Busan 2017: 3,300 KRW / 2,000 m, 100 KRW per 133 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 133 = 7,340 m; N = ⌊(7,340 − 2,000) / 133⌋ + 1 = 41; day 3,300 + 41 × 100 = 7,400 → 7,400; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 41 × 120 = 8,880 → 8,900.
+        Case(name: "Busan 2017", tariff: "kr-busan/regular", version: "2017-09-01T04:00:00+09:00", day: "2018-03-14T14:00:00+09:00", night: "2018-03-15T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 340, units: 41, dayTotal: 7400, nightTotal: 8900),
+        // Daegu 2025: 4,500 KRW / 1,700 m, 100 KRW per 125 m or 31 s. 6,010 m with 310 s slow: F = 6,010 + 10 × 125 = 7,260 m; N = ⌊(7,260 − 1,700) / 125⌋ + 1 = 45; day 4,500 + 45 × 100 = 9,000 → 9,000; night +30 %: base 4,500 × 130/100 → 5,850, unit → 130: 5,850 + 45 × 130 = 11,700 → 11,700.
+        Case(name: "Daegu 2025", tariff: "kr-daegu/regular", version: "2025-02-22T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 850, base: 4500, slowSeconds: 310, units: 45, dayTotal: 9000, nightTotal: 11700),
+        // Daegu 2023: 4,000 KRW / 2,000 m, 100 KRW per 130 m or 31 s. 6,010 m with 310 s slow: F = 6,010 + 10 × 130 = 7,310 m; N = ⌊(7,310 − 2,000) / 130⌋ + 1 = 41; day 4,000 + 41 × 100 = 8,100 → 8,100; night +20 %: base 4,000 × 120/100 → 4,800, unit → 120: 4,800 + 41 × 120 = 9,720 → 9,700.
+        Case(name: "Daegu 2023", tariff: "kr-daegu/regular", version: "2023-01-16T00:00:00+09:00", day: "2024-05-15T14:00:00+09:00", night: "2024-05-16T00:30:00+09:00", shortMeters: 1000, base: 4000, slowSeconds: 310, units: 41, dayTotal: 8100, nightTotal: 9700),
+        // Daegu 2018: 3,300 KRW / 2,000 m, 100 KRW per 134 m or 32 s. 6,010 m with 320 s slow: F = 6,010 + 10 × 134 = 7,350 m; N = ⌊(7,350 − 2,000) / 134⌋ + 1 = 40; day 3,300 + 40 × 100 = 7,300 → 7,300; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 40 × 120 = 8,760 → 8,800.
+        Case(name: "Daegu 2018", tariff: "kr-daegu/regular", version: "2018-11-01T00:00:00+09:00", day: "2020-06-10T14:00:00+09:00", night: "2020-06-11T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 320, units: 40, dayTotal: 7300, nightTotal: 8800),
+        // Incheon 2023: 4,800 KRW / 1,600 m, 100 KRW per 135 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 135 = 7,360 m; N = ⌊(7,360 − 1,600) / 135⌋ + 1 = 43; day 4,800 + 43 × 100 = 9,100 → 9,100; night +40 %: base 4,800 × 140/100 → 6,720, unit → 140: 6,720 + 43 × 140 = 12,740 → 12,700.
+        Case(name: "Incheon 2023", tariff: "kr-incheon/regular", version: "2023-07-01T04:00:00+09:00", day: "2024-05-15T14:00:00+09:00", night: "2024-05-16T00:30:00+09:00", shortMeters: 800, base: 4800, slowSeconds: 330, units: 43, dayTotal: 9100, nightTotal: 12700),
+        // Incheon 2019: 3,800 KRW / 2,000 m, 100 KRW per 135 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 135 = 7,360 m; N = ⌊(7,360 − 2,000) / 135⌋ + 1 = 40; day 3,800 + 40 × 100 = 7,800 → 7,800; night +20 %: base 3,800 × 120/100 → 4,560, unit → 120: 4,560 + 40 × 120 = 9,360 → 9,400.
+        Case(name: "Incheon 2019", tariff: "kr-incheon/regular", version: "2019-03-09T04:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3800, slowSeconds: 330, units: 40, dayTotal: 7800, nightTotal: 9400),
+        // Gwangju 2025: 4,800 KRW / 1,700 m, 100 KRW per 132 m or 32 s. 6,010 m with 320 s slow: F = 6,010 + 10 × 132 = 7,330 m; N = ⌊(7,330 − 1,700) / 132⌋ + 1 = 43; day 4,800 + 43 × 100 = 9,100 → 9,100; night +30 %: base 4,800 × 130/100 → 6,240, unit → 130: 6,240 + 43 × 130 = 11,830 → 11,800.
+        Case(name: "Gwangju 2025", tariff: "kr-gwangju/regular", version: "2025-10-22T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 850, base: 4800, slowSeconds: 320, units: 43, dayTotal: 9100, nightTotal: 11800),
+        // Gwangju 2023: 4,300 KRW / 2,000 m, 100 KRW per 134 m or 32 s. 6,010 m with 320 s slow: F = 6,010 + 10 × 134 = 7,350 m; N = ⌊(7,350 − 2,000) / 134⌋ + 1 = 40; day 4,300 + 40 × 100 = 8,300 → 8,300; night +20 %: base 4,300 × 120/100 → 5,160, unit → 120: 5,160 + 40 × 120 = 9,960 → 10,000.
+        Case(name: "Gwangju 2023", tariff: "kr-gwangju/regular", version: "2023-07-01T00:00:00+09:00", day: "2024-05-15T14:00:00+09:00", night: "2024-05-16T00:30:00+09:00", shortMeters: 1000, base: 4300, slowSeconds: 320, units: 40, dayTotal: 8300, nightTotal: 10000),
+        // Daejeon 2026: 4,300 KRW / 1,800 m, 100 KRW per 132 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 132 = 7,330 m; N = ⌊(7,330 − 1,800) / 132⌋ + 1 = 42; day 4,300 + 42 × 100 = 8,500 → 8,500; night +30 %: base 4,300 × 130/100 → 5,590, unit → 130: 5,590 + 42 × 130 = 11,050 → 11,100.
+        Case(name: "Daejeon 2026", tariff: "kr-daejeon/regular", version: "2026-03-16T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 900, base: 4300, slowSeconds: 330, units: 42, dayTotal: 8500, nightTotal: 11100),
+        // Daejeon 2023: 4,300 KRW / 1,800 m, 100 KRW per 132 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 132 = 7,330 m; N = ⌊(7,330 − 1,800) / 132⌋ + 1 = 42; day 4,300 + 42 × 100 = 8,500 → 8,500; night +20 %: base 4,300 × 120/100 → 5,160, unit → 120: 5,160 + 42 × 120 = 10,200 → 10,200.
+        Case(name: "Daejeon 2023", tariff: "kr-daejeon/regular", version: "2023-07-01T00:00:00+09:00", day: "2024-05-15T14:00:00+09:00", night: "2024-05-16T00:30:00+09:00", shortMeters: 900, base: 4300, slowSeconds: 330, units: 42, dayTotal: 8500, nightTotal: 10200),
+        // Daejeon 2019: 3,300 KRW / 2,000 m, 100 KRW per 133 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 133 = 7,340 m; N = ⌊(7,340 − 2,000) / 133⌋ + 1 = 41; day 3,300 + 41 × 100 = 7,400 → 7,400; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 41 × 120 = 8,880 → 8,900.
+        Case(name: "Daejeon 2019", tariff: "kr-daejeon/regular", version: "2019-01-01T00:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 340, units: 41, dayTotal: 7400, nightTotal: 8900),
+        // Ulsan 2025: 4,500 KRW / 2,000 m, 100 KRW per 125 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 125 = 7,260 m; N = ⌊(7,260 − 2,000) / 125⌋ + 1 = 43; day 4,500 + 43 × 100 = 8,800 → 8,800; night +20 %: base 4,500 × 120/100 → 5,400, unit → 120: 5,400 + 43 × 120 = 10,560 → 10,600.
+        Case(name: "Ulsan 2025", tariff: "kr-ulsan/regular", version: "2025-03-10T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4500, slowSeconds: 300, units: 43, dayTotal: 8800, nightTotal: 10600),
+        // Sejong 2024: 4,000 KRW / 1,400 m, 100 KRW per 97 m or 29 s. 6,010 m with 290 s slow: F = 6,010 + 10 × 97 = 6,980 m; N = ⌊(6,980 − 1,400) / 97⌋ + 1 = 58; day 4,000 + 58 × 100 = 9,800 → 9,800; night +30 %: base 4,000 × 130/100 → 5,200, unit → 130: 5,200 + 58 × 130 = 12,740 → 12,700.
+        Case(name: "Sejong 2024", tariff: "kr-sejong/regular", version: "2024-08-01T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 700, base: 4000, slowSeconds: 290, units: 58, dayTotal: 9800, nightTotal: 12700),
+        // Sejong 2022: 3,300 KRW / 1,500 m, 100 KRW per 105 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 105 = 7,060 m; N = ⌊(7,060 − 1,500) / 105⌋ + 1 = 53; day 3,300 + 53 × 100 = 8,600 → 8,600; night +25 %: base 3,300 × 125/100 → 4,130, unit → 130: 4,130 + 53 × 130 = 11,020 → 11,000.
+        Case(name: "Sejong 2022", tariff: "kr-sejong/regular", version: "2022-04-01T00:00:00+09:00", day: "2023-05-10T14:00:00+09:00", night: "2023-05-11T00:30:00+09:00", shortMeters: 750, base: 3300, slowSeconds: 340, units: 53, dayTotal: 8600, nightTotal: 11000),
+        // Gyeonggi 표준형 2023: 4,800 KRW / 1,600 m, 100 KRW per 131 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 131 = 7,320 m; N = ⌊(7,320 − 1,600) / 131⌋ + 1 = 44; day 4,800 + 44 × 100 = 9,200 → 9,200; night +30 %: base 4,800 × 130/100 → 6,240, unit → 130: 6,240 + 44 × 130 = 11,960 → 12,000.
+        Case(name: "Gyeonggi 표준형 2023", tariff: "kr-gyeonggi/regular", version: "2023-07-01T04:00:00+09:00", day: "2024-05-15T14:00:00+09:00", night: "2024-05-16T00:30:00+09:00", shortMeters: 800, base: 4800, slowSeconds: 300, units: 44, dayTotal: 9200, nightTotal: 12000),
+        // Gyeonggi 표준형 2019: 3,800 KRW / 2,000 m, 100 KRW per 132 m or 31 s. 6,010 m with 310 s slow: F = 6,010 + 10 × 132 = 7,330 m; N = ⌊(7,330 − 2,000) / 132⌋ + 1 = 41; day 3,800 + 41 × 100 = 7,900 → 7,900; night +20 %: base 3,800 × 120/100 → 4,560, unit → 120: 4,560 + 41 × 120 = 9,480 → 9,500.
+        Case(name: "Gyeonggi 표준형 2019", tariff: "kr-gyeonggi/regular", version: "2019-05-04T04:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3800, slowSeconds: 310, units: 41, dayTotal: 7900, nightTotal: 9500),
+        // Gyeonggi 일반도시 2013: 3,000 KRW / 2,000 m, 100 KRW per 144 m or 35 s. 6,010 m with 350 s slow: F = 6,010 + 10 × 144 = 7,450 m; N = ⌊(7,450 − 2,000) / 144⌋ + 1 = 38; day 3,000 + 38 × 100 = 6,800 → 6,800; night +20 %: base 3,000 × 120/100 → 3,600, unit → 120: 3,600 + 38 × 120 = 8,160 → 8,200.
+        Case(name: "Gyeonggi 일반도시 2013", tariff: "kr-gyeonggi/regular", version: "2013-10-19T04:00:00+09:00", day: "2018-03-14T14:00:00+09:00", night: "2018-03-15T00:30:00+09:00", shortMeters: 1000, base: 3000, slowSeconds: 350, units: 38, dayTotal: 6800, nightTotal: 8200),
+        // Gyeonggi 가형 2023: 4,800 KRW / 1,800 m, 100 KRW per 104 m or 25 s. 6,010 m with 250 s slow: F = 6,010 + 10 × 104 = 7,050 m; N = ⌊(7,050 − 1,800) / 104⌋ + 1 = 51; day 4,800 + 51 × 100 = 9,900 → 9,900; night +30 %: base 4,800 × 130/100 → 6,240, unit → 130: 6,240 + 51 × 130 = 12,870 → 12,900.
+        Case(name: "Gyeonggi 가형 2023", tariff: "kr-gyeonggi/regular-1800", version: "2023-07-01T04:00:00+09:00", day: "2024-05-15T14:00:00+09:00", night: "2024-05-16T00:30:00+09:00", shortMeters: 900, base: 4800, slowSeconds: 250, units: 51, dayTotal: 9900, nightTotal: 12900),
+        // Gyeonggi 나형 2019: 3,800 KRW / 2,000 m, 100 KRW per 83 m or 20 s. 6,010 m with 200 s slow: F = 6,010 + 10 × 83 = 6,840 m; N = ⌊(6,840 − 2,000) / 83⌋ + 1 = 59; day 3,800 + 59 × 100 = 9,700 → 9,700; night +20 %: base 3,800 × 120/100 → 4,560, unit → 120: 4,560 + 59 × 120 = 11,640 → 11,600.
+        Case(name: "Gyeonggi 나형 2019", tariff: "kr-gyeonggi/regular-2000", version: "2019-05-04T04:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3800, slowSeconds: 200, units: 59, dayTotal: 9700, nightTotal: 11600),
+        // Gangwon 2024: 4,600 KRW / 2,000 m, 100 KRW per 131 m or 31 s. 6,010 m with 310 s slow: F = 6,010 + 10 × 131 = 7,320 m; N = ⌊(7,320 − 2,000) / 131⌋ + 1 = 41; day 4,600 + 41 × 100 = 8,700 → 8,700; night +30 %: base 4,600 × 130/100 → 5,980, unit → 130: 5,980 + 41 × 130 = 11,310 → 11,300.
+        Case(name: "Gangwon 2024", tariff: "kr-gangwon/regular", version: "2024-08-05T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4600, slowSeconds: 310, units: 41, dayTotal: 8700, nightTotal: 11300),
+        // Gangwon 2022: 3,800 KRW / 2,000 m, 100 KRW per 133 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 133 = 7,340 m; N = ⌊(7,340 − 2,000) / 133⌋ + 1 = 41; day 3,800 + 41 × 100 = 7,900 → 7,900; night +20 %: base 3,800 × 120/100 → 4,560, unit → 120: 4,560 + 41 × 120 = 9,480 → 9,500.
+        Case(name: "Gangwon 2022", tariff: "kr-gangwon/regular", version: "2022-04-25T00:00:00+09:00", day: "2023-05-10T14:00:00+09:00", night: "2023-05-11T00:30:00+09:00", shortMeters: 1000, base: 3800, slowSeconds: 330, units: 41, dayTotal: 7900, nightTotal: 9500),
+        // Gangwon 2019: 3,300 KRW / 2,000 m, 100 KRW per 133 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 133 = 7,340 m; N = ⌊(7,340 − 2,000) / 133⌋ + 1 = 41; day 3,300 + 41 × 100 = 7,400 → 7,400; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 41 × 120 = 8,880 → 8,900.
+        Case(name: "Gangwon 2019", tariff: "kr-gangwon/regular", version: "2019-04-19T00:00:00+09:00", day: "2020-06-10T14:00:00+09:00", night: "2020-06-11T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 330, units: 41, dayTotal: 7400, nightTotal: 8900),
+        // Chungbuk 2023: 4,000 KRW / 1,800 m, 100 KRW per 127 m or 32 s. 6,010 m with 320 s slow: F = 6,010 + 10 × 127 = 7,280 m; N = ⌊(7,280 − 1,800) / 127⌋ + 1 = 44; day 4,000 + 44 × 100 = 8,400 → 8,400; night +40 %: base 4,000 × 140/100 → 5,600, unit → 140: 5,600 + 44 × 140 = 11,760 → 11,800.
+        Case(name: "Chungbuk 2023", tariff: "kr-chungbuk/regular", version: "2023-08-21T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 900, base: 4000, slowSeconds: 320, units: 44, dayTotal: 8400, nightTotal: 11800),
+        // Chungbuk 2022: 3,300 KRW / 2,000 m, 100 KRW per 137 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 137 = 7,380 m; N = ⌊(7,380 − 2,000) / 137⌋ + 1 = 40; day 3,300 + 40 × 100 = 7,300 → 7,300; night +40 %: base 3,300 × 140/100 → 4,620, unit → 140: 4,620 + 40 × 140 = 10,220 → 10,200.
+        Case(name: "Chungbuk 2022", tariff: "kr-chungbuk/regular", version: "2022-12-15T22:00:00+09:00", day: "2023-05-10T14:00:00+09:00", night: "2023-05-11T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 340, units: 40, dayTotal: 7300, nightTotal: 10200),
+        // Chungbuk 2019: 3,300 KRW / 2,000 m, 100 KRW per 137 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 137 = 7,380 m; N = ⌊(7,380 − 2,000) / 137⌋ + 1 = 40; day 3,300 + 40 × 100 = 7,300 → 7,300; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 40 × 120 = 8,760 → 8,800.
+        Case(name: "Chungbuk 2019", tariff: "kr-chungbuk/regular", version: "2019-03-23T00:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 340, units: 40, dayTotal: 7300, nightTotal: 8800),
+        // Cheonan 2023: 4,000 KRW / 1,400 m, 100 KRW per 110 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 110 = 7,110 m; N = ⌊(7,110 − 1,400) / 110⌋ + 1 = 52; day 4,000 + 52 × 100 = 9,200 → 9,200; night +30 %: base 4,000 × 130/100 → 5,200, unit → 130: 5,200 + 52 × 130 = 11,960 → 12,000.
+        Case(name: "Cheonan 2023", tariff: "kr-chungnam/regular-cheonan", version: "2023-09-01T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 700, base: 4000, slowSeconds: 300, units: 52, dayTotal: 9200, nightTotal: 12000),
+        // Cheonan 2019: 3,300 KRW / 2,000 m, 100 KRW per 115 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 115 = 7,160 m; N = ⌊(7,160 − 2,000) / 115⌋ + 1 = 45; day 3,300 + 45 × 100 = 7,800 → 7,800; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 45 × 120 = 9,360 → 9,400.
+        Case(name: "Cheonan 2019", tariff: "kr-chungnam/regular-cheonan", version: "2019-06-01T00:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 300, units: 45, dayTotal: 7800, nightTotal: 9400),
+        // Jeonju 2023: 4,300 KRW / 2,000 m, 100 KRW per 134 m or 32 s. 6,010 m with 320 s slow: F = 6,010 + 10 × 134 = 7,350 m; N = ⌊(7,350 − 2,000) / 134⌋ + 1 = 40; day 4,300 + 40 × 100 = 8,300 → 8,300; night +20 %: base 4,300 × 120/100 → 5,160, unit → 120: 5,160 + 40 × 120 = 9,960 → 10,000.
+        Case(name: "Jeonju 2023", tariff: "kr-jeonbuk/regular-jeonju", version: "2023-08-01T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4300, slowSeconds: 320, units: 40, dayTotal: 8300, nightTotal: 10000),
+        // Gunsan 2023: 4,300 KRW / 2,000 m, 100 KRW per 134 m or 32 s. 6,010 m with 320 s slow: F = 6,010 + 10 × 134 = 7,350 m; N = ⌊(7,350 − 2,000) / 134⌋ + 1 = 40; day 4,300 + 40 × 100 = 8,300 → 8,300; night +20 %: base 4,300 × 120/100 → 5,160, unit → 120: 5,160 + 40 × 120 = 9,960 → 10,000.
+        Case(name: "Gunsan 2023", tariff: "kr-jeonbuk/regular-gunsan", version: "2023-08-01T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4300, slowSeconds: 320, units: 40, dayTotal: 8300, nightTotal: 10000),
+        // Wanju 2023: 5,000 KRW / 2,000 m, 163 KRW per 134 m or 32 s. 6,010 m with 320 s slow: F = 6,010 + 10 × 134 = 7,350 m; N = ⌊(7,350 − 2,000) / 134⌋ + 1 = 40; day 5,000 + 40 × 163 = 11,520 → 11,500; night +20 %: base 5,000 × 120/100 → 6,000, unit → 200: 6,000 + 40 × 200 = 14,000 → 14,000.
+        Case(name: "Wanju 2023", tariff: "kr-jeonbuk/regular-wanju", version: "2023-08-11T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 5000, slowSeconds: 320, units: 40, dayTotal: 11500, nightTotal: 14000),
+        // Wanju 2019: 4,000 KRW / 2,000 m, 160 KRW per 137 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 137 = 7,380 m; N = ⌊(7,380 − 2,000) / 137⌋ + 1 = 40; day 4,000 + 40 × 160 = 10,400 → 10,400; night +20 %: base 4,000 × 120/100 → 4,800, unit → 190: 4,800 + 40 × 190 = 12,400 → 12,400.
+        Case(name: "Wanju 2019", tariff: "kr-jeonbuk/regular-wanju", version: "2019-05-21T00:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 4000, slowSeconds: 330, units: 40, dayTotal: 10400, nightTotal: 12400),
+        // Suncheon 2023: 4,300 KRW / 2,000 m, 100 KRW per 130 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 130 = 7,310 m; N = ⌊(7,310 − 2,000) / 130⌋ + 1 = 41; day 4,300 + 41 × 100 = 8,400 → 8,400; night +20 %: base 4,300 × 120/100 → 5,160, unit → 120: 5,160 + 41 × 120 = 10,080 → 10,100.
+        Case(name: "Suncheon 2023", tariff: "kr-jeonnam/regular-suncheon", version: "2023-11-01T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4300, slowSeconds: 300, units: 41, dayTotal: 8400, nightTotal: 10100),
+        // Suncheon 2019: 3,300 KRW / 2,000 m, 100 KRW per 134 m or 32 s. 6,010 m with 320 s slow: F = 6,010 + 10 × 134 = 7,350 m; N = ⌊(7,350 − 2,000) / 134⌋ + 1 = 40; day 3,300 + 40 × 100 = 7,300 → 7,300; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 40 × 120 = 8,760 → 8,800.
+        Case(name: "Suncheon 2019", tariff: "kr-jeonnam/regular-suncheon", version: "2019-04-20T00:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 320, units: 40, dayTotal: 7300, nightTotal: 8800),
+        // Pohang 2023: 4,000 KRW / 2,000 m, 100 KRW per 131 m or 31 s. 6,010 m with 310 s slow: F = 6,010 + 10 × 131 = 7,320 m; N = ⌊(7,320 − 2,000) / 131⌋ + 1 = 41; day 4,000 + 41 × 100 = 8,100 → 8,100; night +20 %: base 4,000 × 120/100 → 4,800, unit → 120: 4,800 + 41 × 120 = 9,720 → 9,700.
+        Case(name: "Pohang 2023", tariff: "kr-gyeongbuk/regular-pohang", version: "2023-08-21T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4000, slowSeconds: 310, units: 41, dayTotal: 8100, nightTotal: 9700),
+        // Pohang 2019: 3,300 KRW / 2,000 m, 100 KRW per 134 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 134 = 7,350 m; N = ⌊(7,350 − 2,000) / 134⌋ + 1 = 40; day 3,300 + 40 × 100 = 7,300 → 7,300; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 40 × 120 = 8,760 → 8,800.
+        Case(name: "Pohang 2019", tariff: "kr-gyeongbuk/regular-pohang", version: "2019-03-23T00:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 330, units: 40, dayTotal: 7300, nightTotal: 8800),
+        // Changwon 2023: 4,000 KRW / 2,000 m, 100 KRW per 130 m or 31 s. 6,010 m with 310 s slow: F = 6,010 + 10 × 130 = 7,310 m; N = ⌊(7,310 − 2,000) / 130⌋ + 1 = 41; day 4,000 + 41 × 100 = 8,100 → 8,100; night +20 %: base 4,000 × 120/100 → 4,800, unit → 120: 4,800 + 41 × 120 = 9,720 → 9,700.
+        Case(name: "Changwon 2023", tariff: "kr-gyeongnam/regular-changwon", version: "2023-06-10T04:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4000, slowSeconds: 310, units: 41, dayTotal: 8100, nightTotal: 9700),
+        // Changwon 2019: 3,300 KRW / 2,000 m, 100 KRW per 133 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 133 = 7,340 m; N = ⌊(7,340 − 2,000) / 133⌋ + 1 = 41; day 3,300 + 41 × 100 = 7,400 → 7,400; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 41 × 120 = 8,880 → 8,900.
+        Case(name: "Changwon 2019", tariff: "kr-gyeongnam/regular-changwon", version: "2019-04-11T04:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 340, units: 41, dayTotal: 7400, nightTotal: 8900),
+        // Jeju 2023: 4,100 KRW / 2,000 m, 100 KRW per 126 m or 31 s. 6,010 m with 310 s slow: F = 6,010 + 10 × 126 = 7,270 m; N = ⌊(7,270 − 2,000) / 126⌋ + 1 = 42; day 4,100 + 42 × 100 = 8,300 → 8,300; night +20 %: base 4,100 × 120/100 → 4,920, unit → 120: 4,920 + 42 × 120 = 9,960 → 10,000.
+        Case(name: "Jeju 2023", tariff: "kr-jeju/regular", version: "2023-11-20T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4100, slowSeconds: 310, units: 42, dayTotal: 8300, nightTotal: 10000),
+        // Jeju 2019: 3,300 KRW / 2,000 m, 100 KRW per 126 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 126 = 7,270 m; N = ⌊(7,270 − 2,000) / 126⌋ + 1 = 42; day 3,300 + 42 × 100 = 7,500 → 7,500; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 42 × 120 = 9,000 → 9,000.
+        Case(name: "Jeju 2019", tariff: "kr-jeju/regular", version: "2019-07-15T00:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 300, units: 42, dayTotal: 7500, nightTotal: 9000),
+
+    ]
+
+    @Test("Base fare only: a free-flow ride inside the base distance", arguments: cases)
+    func baseOnly(_ c: Case) throws {
+        let q = try quote(c.tariff, segments: [(c.shortMeters, 60, 0, false)], at: c.day)
+        #expect(q.tariffVersion == c.version, "\(c.name): priced with \(q.tariffVersion)")
+        #expect(q.breakdown.units == 0)
+        #expect(q.total == c.base, "\(c.name): \(q.total)")
+    }
+
+    @Test("6,010 m by day with ten unit-times of slow traffic", arguments: cases)
+    func dayTrip(_ c: Case) throws {
+        let q = try quote(c.tariff, segments: [(6_010, 900, c.slowSeconds, false)], at: c.day)
+        #expect(q.tariffVersion == c.version, "\(c.name): priced with \(q.tariffVersion)")
+        #expect(q.breakdown.units == c.units, "\(c.name): \(q.breakdown.units) units")
+        #expect(q.total == c.dayTotal, "\(c.name): \(q.total) (meter \(q.meter))")
+    }
+
+    @Test("The same trip boarding at 00:30, inside a night tier", arguments: cases)
+    func nightTrip(_ c: Case) throws {
+        let q = try quote(c.tariff, segments: [(6_010, 900, c.slowSeconds, false)], at: c.night)
+        #expect(q.tariffVersion == c.version, "\(c.name): priced with \(q.tariffVersion)")
+        #expect(q.breakdown.units == c.units)
+        #expect(q.breakdown.baseSurcharge > 0)
+        #expect(q.total == c.nightTotal, "\(c.name): \(q.total) (meter \(q.meter))")
+    }
+
+    @Test("Every Korean tariff's versions cite sources and list their secondary facts")
+    func sourcesAndSecondary() throws {
+        let korean = sharedEngine.catalog.tariffs.filter { $0.id.hasPrefix("kr-") && $0.id.contains("/regular") }
+        let regions = Set(korean.map { $0.id.split(separator: "/")[0].split(separator: "-").prefix(2).joined(separator: "-") })
+        #expect(regions.count == 17, "regions with a tariff: \(regions.sorted())")
+        for t in korean {
+            for v in t.versions {
+                #expect(!v.sources.isEmpty, "\(t.id) \(v.label)")
+                #expect(v.secondary.contains("rounding"), "\(t.id) \(v.label): the payment rounding is never stated by a source")
+            }
+        }
+    }
+
+    @Test("A missing out-of-city rate is a clear error for a trip that leaves the zone, not a guess")
+    func unknownOutOfZoneRate() throws {
+        // Gangwon 2024: the Chuncheon notice does not restate the 시계외 rate.
+        let error = try #require(throws: FareError.self) {
+            try quote("kr-gangwon/regular", segments: [(2_050, 240, 0, false), (3_000, 300, 0, true)], at: "2025-05-14T14:00:00+09:00")
+        }
+        #expect(error.code == "unknown_out_of_zone_rate")
+        #expect(error.field == "segments[1].outside")
+        #expect(error.message.contains("kr-gangwon/regular"))
+        // The same trip inside the zone is priced: 4,600 KRW / 2,000 m, 131 m: N(5,050) = ⌊3,050 / 131⌋ + 1 = 24
+        // → 4,600 + 2,400 = 7,000. Under the 2022 version, whose 20 % the 2022 provincial press restates,
+        // N(2,050) = ⌊50 / 133⌋ + 1 = 1 unit inside at 100 and N(5,050) − 1 = ⌊3,050 / 133⌋ + 1 − 1 = 22
+        // outside at 120: 3,800 + 100 + 22 × 120 = 6,540 → 6,500.
+        let inside = try quote("kr-gangwon/regular", segments: [(2_050, 240, 0, false), (3_000, 300, 0, false)], at: "2025-05-14T14:00:00+09:00")
+        #expect(inside.total == 7_000)
+        let older = try quote("kr-gangwon/regular", segments: [(2_050, 240, 0, false), (3_000, 300, 0, true)], at: "2023-05-10T14:00:00+09:00")
+        #expect(older.meter == 3_800 + 1 * 100 + 22 * 120)
+        #expect(older.total == 6_500)
+        // Jeju has no 시계외 surcharge at all: a caller-supplied outside segment is refused.
+        #expect(throws: FareError.self) {
+            try quote("kr-jeju/regular", segments: [(3_000, 300, 0, true)], at: "2025-05-14T14:00:00+09:00")
+        }
+    }
+
+    @Test("Out-of-city rates and caps where the city gives them: Daejeon 30 % capped at 40 %, then 50 % from 2026-03-16")
+    func outOfCityCaps() throws {
+        // 2,000 m inside then 2,000 m outside at 00:30, free flow, Daejeon 2023 (1.8 km base, 132 m):
+        // N(2,000) = ⌊200/132⌋ + 1 = 2 inside at +20 % (120), N(4,000) = ⌊2,200/132⌋ + 1 = 17, so 15 outside
+        // at min(20 + 30, 40) = 40 % (140); base 4,300 × 1.2 = 5,160: 5,160 + 2 × 120 + 15 × 140 = 7,500.
+        let q23 = try quote("kr-daejeon/regular", segments: [(2_000, 200, 0, false), (2_000, 200, 0, true)], at: "2024-05-16T00:30:00+09:00")
+        #expect(q23.meter == 5_160 + 2 * 120 + 15 * 140)
+        // 2026: night 30 % at 00:30 (130), outside min(30 + 30, 50) = 50 % (150); base 4,300 × 1.3 = 5,590.
+        let q26 = try quote("kr-daejeon/regular", segments: [(2_000, 200, 0, false), (2_000, 200, 0, true)], at: "2026-11-19T00:30:00+09:00")
+        #expect(q26.meter == 5_590 + 2 * 130 + 15 * 150)
+        #expect(q26.total == 8_100)
+    }
+
+    @Test("Wanju's 163 KRW unit at night: 163 × 1.2 = 195.6 → 200")
+    func wanjuNightUnit() throws {
+        // 5,000 KRW / 2,000 m, 163 KRW per 134 m: 2,050 m starts one unit; night base 5,000 × 1.2 = 6,000.
+        let q = try quote("kr-jeonbuk/regular-wanju", segments: [(2_050, 200, 0, false)], at: "2026-11-19T00:30:00+09:00")
+        #expect(q.breakdown.units == 1)
+        #expect(q.meter == 6_000 + 200)
+    }
+
+    @Test("Before a tariff's first version the answer is no_tariff_version, not a later version")
+    func beforeFirstVersion() throws {
+        let error = try #require(throws: FareError.self) {
+            try quote("kr-ulsan/regular", meters: 3_000, seconds: 400, at: "2024-05-15T14:00:00+09:00")
+        }
+        #expect(error.code == "no_tariff_version")
+    }
+}

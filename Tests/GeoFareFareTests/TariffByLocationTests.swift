@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import GeoFareCore
+@testable import GeoFareFare
+
+/// The origin picks the tariff: a city hall in each of the seventeen regions, a point in each
+/// province city group, and points where no tariff applies (at sea, or in a 시·군 whose group no
+/// source names) with their clear error.
+struct TariffByLocationTests {
+    struct Place: Sendable, CustomStringConvertible {
+        let name: String
+        let lat: Double
+        let lon: Double
+        let tariff: String
+        var description: String { name }
+    }
+
+    static let cityHalls: [Place] = [
+        Place(name: "Seoul City Hall", lat: 37.5665, lon: 126.9780, tariff: "kr-seoul/regular"),
+        Place(name: "Busan City Hall", lat: 35.1796, lon: 129.0756, tariff: "kr-busan/regular"),
+        Place(name: "Daegu City Hall", lat: 35.8714, lon: 128.6014, tariff: "kr-daegu/regular"),
+        Place(name: "Incheon City Hall", lat: 37.4563, lon: 126.7052, tariff: "kr-incheon/regular"),
+        Place(name: "Gwangju City Hall", lat: 35.1601, lon: 126.8514, tariff: "kr-gwangju/regular"),
+        Place(name: "Daejeon City Hall", lat: 36.3504, lon: 127.3845, tariff: "kr-daejeon/regular"),
+        Place(name: "Ulsan City Hall", lat: 35.5396, lon: 129.3115, tariff: "kr-ulsan/regular"),
+        Place(name: "Sejong City Hall", lat: 36.4800, lon: 127.2890, tariff: "kr-sejong/regular"),
+        Place(name: "Suwon City Hall (Gyeonggi 표준형)", lat: 37.2636, lon: 127.0286, tariff: "kr-gyeonggi/regular"),
+        Place(name: "Chuncheon City Hall (Gangwon)", lat: 37.8813, lon: 127.7298, tariff: "kr-gangwon/regular"),
+        Place(name: "Cheongju City Hall (Chungbuk)", lat: 36.6424, lon: 127.4890, tariff: "kr-chungbuk/regular"),
+        Place(name: "Cheonan City Hall (Chungnam)", lat: 36.8151, lon: 127.1139, tariff: "kr-chungnam/regular-cheonan"),
+        Place(name: "Jeonju City Hall (Jeonbuk)", lat: 35.8242, lon: 127.1480, tariff: "kr-jeonbuk/regular-jeonju"),
+        Place(name: "Suncheon City Hall (Jeonnam)", lat: 34.9506, lon: 127.4872, tariff: "kr-jeonnam/regular-suncheon"),
+        Place(name: "Pohang City Hall (Gyeongbuk)", lat: 36.0190, lon: 129.3435, tariff: "kr-gyeongbuk/regular-pohang"),
+        Place(name: "Changwon City Hall (Gyeongnam)", lat: 35.2280, lon: 128.6811, tariff: "kr-gyeongnam/regular-changwon"),
+        Place(name: "Jeju City Hall", lat: 33.4996, lon: 126.5312, tariff: "kr-jeju/regular"),
+    ]
+
+    /// Province groups whose tariffs differ, each picked by its 시·군 polygon.
+    static let groups: [Place] = [
+        Place(name: "Seongnam City Hall (Gyeonggi 표준형)", lat: 37.4200, lon: 127.1265, tariff: "kr-gyeonggi/regular"),
+        Place(name: "Yongin City Hall (Gyeonggi 가형)", lat: 37.2411, lon: 127.1776, tariff: "kr-gyeonggi/regular-1800"),
+        Place(name: "Hwaseong City Hall (Gyeonggi 가형)", lat: 37.1995, lon: 126.8313, tariff: "kr-gyeonggi/regular-1800"),
+        Place(name: "Icheon City Hall (Gyeonggi 나형)", lat: 37.2720, lon: 127.4350, tariff: "kr-gyeonggi/regular-2000"),
+        Place(name: "Anseong City Hall (Gyeonggi 나형)", lat: 37.0080, lon: 127.2797, tariff: "kr-gyeonggi/regular-2000"),
+        Place(name: "Gunsan City Hall (Jeonbuk)", lat: 35.9676, lon: 126.7366, tariff: "kr-jeonbuk/regular-gunsan"),
+        Place(name: "Wanju-gun Office (Jeonbuk)", lat: 35.9045, lon: 127.1622, tariff: "kr-jeonbuk/regular-wanju"),
+        Place(name: "Gunwi-gun Office (Daegu since 2023)", lat: 36.2400, lon: 128.5700, tariff: "kr-daegu/regular"),
+    ]
+
+    @Test("A city hall picks its region's tariff", arguments: cityHalls)
+    func cityHall(_ p: Place) throws {
+        let t = try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: p.lat, longitude: p.lon))
+        #expect(t.id == p.tariff, "\(p.name): \(t.id)")
+    }
+
+    @Test("A point in a province's city group picks that group's tariff", arguments: groups)
+    func group(_ p: Place) throws {
+        let t = try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: p.lat, longitude: p.lon))
+        #expect(t.id == p.tariff, "\(p.name): \(t.id)")
+    }
+
+    @Test("Each group zone is inside its province's zone and the group tariffs point at it")
+    func groupZones() throws {
+        let zones = sharedEngine.catalog.zones
+        for (group, province) in [("kr-gyeonggi-standard", "kr-gyeonggi"), ("kr-gyeonggi-ga", "kr-gyeonggi"), ("kr-gyeonggi-na", "kr-gyeonggi"),
+                                  ("kr-chungnam-cheonan", "kr-chungnam"), ("kr-jeonbuk-jeonju", "kr-jeonbuk"), ("kr-jeonbuk-gunsan", "kr-jeonbuk"),
+                                  ("kr-jeonbuk-wanju", "kr-jeonbuk"), ("kr-jeonnam-suncheon", "kr-jeonnam"),
+                                  ("kr-gyeongbuk-pohang", "kr-gyeongbuk"), ("kr-gyeongnam-changwon", "kr-gyeongnam")] {
+            let g = try #require(zones.zone(group), "\(group)")
+            let p = try #require(zones.zone(province), "\(province)")
+            let point = try #require(g.polygon.rings.first?.first)
+            #expect(p.polygon.contains(Coordinate(uncheckedLatitude: point.y, longitude: point.x)) || p.polygon.distanceMeters(to: Coordinate(uncheckedLatitude: point.y, longitude: point.x)) < 50, "\(group) vertex outside \(province)")
+            #expect(sharedEngine.catalog.tariffs.contains { $0.region == group }, "no tariff for \(group)")
+        }
+    }
+
+    @Test("At sea, far from land: no_tariff_for_location naming the field")
+    func atSea() throws {
+        for (lat, lon) in [(34.2, 128.6), (36.0, 124.5), (38.5, 131.5)] {
+            let error = try #require(throws: FareError.self) {
+                try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon))
+            }
+            #expect(error.code == "no_tariff_for_location")
+            #expect(error.field == "from")
+        }
+    }
+
+    @Test("A 시·군 whose tariff group no source names gets the clear error, not a neighbour's tariff")
+    func unnamedGroup() throws {
+        // Paju (Gyeonggi: group not named by the sources) and Hongseong (Chungnam: only Cheonan is modelled).
+        for (lat, lon) in [(37.7600, 126.7800), (36.6011, 126.6608)] {
+            let error = try #require(throws: FareError.self) {
+                try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon))
+            }
+            #expect(error.code == "no_tariff_for_location")
+        }
+    }
+
+    @Test("A border sliver still snaps to the nearest region within 500 m")
+    func snap() throws {
+        // The sub-metre Seoul–Gyeonggi sliver of TripPricerTests.
+        let sliver = try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.575954, longitude: 127.101542))
+        #expect(sliver.id == "kr-seoul/regular")
+    }
+
+    @Test("A routed trip leaving a zone whose out-of-city rate no source gives is refused; inside it is priced")
+    func routedOutOfZone() throws {
+        let chuncheon = Coordinate(uncheckedLatitude: 37.8813, longitude: 127.7298)
+        let seoul = Coordinate(uncheckedLatitude: 37.5665, longitude: 126.9780)
+        let error = try #require(throws: FareError.self) {
+            try pricer.quote(FareRequest(from: chuncheon, to: seoul, departure: at("2025-05-14T14:00:00+09:00")))
+        }
+        #expect(error.code == "unknown_out_of_zone_rate")
+        // Inside Chuncheon the 2024 Gangwon tariff prices the trip.
+        let (q, _) = try pricer.quote(FareRequest(from: chuncheon, to: Coordinate(uncheckedLatitude: 37.8650, longitude: 127.7200),
+                                            departure: at("2025-05-14T14:00:00+09:00")))
+        #expect(q.tariff == "kr-gangwon/regular")
+        #expect(q.tariffVersion == "2024-08-05T00:00:00+09:00")
+        // Under the 2022 version (20 % restated by the province) the same long trip is priced, with a surcharge.
+        let (old, _) = try pricer.quote(FareRequest(from: chuncheon, to: seoul, departure: at("2023-05-10T14:00:00+09:00")))
+        #expect(old.breakdown.unitSurcharges > 0)
+    }
+}
