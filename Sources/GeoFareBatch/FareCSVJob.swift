@@ -39,14 +39,14 @@ public final class FareCSVJob: @unchecked Sendable {
 
     /// The input holds no header at all (nothing but blank lines or a byte-order mark).
     public struct EmptyInput: CodedError {
-        public var code: String { "empty_input" }
+        public var code: String { ErrorCode.emptyInput.rawValue }
         public var message: String { "the input is empty: expected a header line and rows" }
         public var field: String? { "header" }
     }
 
     /// The header is unusable: a required column is missing (fatal, before any row).
     public struct HeaderError: CodedError {
-        public var code: String { "missing_column" }
+        public var code: String { ErrorCode.missingColumn.rawValue }
         public var message: String
         public var field: String? { "header" }
     }
@@ -369,26 +369,26 @@ public final class FareCSVJob: @unchecked Sendable {
             func number(_ i: Int?, _ name: String) throws -> Double? {
                 guard let t = text(i) else { return nil }
                 guard let v = ByteNumber.double(t) else {
-                    throw InvalidInput(code: "invalid_number", message: "not a number: '\(String(decoding: t, as: UTF8.self))'", field: name)
+                    throw InvalidInput(code: .invalidNumber, message: "not a number: '\(String(decoding: t, as: UTF8.self))'", field: name)
                 }
                 guard v.isFinite else { throw InvalidInput.notFinite(name, v) }
                 return v
             }
-            guard let when = text(layout.departAt) else { throw InvalidInput(code: "missing_field", message: "is empty", field: "depart_at") }
+            guard let when = text(layout.departAt) else { throw InvalidInput(code: .missingField, message: "is empty", field: "depart_at") }
             guard let departure = ISO8601.parse(bytes: when) else {
-                throw InvalidInput(code: "invalid_time", message: "expected ISO 8601 with an offset, got '\(String(decoding: when, as: UTF8.self))'", field: "depart_at")
+                throw InvalidInput(code: .invalidTime, message: "expected ISO 8601 with an offset, got '\(String(decoding: when, as: UTF8.self))'", field: "depart_at")
             }
             var party = 1
             if let t = text(layout.partySize) {
                 guard let n = ByteNumber.int(t) else {
-                    throw InvalidInput(code: "invalid_number", message: "not an integer: '\(String(decoding: t, as: UTF8.self))'", field: "party_size")
+                    throw InvalidInput(code: .invalidNumber, message: "not an integer: '\(String(decoding: t, as: UTF8.self))'", field: "party_size")
                 }
                 party = n
             }
             var split = SplitMethod.equal
             if let t = text(layout.split) {
                 let name = String(decoding: t, as: UTF8.self)
-                guard let m = SplitMethod(rawValue: name) else { throw InvalidInput(code: "invalid_value", message: "split is equal, proportional or shapley, got '\(name)'", field: "split") }
+                guard let m = SplitMethod(rawValue: name) else { throw InvalidInput(code: .invalidValue, message: "split is equal, proportional or shapley, got '\(name)'", field: "split") }
                 split = m
             }
             let tariffColumn = text(layout.tariff)
@@ -402,7 +402,7 @@ public final class FareCSVJob: @unchecked Sendable {
             } else {
                 guard let oLat = try number(layout.originLat, "origin_lat"), let oLon = try number(layout.originLon, "origin_lon"),
                       let dLat = try number(layout.destLat, "dest_lat"), let dLon = try number(layout.destLon, "dest_lon") else {
-                    throw InvalidInput(code: "missing_field", message: "needs origin and destination coordinates or distance_m and duration_s", field: "origin_lat")
+                    throw InvalidInput(code: .missingField, message: "needs origin and destination coordinates or distance_m and duration_s", field: "origin_lat")
                 }
                 let origin: Coordinate, destination: Coordinate
                 do { origin = try Coordinate(latitude: oLat, longitude: oLon) } catch { throw error.prefixed("origin") }

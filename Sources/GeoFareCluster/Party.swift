@@ -68,7 +68,7 @@ public struct Party: Sendable, Hashable, Codable {
     public func validate() throws(InvalidInput) {
         let idBytes = id.utf8.count
         guard idBytes >= 1 && idBytes <= Party.maxIDBytes else {
-            throw InvalidInput(code: "invalid_value", message: "must be 1...\(Party.maxIDBytes) bytes of UTF-8, got \(idBytes)", field: "id")
+            throw InvalidInput(code: .invalidValue, message: "must be 1...\(Party.maxIDBytes) bytes of UTF-8, got \(idBytes)", field: "id")
         }
         do { try Coordinate.validate(latitude: origin.latitude, longitude: origin.longitude) } catch { throw error.prefixed("origin") }
         do {
@@ -83,17 +83,17 @@ public struct Party: Sendable, Hashable, Codable {
             throw .outOfRange("seats_taken", Double(seatsTaken), 0...Double(seatsTotal))
         }
         guard version >= 0 else {
-            throw InvalidInput(code: "out_of_range", message: "must not be negative, got \(version)", field: "version")
+            throw InvalidInput(code: .outOfRange, message: "must not be negative, got \(version)", field: "version")
         }
         if let attributes = attributesJSON {
             let bytes = attributes.utf8
             guard bytes.count <= Party.maxAttributesBytes else {
-                throw InvalidInput(code: "too_large", message: "attributes are limited to 16 KiB of JSON, got \(bytes.count) bytes", field: "attributes")
+                throw InvalidInput(code: .tooLarge, message: "attributes are limited to 16 KiB of JSON, got \(bytes.count) bytes", field: "attributes")
             }
             let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
             guard bytes.first(where: { !isSpace($0) }) == UInt8(ascii: "{"),
                   bytes.reversed().first(where: { !isSpace($0) }) == UInt8(ascii: "}") else {
-                throw InvalidInput(code: "invalid_value", message: "must be the text of a JSON object ({...})", field: "attributes")
+                throw InvalidInput(code: .invalidValue, message: "must be the text of a JSON object ({...})", field: "attributes")
             }
         }
     }

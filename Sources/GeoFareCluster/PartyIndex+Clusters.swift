@@ -61,7 +61,7 @@ extension PartyIndex {
     /// - Complexity: O(m log m) for a cluster of m members.
     public func leaves(clusterID: String, limit: Int, offset: Int, filter: PartyFilter = .none) throws(InvalidInput) -> [Party] {
         guard (1...10_000).contains(limit) else { throw .outOfRange("limit", Double(limit), 1...10_000) }
-        guard offset >= 0 else { throw InvalidInput(code: "out_of_range", message: "must not be negative, got \(offset)", field: "offset") }
+        guard offset >= 0 else { throw InvalidInput(code: .outOfRange, message: "must not be negative, got \(offset)", field: "offset") }
         try filter.validate()
         let compiled = CompiledFilter(filter)
         var slots: [UInt32]
@@ -69,12 +69,12 @@ extension PartyIndex {
             var total = 0
             slots = cellSlots(level: cell.level, cx: cell.x, cy: cell.y, filter: compiled, total: &total)
             guard total > 0 else {
-                throw InvalidInput(code: "unknown_cluster", message: "no parties in cluster '\(clusterID)'", field: "cluster_id")
+                throw InvalidInput(code: .unknownCluster, message: "no parties in cluster '\(clusterID)'", field: "cluster_id")
             }
         } else if let (slot, _) = columns.find(id: clusterID) {
             slots = compiled.matches(columns.hot[Int(slot)], slot: slot, columns: columns) ? [slot] : []
         } else {
-            throw InvalidInput(code: "unknown_cluster", message: "'\(clusterID)' is neither a cluster id nor a party id", field: "cluster_id")
+            throw InvalidInput(code: .unknownCluster, message: "'\(clusterID)' is neither a cluster id nor a party id", field: "cluster_id")
         }
         guard offset < slots.count else { return [] }
         sortByID(&slots)
@@ -91,12 +91,12 @@ extension PartyIndex {
                 throw .notFinite(name, v)
             }
         }
-        guard (-180.0...180.0).contains(b.west) else { throw .outOfRange("bbox.west", b.west, -180...180, code: "longitude_out_of_range") }
-        guard (-180.0...180.0).contains(b.east) else { throw .outOfRange("bbox.east", b.east, -180...180, code: "longitude_out_of_range") }
-        guard (-90.0...90.0).contains(b.south) else { throw .outOfRange("bbox.south", b.south, -90...90, code: "latitude_out_of_range") }
-        guard (-90.0...90.0).contains(b.north) else { throw .outOfRange("bbox.north", b.north, -90...90, code: "latitude_out_of_range") }
+        guard (-180.0...180.0).contains(b.west) else { throw .outOfRange("bbox.west", b.west, -180...180, code: .longitudeOutOfRange) }
+        guard (-180.0...180.0).contains(b.east) else { throw .outOfRange("bbox.east", b.east, -180...180, code: .longitudeOutOfRange) }
+        guard (-90.0...90.0).contains(b.south) else { throw .outOfRange("bbox.south", b.south, -90...90, code: .latitudeOutOfRange) }
+        guard (-90.0...90.0).contains(b.north) else { throw .outOfRange("bbox.north", b.north, -90...90, code: .latitudeOutOfRange) }
         guard b.south <= b.north else {
-            throw InvalidInput(code: "invalid_bbox", message: "south (\(b.south)) must not exceed north (\(b.north))", field: "bbox.south")
+            throw InvalidInput(code: .invalidBbox, message: "south (\(b.south)) must not exceed north (\(b.north))", field: "bbox.south")
         }
     }
 

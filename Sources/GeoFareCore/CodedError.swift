@@ -27,6 +27,11 @@ public struct InvalidInput: CodedError, Hashable {
     public var message: String
     public var field: String?
 
+    /// An error with one of ``ErrorCode``'s codes.
+    public init(code: ErrorCode, message: String, field: String?) {
+        self.init(code: code.rawValue, message: message, field: field)
+    }
+
     public init(code: String, message: String, field: String?) {
         self.code = code
         self.message = message
@@ -46,11 +51,11 @@ public struct InvalidInput: CodedError, Hashable {
 
     /// A value that is NaN or infinite where a finite number is required.
     public static func notFinite(_ field: String, _ value: Double) -> InvalidInput {
-        InvalidInput(code: "not_finite", message: "must be a finite number, got \(value)", field: field)
+        InvalidInput(code: .notFinite, message: "must be a finite number, got \(value)", field: field)
     }
 
     /// A value outside its allowed closed range.
-    public static func outOfRange(_ field: String, _ value: Double, _ range: ClosedRange<Double>, code: String = "out_of_range") -> InvalidInput {
+    public static func outOfRange(_ field: String, _ value: Double, _ range: ClosedRange<Double>, code: ErrorCode = .outOfRange) -> InvalidInput {
         InvalidInput(
             code: code,
             message: "must be within \(format(range.lowerBound))...\(format(range.upperBound)), got \(format(value))",

@@ -31,10 +31,10 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
         guard latitude.isFinite else { throw .notFinite("lat", latitude) }
         guard longitude.isFinite else { throw .notFinite("lon", longitude) }
         guard (-90.0...90.0).contains(latitude) else {
-            throw .outOfRange("lat", latitude, -90...90, code: "latitude_out_of_range")
+            throw .outOfRange("lat", latitude, -90...90, code: .latitudeOutOfRange)
         }
         guard (-180.0...180.0).contains(longitude) else {
-            throw .outOfRange("lon", longitude, -180...180, code: "longitude_out_of_range")
+            throw .outOfRange("lon", longitude, -180...180, code: .longitudeOutOfRange)
         }
     }
 
@@ -45,7 +45,7 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
         guard parts.count == 2,
               let lat = Double(parts[0].trimmingSpacesSlow()), let lon = Double(parts[1].trimmingSpacesSlow())
         else {
-            throw InvalidInput(code: "invalid_coordinate", message: "expected LAT,LON in degrees, got '\(text)'", field: field)
+            throw InvalidInput(code: .invalidCoordinate, message: "expected LAT,LON in degrees, got '\(text)'", field: field)
         }
         do { try self.init(latitude: lat, longitude: lon) } catch { throw error.prefixed(field) }
     }

@@ -48,7 +48,7 @@ public struct DataCatalog: Sendable {
                         result.insert(folder + name)
                     }
                 } catch {
-                    throw DataError(code: "data_directory_unreadable", message: "cannot list \(dir.path): \(error.localizedDescription)", field: folder)
+                    throw DataError(code: .dataDirectoryUnreadable, message: "cannot list \(dir.path): \(error.localizedDescription)", field: folder)
                 }
             }
         }
@@ -63,12 +63,12 @@ public struct DataCatalog: Sendable {
             let url = dir.appendingPathComponent(path)
             if FileManager.default.fileExists(atPath: url.path) {
                 do { return (try Data(contentsOf: url), url.path) } catch {
-                    throw DataError(code: "data_file_unreadable", message: "cannot read \(url.path): \(error.localizedDescription)", field: path)
+                    throw DataError(code: .dataFileUnreadable, message: "cannot read \(url.path): \(error.localizedDescription)", field: path)
                 }
             }
         }
         guard let data = Self.embeddedFile(path) else {
-            throw DataError(code: "data_file_missing", message: "no data file '\(path)' is embedded or in the data directory", field: path)
+            throw DataError(code: .dataFileMissing, message: "no data file '\(path)' is embedded or in the data directory", field: path)
         }
         return (data, "embedded:" + path)
     }
@@ -80,6 +80,11 @@ public struct DataError: CodedError {
     public var code: String
     public var message: String
     public var field: String?
+
+    /// An error with one of ``ErrorCode``'s codes.
+    public init(code: ErrorCode, message: String, field: String?) {
+        self.init(code: code.rawValue, message: message, field: field)
+    }
 
     public init(code: String, message: String, field: String?) {
         self.code = code

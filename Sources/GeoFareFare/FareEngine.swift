@@ -104,7 +104,7 @@ public struct FareEngine: Sendable {
         if let i = request.tariffIndex, catalog.tariffs.indices.contains(i) { return try catalog.meter(tariffAt: i, at: request.departure) }
         if let id = request.tariff { return try catalog.meter(tariff: id, at: request.departure) }
         guard let origin = request.origin else {
-            throw FareError(code: "missing_field", message: "name a tariff or give the origin", field: "tariff")
+            throw FareError(code: .missingField, message: "name a tariff or give the origin", field: "tariff")
         }
         return try catalog.meter(tariff: catalog.tariff(forOrigin: origin).id, at: request.departure)
     }
@@ -112,10 +112,10 @@ public struct FareEngine: Sendable {
     /// Checks what every pricing path checks first: the party size, tolls and call fee.
     func validate(_ request: FareRequest) throws(FareError) {
         guard (1...20).contains(request.partySize) else {
-            throw FareError(code: "invalid_party_size", message: "must be within 1...20, got \(request.partySize)", field: "party_size")
+            throw FareError(code: .invalidPartySize, message: "must be within 1...20, got \(request.partySize)", field: "party_size")
         }
-        guard request.tolls >= 0 else { throw FareError(code: "negative_value", message: "must not be negative, got \(request.tolls)", field: "tolls") }
-        guard request.callFee >= 0 else { throw FareError(code: "negative_value", message: "must not be negative, got \(request.callFee)", field: "call_fee") }
+        guard request.tolls >= 0 else { throw FareError(code: .negativeValue, message: "must not be negative, got \(request.tolls)", field: "tolls") }
+        guard request.callFee >= 0 else { throw FareError(code: .negativeValue, message: "must not be negative, got \(request.callFee)", field: "call_fee") }
     }
 
     /// The three meter runs (estimate, low, high) and the payment rounding.
@@ -206,10 +206,10 @@ public struct FareEngine: Sendable {
         case let .totals(distance, duration):
             return [try totalsSegment(request, distance: distance, duration: duration, meter: meter)]
         case .stops:
-            throw FareError(code: "route_required", message: "a trip between coordinates needs a route estimate: price it with TripPricer", field: "trip")
+            throw FareError(code: .routeRequired, message: "a trip between coordinates needs a route estimate: price it with TripPricer", field: "trip")
         case let .segments(list):
-            guard !list.isEmpty else { throw FareError(code: "missing_field", message: "a trip needs at least one segment", field: "segments") }
-            guard list.count <= 10_000 else { throw FareError(code: "too_many_segments", message: "at most 10,000 segments, got \(list.count)", field: "segments") }
+            guard !list.isEmpty else { throw FareError(code: .missingField, message: "a trip needs at least one segment", field: "segments") }
+            guard list.count <= 10_000 else { throw FareError(code: .tooManySegments, message: "at most 10,000 segments, got \(list.count)", field: "segments") }
             for (i, s) in list.enumerated() {
                 do { try s.validate() } catch { throw FareError(error.prefixed("segments[\(i)]")) }
             }
@@ -224,10 +224,10 @@ public struct FareEngine: Sendable {
         let length = segments.reduce(0) { $0 + $1.distanceMeters }
         guard let drops = request.dropoffDistances else { return Array(repeating: length, count: request.partySize) }
         guard drops.count == request.partySize else {
-            throw FareError(code: "invalid_split", message: "\(drops.count) drop-offs for a party of \(request.partySize)", field: "dropoffs")
+            throw FareError(code: .invalidSplit, message: "\(drops.count) drop-offs for a party of \(request.partySize)", field: "dropoffs")
         }
         for (i, d) in drops.enumerated() where !(d.isFinite && d >= 0 && d <= length + 0.5) {
-            throw FareError(code: "out_of_range", message: "a drop-off must be within 0...\(length) m along the trip, got \(d)", field: "dropoffs[\(i)]")
+            throw FareError(code: .outOfRange, message: "a drop-off must be within 0...\(length) m along the trip, got \(d)", field: "dropoffs[\(i)]")
         }
         return drops
     }

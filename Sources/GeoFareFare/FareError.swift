@@ -12,6 +12,11 @@ public struct FareError: CodedError, Hashable {
     public var message: String
     public var field: String?
 
+    /// An error with one of ``ErrorCode``'s codes.
+    public init(code: ErrorCode, message: String, field: String?) {
+        self.init(code: code.rawValue, message: message, field: field)
+    }
+
     public init(code: String, message: String, field: String?) {
         self.code = code
         self.message = message
@@ -23,6 +28,6 @@ public struct FareError: CodedError, Hashable {
     }
 
     static func invalidTariff(_ file: String, _ path: String, _ message: String) -> FareError {
-        FareError(code: "invalid_tariff", message: message, field: "\(file): \(path)")
+        FareError(code: .invalidTariff, message: message, field: "\(file): \(path)")
     }
 }

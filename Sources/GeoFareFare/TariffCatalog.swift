@@ -32,7 +32,7 @@ public final class TariffCatalog: Sendable {
         } catch let error as DataError {
             throw FareError(code: error.code, message: error.message, field: error.field)
         } catch {
-            throw FareError(code: "invalid_tariff", message: "\(error)", field: nil)
+            throw FareError(code: .invalidTariff, message: "\(error)", field: nil)
         }
         var zones = ZoneSet()
         do {
@@ -41,11 +41,11 @@ public final class TariffCatalog: Sendable {
                 try zones.load(geoJSON: bytes, origin: origin)
             }
         } catch let error as InvalidInput {
-            throw FareError(code: "invalid_zone", message: error.message, field: error.field)
+            throw FareError(code: .invalidZone, message: error.message, field: error.field)
         } catch let error as DataError {
             throw FareError(code: error.code, message: error.message, field: error.field)
         } catch {
-            throw FareError(code: "invalid_zone", message: "\(error)", field: nil)
+            throw FareError(code: .invalidZone, message: "\(error)", field: nil)
         }
         return try TariffCatalog(tariffs: tariffs, zones: zones)
     }
@@ -59,12 +59,12 @@ public final class TariffCatalog: Sendable {
         for (i, t) in sorted.enumerated() {
             for name in [t.id] + t.aliases {
                 if let other = index[name] {
-                    throw FareError(code: "invalid_tariff", message: "tariff id '\(name)' is defined by both \(sorted[other].origin) and \(t.origin)", field: t.origin)
+                    throw FareError(code: .invalidTariff, message: "tariff id '\(name)' is defined by both \(sorted[other].origin) and \(t.origin)", field: t.origin)
                 }
                 index[name] = i
             }
             for zone in [t.region, t.businessZone].compactMap({ $0 }) where zones.zone(zone) == nil {
-                throw FareError(code: "invalid_tariff", message: "zone '\(zone)' is not in any zones/*.geojson file", field: "\(t.origin): region/business_zone")
+                throw FareError(code: .invalidTariff, message: "zone '\(zone)' is not in any zones/*.geojson file", field: "\(t.origin): region/business_zone")
             }
         }
         self.tariffs = sorted
@@ -96,7 +96,7 @@ public final class TariffCatalog: Sendable {
     /// - Throws: ``FareError`` `unknown_tariff` listing the known ids.
     public func tariffIndex(_ id: String) throws(FareError) -> Int {
         guard let i = index[id] else {
-            throw FareError(code: "unknown_tariff", message: "unknown tariff '\(id)'; known: \(tariffs.map(\.id).joined(separator: ", "))", field: "tariff")
+            throw FareError(code: .unknownTariff, message: "unknown tariff '\(id)'; known: \(tariffs.map(\.id).joined(separator: ", "))", field: "tariff")
         }
         return i
     }
@@ -125,7 +125,7 @@ public final class TariffCatalog: Sendable {
         while v >= 0 && versions[v].version.effectiveFrom > date { v -= 1 }
         guard v >= 0 else {
             let t = tariffs[i]
-            throw FareError(code: "no_tariff_version", message: "tariff '\(t.id)' has no version in force at \(date); its first starts \(t.versions[0].label)", field: "depart_at")
+            throw FareError(code: .noTariffVersion, message: "tariff '\(t.id)' has no version in force at \(date); its first starts \(t.versions[0].label)", field: "depart_at")
         }
         return versions[v]
     }
@@ -162,7 +162,7 @@ public final class TariffCatalog: Sendable {
         // Prefer each region's "regular" class when a region has several tariffs.
         let candidates = tariffs.indices.filter { i in tariffs[i].region.map(containing.contains) ?? false }
         guard let best = candidates.first(where: { tariffs[$0].id.hasSuffix("/regular") }) ?? candidates.first else {
-            throw FareError(code: "no_tariff_for_location", message: "no tariff region contains \(origin); name a tariff", field: "from")
+            throw FareError(code: .noTariffForLocation, message: "no tariff region contains \(origin); name a tariff", field: "from")
         }
         return best
     }

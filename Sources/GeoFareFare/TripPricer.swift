@@ -63,13 +63,13 @@ public struct TripPricer: Sendable {
     func resolveTariff(_ request: FareRequest) throws(FareError) -> Int {
         if let i = request.tariffIndex {
             guard engine.catalog.tariffs.indices.contains(i) else {
-                throw FareError(code: "unknown_tariff", message: "no tariff at index \(i)", field: "tariff")
+                throw FareError(code: .unknownTariff, message: "no tariff at index \(i)", field: "tariff")
             }
             return i
         }
         if let id = request.tariff { return try engine.catalog.tariffIndex(id) }
         guard let origin = request.origin else {
-            throw FareError(code: "missing_field", message: "name a tariff or give the origin", field: "tariff")
+            throw FareError(code: .missingField, message: "name a tariff or give the origin", field: "tariff")
         }
         return try engine.catalog.tariffIndex(forOrigin: origin)
     }
@@ -77,7 +77,7 @@ public struct TripPricer: Sendable {
     /// The route inside a resolved tariff's business zone (no zone without a tariff).
     func route(_ request: FareRequest, tariff: Int?) throws(FareError) -> Route {
         guard case let .stops(origin, via, destination) = request.trip else {
-            throw FareError(code: "missing_field", message: "a route needs the trip's from/to coordinates", field: "from")
+            throw FareError(code: .missingField, message: "a route needs the trip's from/to coordinates", field: "from")
         }
         let zone = tariff.flatMap { engine.catalog.businessZone(ofTariffAt: $0) }
         do {

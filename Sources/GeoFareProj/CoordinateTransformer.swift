@@ -97,7 +97,7 @@ public struct CoordinateTransformer: Sendable {
         let rejected = Set(failures.map(\.index))
         for i in points.indices where !(points[i].x.isFinite && points[i].y.isFinite) && !rejected.contains(i) {
             failures.append(Failure(index: i, error: ProjError(
-                code: "transform_failed",
+                code: .transformFailed,
                 message: "PROJ cannot convert this point from \(source.name) to \(target.name)" + (transformer.context.takeError().map { ": \($0)" } ?? ""),
                 field: "points[\(i)]"
             )))
@@ -148,8 +148,8 @@ public struct CoordinateTransformer: Sendable {
         guard p.x.isFinite else { return .notFinite("x", p.x) }
         guard p.y.isFinite else { return .notFinite("y", p.y) }
         if geographic {
-            if !(-90.0...90.0).contains(p.y) { return .outOfRange("y", p.y, -90...90, code: "latitude_out_of_range") }
-            if !(-180.0...180.0).contains(p.x) { return .outOfRange("x", p.x, -180...180, code: "longitude_out_of_range") }
+            if !(-90.0...90.0).contains(p.y) { return .outOfRange("y", p.y, -90...90, code: .latitudeOutOfRange) }
+            if !(-180.0...180.0).contains(p.x) { return .outOfRange("x", p.x, -180...180, code: .longitudeOutOfRange) }
         }
         return nil
     }

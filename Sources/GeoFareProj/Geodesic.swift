@@ -61,7 +61,7 @@ public struct Geodesic: Sendable {
             throw .notFinite(name, v)
         }
         for (name, v) in [("lat1", latitude1), ("lat2", latitude2)] where !(-90.0...90.0).contains(v) {
-            throw .outOfRange(name, v, -90...90, code: "latitude_out_of_range")
+            throw .outOfRange(name, v, -90...90, code: .latitudeOutOfRange)
         }
         var s12 = 0.0, azi1 = 0.0, azi2 = 0.0
         withUnsafePointer(to: ellipsoid) { g in

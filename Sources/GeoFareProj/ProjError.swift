@@ -12,6 +12,11 @@ public struct ProjError: CodedError, Hashable {
     public var message: String
     public var field: String?
 
+    /// An error with one of ``ErrorCode``'s codes.
+    public init(code: ErrorCode, message: String, field: String?) {
+        self.init(code: code.rawValue, message: message, field: field)
+    }
+
     public init(code: String, message: String, field: String?) {
         self.code = code
         self.message = message
@@ -23,6 +28,6 @@ public struct ProjError: CodedError, Hashable {
     }
 
     static func unknownCRS(_ name: String, detail: String?) -> ProjError {
-        ProjError(code: "unknown_crs", message: "unknown coordinate reference system '\(name)'" + (detail.map { ": \($0)" } ?? ""), field: "crs")
+        ProjError(code: .unknownCrs, message: "unknown coordinate reference system '\(name)'" + (detail.map { ": \($0)" } ?? ""), field: "crs")
     }
 }

@@ -23,7 +23,7 @@ final class ProjTransformer {
         // proj_create_crs_to_crs returns NULL when no operation links the two CRSs.
         guard let raw = proj_create_crs_to_crs(context.raw, source.definition, target.definition, nil) else {
             throw ProjError(
-                code: "transform_unavailable",
+                code: .transformUnavailable,
                 message: "PROJ finds no transformation from \(source.name) to \(target.name)" + (context.takeError().map { ": \($0)" } ?? ""),
                 field: "to"
             )
@@ -32,7 +32,7 @@ final class ProjTransformer {
         // lon,lat / easting,northing. Returns NULL only on failure; the input is kept and freed.
         guard let normalized = proj_normalize_for_visualization(context.raw, raw) else {
             proj_destroy(raw)
-            throw ProjError(code: "transform_unavailable", message: "PROJ cannot normalise the axis order of \(source.name) → \(target.name)", field: "to")
+            throw ProjError(code: .transformUnavailable, message: "PROJ cannot normalise the axis order of \(source.name) → \(target.name)", field: "to")
         }
         proj_destroy(raw)
         pj = normalized

@@ -36,9 +36,9 @@ public final class CircuityRouteEstimator: RouteEstimator {
 
     public func estimate(_ request: RouteRequest) throws(RouteError) -> Route {
         guard request.via.count <= RouteRequest.maxStops else {
-            throw RouteError(code: "too_many_stops", message: "at most \(RouteRequest.maxStops) stops, got \(request.via.count)", field: "via")
+            throw RouteError(code: .tooManyStops, message: "at most \(RouteRequest.maxStops) stops, got \(request.via.count)", field: "via")
         }
-        guard request.departure.timeIntervalSince1970.isFinite else { throw RouteError(code: "not_finite", message: "the departure time is not finite", field: "depart_at") }
+        guard request.departure.timeIntervalSince1970.isFinite else { throw RouteError(code: .notFinite, message: "the departure time is not finite", field: "depart_at") }
         let profile = try profile(for: request)
         let stops = request.via.count + 2
         var legs: [Route.Leg] = []
@@ -85,7 +85,7 @@ public final class CircuityRouteEstimator: RouteEstimator {
     func profile(for request: RouteRequest) throws(RouteError) -> SpeedProfile {
         if let id = request.profile {
             guard let p = profiles.first(where: { $0.id == id }) else {
-                throw RouteError(code: "unknown_profile", message: "unknown speed profile '\(id)'; known: \(profiles.map(\.id).joined(separator: ", "))", field: "profile")
+                throw RouteError(code: .unknownProfile, message: "unknown speed profile '\(id)'; known: \(profiles.map(\.id).joined(separator: ", "))", field: "profile")
             }
             return p
         }

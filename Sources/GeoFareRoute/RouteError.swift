@@ -8,6 +8,11 @@ public struct RouteError: CodedError, Hashable {
     public var message: String
     public var field: String?
 
+    /// An error with one of ``ErrorCode``'s codes.
+    public init(code: ErrorCode, message: String, field: String?) {
+        self.init(code: code.rawValue, message: message, field: field)
+    }
+
     public init(code: String, message: String, field: String?) {
         self.code = code
         self.message = message

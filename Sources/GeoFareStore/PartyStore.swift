@@ -45,7 +45,7 @@ public final class PartyStore: @unchecked Sendable {
                 db = try DatabaseQueue(path: path, configuration: config)
                 try db.writeWithoutTransaction { db in
                     let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                    if mode?.lowercased() != "wal" { throw StoreError(code: "storage_error", message: "cannot switch \(path) to WAL (journal_mode \(mode ?? "?"))") }
+                    if mode?.lowercased() != "wal" { throw StoreError(code: .storageError, message: "cannot switch \(path) to WAL (journal_mode \(mode ?? "?"))") }
                 }
             }
             // Two processes opening a new file at once both see it unmigrated; the loser's

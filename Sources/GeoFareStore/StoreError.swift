@@ -12,6 +12,11 @@ public struct StoreError: CodedError, Hashable {
     /// SQLite's primary result code, when the failure came from SQLite.
     public var sqliteCode: Int32?
 
+    /// An error with one of ``ErrorCode``'s codes.
+    public init(code: ErrorCode, message: String, field: String? = nil, sqliteCode: Int32? = nil) {
+        self.init(code: code.rawValue, message: message, field: field, sqliteCode: sqliteCode)
+    }
+
     public init(code: String, message: String, field: String? = nil, sqliteCode: Int32? = nil) {
         self.code = code
         self.message = message
@@ -22,11 +27,11 @@ public struct StoreError: CodedError, Hashable {
     init(_ error: any Error, doing what: String) {
         if let db = error as? DatabaseError {
             let corrupt = db.resultCode == .SQLITE_CORRUPT || db.resultCode == .SQLITE_NOTADB
-            self.init(code: corrupt ? "storage_corrupt" : "storage_error",
+            self.init(code: corrupt ? ErrorCode.storageCorrupt.rawValue : ErrorCode.storageError.rawValue,
                       message: "\(what): SQLite error \(db.resultCode.rawValue): \(db.message ?? "\(db)")",
                       sqliteCode: db.resultCode.primaryResultCode.rawValue)
         } else {
-            self.init(code: "storage_error", message: "\(what): \(error)")
+            self.init(code: .storageError, message: "\(what): \(error)")
         }
     }
 }

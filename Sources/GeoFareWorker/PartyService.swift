@@ -58,7 +58,7 @@ public final class PartyService: @unchecked Sendable {
             return .object(["removed": .bool(removed), "party_id": .string(id)])
         case "party.get":
             let id = try f.string("party_id")
-            guard let p = index.party(id: id) else { throw WorkerError(code: "not_found", message: "no party '\(id)'", field: "party_id") }
+            guard let p = index.party(id: id) else { throw WorkerError(code: .notFound, message: "no party '\(id)'", field: "party_id") }
             return .object(["party": Self.json(p)])
         case "nearby":
             let center = try f.coordinate("center")
@@ -118,7 +118,7 @@ public final class PartyService: @unchecked Sendable {
             }
             return .object(["parties": .array(leaves.map(Self.json))])
         default:
-            throw WorkerError(code: "unknown_op", message: "unknown op '\(op)'", field: "op")
+            throw WorkerError(code: .unknownOp, message: "unknown op '\(op)'", field: "op")
         }
     }
 
@@ -128,14 +128,14 @@ public final class PartyService: @unchecked Sendable {
     static func party(_ f: RequestFields) throws -> Party {
         let statusText = try f.optionalString("status") ?? "open"
         guard let status = PartyStatus(rawValue: statusText) else {
-            throw WorkerError(code: "invalid_value", message: "status is open, full or closed, got '\(statusText)'", field: f.at("status"))
+            throw WorkerError(code: .invalidValue, message: "status is open, full or closed, got '\(statusText)'", field: f.at("status"))
         }
         var attributes: String?
         if f.has("attributes") {
             let a = try f.value("attributes")
             guard case .object = a else { throw WorkerError.wrongType(f.at("attributes"), expected: "an object", got: a) }
             attributes = JSONWriter.string(a)
-            guard attributes!.utf8.count <= 16_384 else { throw WorkerError(code: "too_large", message: "attributes are limited to 16 KiB of JSON", field: f.at("attributes")) }
+            guard attributes!.utf8.count <= 16_384 else { throw WorkerError(code: .tooLarge, message: "attributes are limited to 16 KiB of JSON", field: f.at("attributes")) }
         }
         guard let departure = try f.time("depart_at") else { throw WorkerError.missing(f.at("depart_at")) }
         let p = Party(
@@ -165,7 +165,7 @@ public final class PartyService: @unchecked Sendable {
             } else { throw WorkerError.wrongType("status", expected: "a string or an array of strings", got: v) }
             var set = Set<PartyStatus>()
             for n in names {
-                guard let s = PartyStatus(rawValue: n) else { throw WorkerError(code: "invalid_value", message: "status is open, full or closed, got '\(n)'", field: "status") }
+                guard let s = PartyStatus(rawValue: n) else { throw WorkerError(code: .invalidValue, message: "status is open, full or closed, got '\(n)'", field: "status") }
                 set.insert(s)
             }
             filter.statuses = set
@@ -174,7 +174,7 @@ public final class PartyService: @unchecked Sendable {
             let d = try f.nested("destination")
             filter.destination = try d.coordinate("center")
             let r = try d.double("radius_m")
-            guard r >= 0 && r <= 1_000_000 else { throw WorkerError(code: "out_of_range", message: "must be within 0...1000000 m", field: "destination.radius_m") }
+            guard r >= 0 && r <= 1_000_000 else { throw WorkerError(code: .outOfRange, message: "must be within 0...1000000 m", field: "destination.radius_m") }
             filter.destinationRadiusMeters = r
         }
         return filter
@@ -197,7 +197,7 @@ public final class PartyService: @unchecked Sendable {
     /// Parses one JSON party object (as in `party.upsert`), for imports.
     public static func partyFromJSON(_ line: [UInt8]) throws -> Party {
         let v = try JSONParser.parse(line)
-        guard let o = v.object else { throw WorkerError(code: "wrong_type", message: "a party is a JSON object", field: nil) }
+        guard let o = v.object else { throw WorkerError(code: .wrongType, message: "a party is a JSON object", field: nil) }
         return try party(RequestFields(o))
     }
 

@@ -28,7 +28,7 @@ struct RequestFields {
     func double(_ key: String) throws(WorkerError) -> Double {
         let v = try value(key)
         guard let d = v.double else { throw .wrongType(at(key), expected: "a number", got: v) }
-        guard d.isFinite else { throw WorkerError(code: "not_finite", message: "must be a finite number", field: at(key)) }
+        guard d.isFinite else { throw WorkerError(code: .notFinite, message: "must be a finite number", field: at(key)) }
         return d
     }
 
@@ -39,8 +39,8 @@ struct RequestFields {
     func int(_ key: String, range: ClosedRange<Int64>) throws(WorkerError) -> Int64 {
         let v = try value(key)
         guard case .number = v else { throw .wrongType(at(key), expected: "an integer", got: v) }
-        guard let i = v.int64 else { throw WorkerError(code: "invalid_value", message: "must be an integer", field: at(key)) }
-        guard range.contains(i) else { throw WorkerError(code: "out_of_range", message: "must be within \(range.lowerBound)...\(range.upperBound), got \(i)", field: at(key)) }
+        guard let i = v.int64 else { throw WorkerError(code: .invalidValue, message: "must be an integer", field: at(key)) }
+        guard range.contains(i) else { throw WorkerError(code: .outOfRange, message: "must be within \(range.lowerBound)...\(range.upperBound), got \(i)", field: at(key)) }
         return i
     }
 
@@ -74,7 +74,7 @@ struct RequestFields {
     func array(_ key: String, maxCount: Int) throws(WorkerError) -> [JSONValue] {
         let v = try value(key)
         guard let a = v.array else { throw .wrongType(at(key), expected: "an array", got: v) }
-        guard a.count <= maxCount else { throw WorkerError(code: "too_many_items", message: "at most \(maxCount) items, got \(a.count)", field: at(key)) }
+        guard a.count <= maxCount else { throw WorkerError(code: .tooManyItems, message: "at most \(maxCount) items, got \(a.count)", field: at(key)) }
         return a
     }
 
@@ -97,7 +97,7 @@ struct RequestFields {
         guard has(key) else { return nil }
         let s = try string(key)
         guard let d = ISO8601.parse(s) else {
-            throw WorkerError(code: "invalid_time", message: "expected ISO 8601 with an offset, e.g. 2024-05-15T22:30:00+09:00, got '\(s)'", field: at(key))
+            throw WorkerError(code: .invalidTime, message: "expected ISO 8601 with an offset, e.g. 2024-05-15T22:30:00+09:00, got '\(s)'", field: at(key))
         }
         return d
     }

@@ -74,11 +74,11 @@ public final class WorkerDispatcher: @unchecked Sendable {
     /// Answers one parsed request.
     public func respond(to request: JSONValue) -> [UInt8] {
         guard let object = request.object else {
-            return response(id: .null, error: WorkerError(code: "invalid_request", message: "a request is a JSON object, got \(request.typeName)", field: nil))
+            return response(id: .null, error: WorkerError(code: .invalidRequest, message: "a request is a JSON object, got \(request.typeName)", field: nil))
         }
         let id = object["id"] ?? .null
         guard id.isScalar else {
-            return response(id: .null, error: WorkerError(code: "invalid_request", message: "id must be a string, number, boolean or null", field: "id"))
+            return response(id: .null, error: WorkerError(code: .invalidRequest, message: "id must be a string, number, boolean or null", field: "id"))
         }
         do {
             let fields = RequestFields(object)
@@ -87,7 +87,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         } catch let error as any CodedError {
             return response(id: id, error: error)
         } catch {
-            return response(id: id, error: WorkerError(code: "internal_error", message: "\(error)", field: nil))
+            return response(id: id, error: WorkerError(code: .internalError, message: "\(error)", field: nil))
         }
     }
 
@@ -131,10 +131,10 @@ public final class WorkerDispatcher: @unchecked Sendable {
         case "split": return try split(f)
         case "stats": return stats()
         case "party.upsert", "party.remove", "party.get", "nearby", "clusters", "cluster.leaves":
-            guard let parties else { throw WorkerError(code: "unavailable", message: "this worker has no party store", field: "op") }
+            guard let parties else { throw WorkerError(code: .unavailable, message: "this worker has no party store", field: "op") }
             return try parties.run(op, f)
         default:
-            throw WorkerError(code: "unknown_op", message: "unknown op '\(op)'; ops: ping, version, transform, distance, route, fare, split, party.upsert, party.remove, party.get, nearby, clusters, cluster.leaves, stats", field: "op")
+            throw WorkerError(code: .unknownOp, message: "unknown op '\(op)'; ops: ping, version, transform, distance, route, fare, split, party.upsert, party.remove, party.get, nearby, clusters, cluster.leaves, stats", field: "op")
         }
     }
 
@@ -158,7 +158,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         points.reserveCapacity(list.count)
         for (i, p) in list.enumerated() {
             guard let pair = p.array, pair.count == 2, let x = pair[0].double, let y = pair[1].double else {
-                throw WorkerError(code: "wrong_type", message: "a point is [x, y] with x = longitude/easting", field: "points[\(i)]")
+                throw WorkerError(code: .wrongType, message: "a point is [x, y] with x = longitude/easting", field: "points[\(i)]")
             }
             points.append(XYPoint(x: x, y: y))
         }
@@ -202,7 +202,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         let party = try f.optionalInt("party_size", range: -1_000_000...1_000_000) ?? 1
         let split: SplitMethod
         if let s = try f.optionalString("split") {
-            guard let m = SplitMethod(rawValue: s) else { throw WorkerError(code: "invalid_value", message: "split is equal, proportional or shapley, got '\(s)'", field: "split") }
+            guard let m = SplitMethod(rawValue: s) else { throw WorkerError(code: .invalidValue, message: "split is equal, proportional or shapley, got '\(s)'", field: "split") }
             split = m
         } else { split = .equal }
         let splitUnit = try f.optionalInt("split_unit", range: 1...1_000_000)
@@ -237,7 +237,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
             let t = try f.nested("trip")
             trip = .totals(distanceMeters: try t.double("distance_m"), durationSeconds: try t.double("duration_s"))
         } else {
-            throw WorkerError(code: "missing_field", message: "give from/to coordinates, a trip {distance_m, duration_s} or segments", field: "from")
+            throw WorkerError(code: .missingField, message: "give from/to coordinates, a trip {distance_m, duration_s} or segments", field: "from")
         }
         var r = FareRequest(trip: trip, departure: departure, tariff: try f.optionalString("tariff"))
         if case .totals = trip, r.tariff == nil { throw WorkerError.missing("tariff") }
@@ -268,15 +268,15 @@ public final class WorkerDispatcher: @unchecked Sendable {
             shares = try FareSplit.equal(total: total, riders: Int(n), unit: unit)
         case "proportional", "shapley":
             let weights = try f.array("weights", maxCount: 20).enumerated().map { i, v throws(WorkerError) -> Int64 in
-                guard let w = v.int64, w >= 0 else { throw WorkerError(code: "invalid_value", message: "weights are non-negative integers", field: "weights[\(i)]") }
+                guard let w = v.int64, w >= 0 else { throw WorkerError(code: .invalidValue, message: "weights are non-negative integers", field: "weights[\(i)]") }
                 return w
             }
-            guard !weights.isEmpty else { throw WorkerError(code: "invalid_value", message: "needs at least one weight", field: "weights") }
+            guard !weights.isEmpty else { throw WorkerError(code: .invalidValue, message: "needs at least one weight", field: "weights") }
             shares = method == "proportional"
                 ? try FareSplit.proportional(total: total, soloFares: weights, unit: unit)
                 : try FareSplit.shapleyOrderedDropoffs(total: total, meterAtDropoff: weights, unit: unit)
         default:
-            throw WorkerError(code: "invalid_value", message: "method is equal, proportional or shapley, got '\(method)'", field: "method")
+            throw WorkerError(code: .invalidValue, message: "method is equal, proportional or shapley, got '\(method)'", field: "method")
         }
         return .object(["shares": .array(shares.map(JSONValue.int)), "total": .int(total), "unit": .int(unit), "method": .string(method)])
     }
@@ -319,7 +319,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
 
     /// The response to a line longer than the limit (its id cannot be known).
     public func tooLarge(_ bytes: Int, limit: Int) -> [UInt8] {
-        response(id: .null, error: WorkerError(code: "request_too_large", message: "the line has \(bytes) bytes, more than --max-line-bytes \(limit)", field: nil))
+        response(id: .null, error: WorkerError(code: .requestTooLarge, message: "the line has \(bytes) bytes, more than --max-line-bytes \(limit)", field: nil))
     }
 
     private func count(error code: String?) {

@@ -10,6 +10,11 @@ public struct WorkerError: CodedError, Hashable {
     public var message: String
     public var field: String?
 
+    /// An error with one of ``ErrorCode``'s codes.
+    public init(code: ErrorCode, message: String, field: String?) {
+        self.init(code: code.rawValue, message: message, field: field)
+    }
+
     public init(code: String, message: String, field: String?) {
         self.code = code
         self.message = message
@@ -17,10 +22,10 @@ public struct WorkerError: CodedError, Hashable {
     }
 
     static func missing(_ field: String) -> WorkerError {
-        WorkerError(code: "missing_field", message: "is required", field: field)
+        WorkerError(code: .missingField, message: "is required", field: field)
     }
 
     static func wrongType(_ field: String, expected: String, got: JSONValue) -> WorkerError {
-        WorkerError(code: "wrong_type", message: "expected \(expected), got \(got.typeName)", field: field)
+        WorkerError(code: .wrongType, message: "expected \(expected), got \(got.typeName)", field: field)
     }
 }

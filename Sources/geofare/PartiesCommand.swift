@@ -66,17 +66,17 @@ struct PartiesCommand: ParsableCommand {
         static func party(_ f: [String], header: [String]) throws -> Party {
             func col(_ name: String) throws -> String {
                 guard let i = header.firstIndex(of: name), i < f.count, !f[i].isEmpty else {
-                    throw InvalidInput(code: "missing_field", message: "is required", field: name)
+                    throw InvalidInput(code: .missingField, message: "is required", field: name)
                 }
                 return String(f[i].trimmingSpaces())
             }
             func num(_ name: String) throws -> Double {
                 let t = try col(name)
-                guard let v = Double(t) else { throw InvalidInput(code: "invalid_number", message: "not a number: '\(t)'", field: name) }
+                guard let v = Double(t) else { throw InvalidInput(code: .invalidNumber, message: "not a number: '\(t)'", field: name) }
                 return v
             }
             let depart = try col("depart_at")
-            guard let when = ISO8601.parse(depart) else { throw InvalidInput(code: "invalid_time", message: "expected ISO 8601 with an offset, got '\(depart)'", field: "depart_at") }
+            guard let when = ISO8601.parse(depart) else { throw InvalidInput(code: .invalidTime, message: "expected ISO 8601 with an offset, got '\(depart)'", field: "depart_at") }
             let origin: Coordinate, destination: Coordinate
             do { origin = try Coordinate(latitude: try num("origin_lat"), longitude: try num("origin_lon")) } catch let e as InvalidInput { throw e.prefixed("origin") }
             do { destination = try Coordinate(latitude: try num("dest_lat"), longitude: try num("dest_lon")) } catch let e as InvalidInput { throw e.prefixed("destination") }

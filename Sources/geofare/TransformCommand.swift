@@ -235,12 +235,12 @@ struct TransformStream {
         func find(_ explicit: String?, _ candidates: [String], _ axis: String) throws -> Int {
             if let explicit {
                 guard let i = names.firstIndex(of: explicit.lowercased()) else {
-                    throw InvalidInput(code: "missing_column", message: "the header has no column '\(explicit)' (columns: \(header.joined(separator: ",")))", field: "\(axis)-column")
+                    throw InvalidInput(code: .missingColumn, message: "the header has no column '\(explicit)' (columns: \(header.joined(separator: ",")))", field: "\(axis)-column")
                 }
                 return i
             }
             guard let i = names.firstIndex(where: candidates.contains) else {
-                throw InvalidInput(code: "missing_column", message: "cannot find the \(axis) column in the header (\(header.joined(separator: ","))); name it with --\(axis)-column", field: "header")
+                throw InvalidInput(code: .missingColumn, message: "cannot find the \(axis) column in the header (\(header.joined(separator: ","))); name it with --\(axis)-column", field: "header")
             }
             return i
         }

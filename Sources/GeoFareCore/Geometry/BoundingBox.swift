@@ -15,13 +15,13 @@ public struct BoundingBox: Hashable, Sendable, Codable {
             throw .notFinite(name, v)
         }
         for (name, v) in [("west", west), ("east", east)] where !(-180.0...180.0).contains(v) {
-            throw .outOfRange(name, v, -180...180, code: "longitude_out_of_range")
+            throw .outOfRange(name, v, -180...180, code: .longitudeOutOfRange)
         }
         for (name, v) in [("south", south), ("north", north)] where !(-90.0...90.0).contains(v) {
-            throw .outOfRange(name, v, -90...90, code: "latitude_out_of_range")
+            throw .outOfRange(name, v, -90...90, code: .latitudeOutOfRange)
         }
         guard south <= north else {
-            throw InvalidInput(code: "invalid_bbox", message: "south (\(south)) must not exceed north (\(north))", field: "south")
+            throw InvalidInput(code: .invalidBbox, message: "south (\(south)) must not exceed north (\(north))", field: "south")
         }
         self.west = west
         self.south = south

@@ -34,37 +34,37 @@ public struct ZoneSet: Sendable {
     public mutating func load(geoJSON data: Data, origin: String) throws(InvalidInput) {
         let root: Any
         do { root = try JSONSerialization.jsonObject(with: data) } catch {
-            throw InvalidInput(code: "invalid_geojson", message: "not JSON: \(error.localizedDescription)", field: origin)
+            throw InvalidInput(code: .invalidGeojson, message: "not JSON: \(error.localizedDescription)", field: origin)
         }
         guard let object = root as? [String: Any], let features = object["features"] as? [[String: Any]] else {
-            throw InvalidInput(code: "invalid_geojson", message: "expected a FeatureCollection with features", field: origin)
+            throw InvalidInput(code: .invalidGeojson, message: "expected a FeatureCollection with features", field: origin)
         }
         for (i, feature) in features.enumerated() {
             let at = "\(origin): features[\(i)]"
             guard let props = feature["properties"] as? [String: Any], let id = props["id"] as? String, !id.isEmpty else {
-                throw InvalidInput(code: "invalid_geojson", message: "a feature needs properties.id", field: at)
+                throw InvalidInput(code: .invalidGeojson, message: "a feature needs properties.id", field: at)
             }
             guard let geometry = feature["geometry"] as? [String: Any], let type = geometry["type"] as? String,
                   let coordinates = geometry["coordinates"] as? [Any] else {
-                throw InvalidInput(code: "invalid_geojson", message: "feature '\(id)' has no geometry", field: at)
+                throw InvalidInput(code: .invalidGeojson, message: "feature '\(id)' has no geometry", field: at)
             }
             let polygons: [Any]
             switch type {
             case "Polygon": polygons = [coordinates]
             case "MultiPolygon": polygons = coordinates
-            default: throw InvalidInput(code: "invalid_geojson", message: "feature '\(id)': geometry \(type) is not a Polygon or MultiPolygon", field: at)
+            default: throw InvalidInput(code: .invalidGeojson, message: "feature '\(id)': geometry \(type) is not a Polygon or MultiPolygon", field: at)
             }
             var rings: [[XYPoint]] = []
             for polygon in polygons {
                 guard let ringList = polygon as? [[[Double]]] else {
-                    throw InvalidInput(code: "invalid_geojson", message: "feature '\(id)': rings must be arrays of [lon, lat] numbers", field: at)
+                    throw InvalidInput(code: .invalidGeojson, message: "feature '\(id)': rings must be arrays of [lon, lat] numbers", field: at)
                 }
                 for ring in ringList {
                     var points: [XYPoint] = []
                     points.reserveCapacity(ring.count)
                     for pair in ring {
                         guard pair.count >= 2, (-180...180).contains(pair[0]), (-90...90).contains(pair[1]) else {
-                            throw InvalidInput(code: "invalid_geojson", message: "feature '\(id)': bad position \(pair)", field: at)
+                            throw InvalidInput(code: .invalidGeojson, message: "feature '\(id)': bad position \(pair)", field: at)
                         }
                         points.append(XYPoint(x: pair[0], y: pair[1]))
                     }

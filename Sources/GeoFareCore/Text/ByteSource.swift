@@ -20,7 +20,7 @@ public final class ByteSource {
     /// - Throws: ``InvalidInput`` `file_unreadable` naming the path.
     public convenience init(path: String, chunkSize: Int = 1 << 20) throws(InvalidInput) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw InvalidInput(code: "file_unreadable", message: "cannot open '\(path)' for reading", field: "input")
+            throw InvalidInput(code: .fileUnreadable, message: "cannot open '\(path)' for reading", field: "input")
         }
         self.init(handle: handle, ownsHandle: true, chunkSize: chunkSize)
     }

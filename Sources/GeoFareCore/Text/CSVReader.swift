@@ -21,7 +21,7 @@ public struct CSVReader {
     /// A quoted field still open at end of input.
     public struct UnterminatedQuote: CodedError {
         public let line: Int
-        public var code: String { "csv_unterminated_quote" }
+        public var code: String { ErrorCode.csvUnterminatedQuote.rawValue }
         public var message: String { "a quoted field opened on line \(line) is never closed" }
         public var field: String? { "line \(line)" }
     }

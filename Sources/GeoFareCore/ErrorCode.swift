@@ -1,0 +1,105 @@
+/// Every error code GeoFare can emit, in one place (as GRDB keeps SQLite's result codes).
+///
+/// A code is part of the wire protocol: the worker sends it as `error.code`, the CLI prints it in
+/// brackets, `fare-csv` writes it in the `error` column. Each ``CodedError`` takes its code from
+/// here, never from a string literal; a test checks that the README lists exactly these codes.
+public enum ErrorCode: String, CaseIterable, Sendable {
+    /// A quoted CSV field is never closed (its line is named).
+    case csvUnterminatedQuote = "csv_unterminated_quote"
+    /// The `--data` directory cannot be listed.
+    case dataDirectoryUnreadable = "data_directory_unreadable"
+    /// A data file is neither embedded nor in the data directory.
+    case dataFileMissing = "data_file_missing"
+    /// A data file cannot be read.
+    case dataFileUnreadable = "data_file_unreadable"
+    /// A CSV input has no header at all.
+    case emptyInput = "empty_input"
+    /// An input file cannot be opened or read.
+    case fileUnreadable = "file_unreadable"
+    /// A bug: an answer GeoFare could not form (reported, never silent).
+    case internalError = "internal_error"
+    /// A bounding box whose sides are out of order or out of range.
+    case invalidBbox = "invalid_bbox"
+    /// Coordinate text that is not `LAT,LON`.
+    case invalidCoordinate = "invalid_coordinate"
+    /// A zone file that is not the GeoJSON GeoFare reads.
+    case invalidGeojson = "invalid_geojson"
+    /// A request line that is not valid JSON (the byte offset is named).
+    case invalidJson = "invalid_json"
+    /// A CSV field that should be a number is not one.
+    case invalidNumber = "invalid_number"
+    /// A party size outside 1...20.
+    case invalidPartySize = "invalid_party_size"
+    /// A range whose ends are out of order.
+    case invalidRange = "invalid_range"
+    /// A request that is not a JSON object with an `op`.
+    case invalidRequest = "invalid_request"
+    /// A route calibration or profile file that does not validate.
+    case invalidRouteData = "invalid_route_data"
+    /// A split that cannot be made (unit, weights, drop-offs).
+    case invalidSplit = "invalid_split"
+    /// A tariff file that does not validate (file and JSON path named).
+    case invalidTariff = "invalid_tariff"
+    /// A time that is not ISO 8601 with an offset.
+    case invalidTime = "invalid_time"
+    /// A value outside its set of allowed words.
+    case invalidValue = "invalid_value"
+    /// A zone file that does not validate.
+    case invalidZone = "invalid_zone"
+    /// A latitude outside −90...90.
+    case latitudeOutOfRange = "latitude_out_of_range"
+    /// A longitude outside −180...180.
+    case longitudeOutOfRange = "longitude_out_of_range"
+    /// A CSV header without a needed column.
+    case missingColumn = "missing_column"
+    /// A required field is absent.
+    case missingField = "missing_field"
+    /// A required value is empty.
+    case missingValue = "missing_value"
+    /// A money amount that must not be negative.
+    case negativeValue = "negative_value"
+    /// No tariff region holds (or lies within 500 m of) the origin.
+    case noTariffForLocation = "no_tariff_for_location"
+    /// The tariff has no version in force at the departure.
+    case noTariffVersion = "no_tariff_version"
+    /// NaN or an infinity where a finite number is required.
+    case notFinite = "not_finite"
+    /// No party with that id.
+    case notFound = "not_found"
+    /// A number outside its allowed range.
+    case outOfRange = "out_of_range"
+    /// A request line longer than the worker accepts.
+    case requestTooLarge = "request_too_large"
+    /// A trip by coordinates given to the meter alone (price it with `TripPricer`).
+    case routeRequired = "route_required"
+    /// The SQLite file is corrupt.
+    case storageCorrupt = "storage_corrupt"
+    /// The party store failed (SQLite); stateless ops keep answering.
+    case storageError = "storage_error"
+    /// An input larger than its limit.
+    case tooLarge = "too_large"
+    /// An array longer than its limit.
+    case tooManyItems = "too_many_items"
+    /// More than 10,000 segments.
+    case tooManySegments = "too_many_segments"
+    /// More than 25 stops.
+    case tooManyStops = "too_many_stops"
+    /// PROJ could not transform a point.
+    case transformFailed = "transform_failed"
+    /// PROJ has no transformation between the two systems.
+    case transformUnavailable = "transform_unavailable"
+    /// The operation needs what this worker was started without (a party store).
+    case unavailable = "unavailable"
+    /// A cluster id that is not of this index.
+    case unknownCluster = "unknown_cluster"
+    /// A coordinate reference system GeoFare does not know.
+    case unknownCrs = "unknown_crs"
+    /// An op the worker does not have (the known ones are listed).
+    case unknownOp = "unknown_op"
+    /// A speed profile id that is not loaded.
+    case unknownProfile = "unknown_profile"
+    /// A tariff id or alias that is not loaded (the known ones are listed).
+    case unknownTariff = "unknown_tariff"
+    /// A JSON value of the wrong type.
+    case wrongType = "wrong_type"
+}
