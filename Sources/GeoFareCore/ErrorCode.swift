@@ -98,6 +98,8 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case unknownOp = "unknown_op"
     /// A speed profile id that is not loaded.
     case unknownProfile = "unknown_profile"
+    /// A tariff version with no known out-of-zone rate, for a trip that leaves its business zone.
+    case unknownOutOfZoneRate = "unknown_out_of_zone_rate"
     /// A tariff id or alias that is not loaded (the known ones are listed).
     case unknownTariff = "unknown_tariff"
     /// A JSON value of the wrong type.

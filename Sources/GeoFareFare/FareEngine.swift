@@ -214,7 +214,7 @@ public struct FareEngine: Sendable {
                 do { try s.validate() } catch { throw FareError(error.prefixed("segments[\(i)]")) }
             }
             if meter.version.outOfZoneRatePercent == nil, let i = list.firstIndex(where: \.outsideZone) {
-                throw FareError(code: "unknown_out_of_zone_rate", message: "tariff '\(meter.tariff.id)' version \(meter.version.label) has no known out-of-zone (시계외) rate, and segments[\(i)] runs outside its business zone; no source gives the rate", field: "segments[\(i)].outside")
+                throw FareError(code: .unknownOutOfZoneRate, message: "tariff '\(meter.tariff.id)' version \(meter.version.label) has no known out-of-zone (시계외) rate, and segments[\(i)] runs outside its business zone; no source gives the rate", field: "segments[\(i)].outside")
             }
             return list
         }

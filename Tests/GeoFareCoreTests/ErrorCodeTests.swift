@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import GeoFareCore
+
+/// The error codes are one list: the code takes every code from ``ErrorCode``, and the README
+/// documents exactly that list.
+struct ErrorCodeTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("The README's error-code table lists exactly the codes of ErrorCode")
+    func readmeListsEveryCode() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "### Error codes"))
+        let section = readme[start.upperBound...].prefix { _ in true }
+        let end = section.range(of: "\n#")?.lowerBound ?? section.endIndex
+        var listed = Set<String>()
+        for line in section[..<end].split(separator: "\n") where line.hasPrefix("| `") {
+            listed.insert(String(line.dropFirst(3).prefix { $0 != "`" }))
+        }
+        let codes = Set(ErrorCode.allCases.map(\.rawValue))
+        #expect(listed.subtracting(codes).isEmpty, "in the README but not emitted: \(listed.subtracting(codes).sorted())")
+        #expect(codes.subtracting(listed).isEmpty, "emitted but not in the README: \(codes.subtracting(listed).sorted())")
+    }
+
+    @Test("No source file spells an error code as a string literal")
+    func noLiteralCodes() throws {
+        let sources = Self.root.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)!.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        #expect(files.count > 50)
+        let literal = /code: "[a-z_]+"|var code: String \{ "[a-z_]+" \}/
+        for file in files where file.lastPathComponent != "ErrorCode.swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for match in text.matches(of: literal) {
+                Issue.record("\(file.lastPathComponent): \(match.output) (use an ErrorCode case)")
+            }
+        }
+    }
+}
