@@ -74,6 +74,7 @@ let package = Package(
             dependencies: ["GeoFareWorker", "GeoFareFare", "GeoFareCore", "GeoFareTestSupport", "geofare"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "GeoFareBatchTests", dependencies: ["GeoFareBatch", "GeoFareCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareStoreTests",
             dependencies: ["GeoFareStore", "GeoFareCluster", "GeoFareCore", .product(name: "GRDB", package: "GRDB.swift")],

@@ -1,0 +1,200 @@
+import Dispatch
+import Foundation
+import GeoFareCore
+
+/// Streams a CSV input through every core: it reads blocks of a few MiB, cuts each at record
+/// ends (``CSVRecordScanner``'s rule), hands the pieces to lanes on the global queue, and writes
+/// the lanes' outputs in input order, while this thread writes the previous block and reads the
+/// next one. Memory stays a few blocks, whatever the input's size.
+///
+/// The job on top (``FareCSVJob``, or any per-record batch) only says what a lane does with its
+/// piece: scan its records and append output bytes.
+public final class CSVBlockStream {
+    /// What the lanes of one block did.
+    public struct Counts: Sendable {
+        public var rows = 0
+        public var failed = 0
+        public init(rows: Int = 0, failed: Int = 0) {
+            self.rows = rows
+            self.failed = failed
+        }
+    }
+
+    /// One lane's piece of a block: complete records, the physical line of its first byte, and
+    /// the lane's index within the block (0 ..< lanes).
+    public struct Piece {
+        public let bytes: UnsafeBufferPointer<UInt8>
+        public let firstLine: Int
+        public let lane: Int
+    }
+
+    public let source: ByteSource
+    /// Bytes read per block.
+    public let blockBytes: Int
+    /// Lanes per block at most (a block is cut into about this many pieces).
+    public let maxLanes: Int
+
+    /// Bytes not yet handed out: always starts at a record boundary.
+    private var pending: [UInt8] = []
+    /// The physical line number of `pending`'s first byte.
+    private var nextLine = 1
+    private var eof = false
+
+    public init(source: ByteSource, blockBytes: Int = 4 << 20, maxLanes: Int) {
+        self.source = source
+        self.blockBytes = blockBytes
+        self.maxLanes = max(1, maxLanes)
+    }
+
+    /// Appends input to `buffer` until it holds `count` bytes; true at end of input.
+    private func fill(_ buffer: inout [UInt8], upTo count: Int) -> Bool {
+        while buffer.count < count, source.read(into: &buffer, upTo: count - buffer.count) { }
+        return buffer.count < count
+    }
+
+    /// Reads the first record (a UTF-8 byte-order mark stripped): the header.
+    /// - Returns: its fields, or `nil` when the input holds nothing but blank lines.
+    /// - Throws: ``CSVReader/UnterminatedQuote`` when the header's quote never closes.
+    public func header() throws -> [String]? {
+        eof = fill(&pending, upTo: blockBytes)
+        if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
+        func firstRecordEnd() -> Int? { pending.withUnsafeBufferPointer { CSVRecordScanner.firstRecordEnd($0) } }
+        var end = firstRecordEnd()
+        while end == nil && !eof {
+            eof = fill(&pending, upTo: pending.count + blockBytes)
+            end = firstRecordEnd()
+        }
+        guard pending.contains(where: { $0 != 0x0A && $0 != 0x0D }) else { return nil }
+        let stop = end ?? pending.count
+        var reader = CSVReader(skipBOM: false)
+        var fields: [String] = []
+        reader.feed(pending[0..<stop]) { fields = $0.fields }
+        try reader.finish { fields = $0.fields }
+        let consumed = min(stop + 1, pending.count)
+        nextLine += pending[0..<consumed].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        pending.removeFirst(consumed)
+        return fields
+    }
+
+    /// Runs every remaining record through `lane`, block by block, and writes the outputs in order.
+    /// - Parameters:
+    ///   - lane: called concurrently, once per piece; it appends the piece's output to its buffer
+    ///     and counts its rows.
+    ///   - write: receives the output bytes in input order (on this thread).
+    ///   - afterBlock: called after each block with the totals so far; return false to stop.
+    public func run(lane: @escaping @Sendable (Piece, inout ByteWriter) -> Counts, write: (UnsafeBufferPointer<UInt8>) -> Void,
+                    afterBlock: (Counts) -> Bool = { _ in true }) -> Counts {
+        var total = Counts()
+        let pool = BufferPool()
+        var previous: PartBox?
+        var spare: [UInt8] = []
+        while !pending.isEmpty {
+            // Everything up to the last record boundary goes now; the rest waits for more bytes.
+            let complete = eof ? pending.count : (pending.withUnsafeBufferPointer { CSVRecordScanner.lastRecordEnd($0) }.map { $0 + 1 } ?? 0)
+            if complete == 0 {
+                eof = fill(&pending, upTo: pending.count + blockBytes)
+                continue
+            }
+            // The next block starts with this one's incomplete last record and is read into
+            // the spare buffer while the lanes work (no copy of the block itself).
+            spare.removeAll(keepingCapacity: true)
+            spare.append(contentsOf: pending[complete...])
+            var nextEOF = eof
+            let firstLine = nextLine
+            let (parts, newlines) = pending.withUnsafeBufferPointer { all in
+                let block = UnsafeBufferPointer(rebasing: all[0..<complete])
+                let (group, parts, newlines) = startLanes(block, firstLine: firstLine, pool: pool, lane: lane)
+                if let previous { previous.emit(write, into: pool) }
+                if !eof { nextEOF = fill(&spare, upTo: blockBytes) }
+                group.wait()
+                return (parts, newlines)
+            }
+            previous = parts
+            total.rows += parts.counts.rows
+            total.failed += parts.counts.failed
+            nextLine += newlines
+            swap(&pending, &spare)
+            eof = nextEOF
+            if !afterBlock(total) { break }
+        }
+        previous?.emit(write, into: pool)
+        return total
+    }
+
+    /// Starts the lanes of one block: the bytes are cut at record ends into a few pieces per
+    /// thread, each handed to `lane` on the global queue with its own output buffer. `block`
+    /// must stay valid until the group is done.
+    private func startLanes(_ block: UnsafeBufferPointer<UInt8>, firstLine: Int, pool: BufferPool,
+                            lane: @escaping @Sendable (Piece, inout ByteWriter) -> Counts) -> (DispatchGroup, PartBox, Int) {
+        let lanes = max(1, min(maxLanes, block.count / 65_536 + 1))
+        let (cutPoints, before, newlines) = CSVRecordScanner.cuts(block, parts: lanes)
+        let parts = PartBox(count: cutPoints.count - 1)
+        let shared = SharedBytes(buffer: block)
+        let group = DispatchGroup()
+        let queue = DispatchQueue.global(qos: .userInitiated)
+        for k in 0..<(cutPoints.count - 1) {
+            queue.async(group: group) {
+                let piece = Piece(bytes: UnsafeBufferPointer(rebasing: shared.buffer[cutPoints[k]..<cutPoints[k + 1]]),
+                                  firstLine: firstLine + before[k], lane: k)
+                var out = pool.take()
+                out.reserve(piece.bytes.count * 5 / 2 + 256)
+                let counts = lane(piece, &out)
+                parts.set(k, out, counts)
+            }
+        }
+        return (group, parts, newlines)
+    }
+
+    /// Output buffers handed back after writing, so lanes reuse their capacity instead of
+    /// faulting in fresh pages for every block.
+    final class BufferPool: @unchecked Sendable {
+        private let lock = NSLock()
+        private var free: [ByteWriter] = []
+        func take() -> ByteWriter {
+            lock.lock(); defer { lock.unlock() }
+            return free.popLast() ?? ByteWriter(capacity: 1 << 16)
+        }
+        func give(_ buffer: ByteWriter) {
+            var buffer = buffer
+            buffer.removeAll()
+            lock.lock(); free.append(buffer); lock.unlock()
+        }
+        deinit {
+            for b in free { b.deallocate() }
+        }
+    }
+
+    /// The block the lanes read, shared read-only while they run.
+    struct SharedBytes: @unchecked Sendable {
+        let buffer: UnsafeBufferPointer<UInt8>
+    }
+
+    /// Output parts written by the lanes of one block.
+    final class PartBox: @unchecked Sendable {
+        private var bytes: [ByteWriter?]
+        private var perLane: [Counts]
+        private let lock = NSLock()
+        init(count: Int) {
+            bytes = Array(repeating: nil, count: count)
+            perLane = Array(repeating: Counts(), count: count)
+        }
+        func set(_ i: Int, _ b: ByteWriter, _ c: Counts) {
+            lock.lock(); defer { lock.unlock() }
+            bytes[i] = b
+            perLane[i] = c
+        }
+        var counts: Counts {
+            lock.lock(); defer { lock.unlock() }
+            return perLane.reduce(into: Counts()) { $0.rows += $1.rows; $0.failed += $1.failed }
+        }
+        /// Hands the parts to `write` in order, then their buffers to the pool.
+        func emit(_ write: (UnsafeBufferPointer<UInt8>) -> Void, into pool: BufferPool) {
+            for i in bytes.indices {
+                guard let b = bytes[i] else { continue }
+                if b.count > 0 { write(b.bytes) }
+                pool.give(b)
+                bytes[i] = nil
+            }
+        }
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import GeoFareCore
+import GeoFareFare
+
+extension FareCSVJob {
+    /// Prices and formats the rows of one lane, reading fields in place: it parses each row into
+    /// a ``FareRequest``, prices it with the lane's ``TripPricer`` (the library's one entry) and
+    /// formats the answer.
+    struct RowPricer {
+        let layout: Layout
+        /// This lane's pricer (``TripPricer/lane()``: its own meter copies).
+        let pricer: TripPricer
+        /// The last tariff column seen and what it resolved to (an index into the catalog, or
+        /// the error it gave): a file names the same tariff on most rows.
+        var tariffBytes: [UInt8] = []
+        var tariffResolved: Result<Int, FareError>?
+        /// The meter of the last priced row and its `tariff` and `currency` column bytes.
+        var lastMeter: Meter?
+        var tariffField: [UInt8] = []
+        var currencyField: [UInt8] = []
+
+        init(layout: Layout, pricer: TripPricer) {
+            self.layout = layout
+            self.pricer = pricer
+        }
+
+        /// Appends one output row: the input columns, then the results or the error.
+        /// - Returns: false when the row failed.
+        mutating func row(_ scanner: inout CSVRecordScanner, in bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteWriter) -> Bool {
+            let count = scanner.fieldCount
+            if scanner.isUnescaped {
+                for k in 0..<count {
+                    if k > 0 { out.append(0x2C) }
+                    out.appendCSVField(scanner.field(k, in: bytes))
+                }
+            } else {
+                // Nothing needed quoting: the record's own bytes are its output.
+                out.append(UnsafeBufferPointer(rebasing: bytes[scanner.rawRange]))
+            }
+            // Short rows are padded so the result columns stay aligned.
+            for _ in count..<max(count, layout.width) { out.append(0x2C) }
+            out.append(0x2C)
+            var ok = true
+            do {
+                switch try quote(&scanner, in: bytes) {
+                case let .figures(f, riders):
+                    FareCSVJob.appendMoney(distance: f.distanceMeters, duration: f.durationSeconds, meter: f.reading.amount,
+                                           surcharges: f.surcharges, tolls: f.tolls, total: f.total, low: f.low, high: f.high, to: &out)
+                    out.append(currencyField)
+                    out.append(0x2C)
+                    if f.tolls == 0 && f.callFee == 0 {
+                        let shares = FareSplit.EqualShares(total: f.total, riders: riders, unit: f.splitUnit)
+                        for k in 0..<riders {
+                            if k > 0 { out.append(0x3B) }
+                            out.appendDecimal(shares[k])
+                        }
+                    } else {
+                        for k in 0..<riders {
+                            if k > 0 { out.append(0x3B) }
+                            out.appendDecimal(f.equalShare(k, riders: riders))
+                        }
+                    }
+                    out.append(0x2C)
+                case let .quote(q):
+                    FareCSVJob.appendResult(q, to: &out)
+                }
+                out.append(tariffField)
+                out.append(0x2C)
+            } catch let error as any CodedError {
+                ok = false
+                for _ in 0..<11 { out.append(0x2C) }
+                out.appendCSVField("line \(scanner.line): \(error.description) [\(error.code)]")
+            } catch {
+                ok = false
+                for _ in 0..<11 { out.append(0x2C) }
+                out.appendCSVField("line \(scanner.line): \(error)")
+            }
+            out.append(0x0A)
+            return ok
+        }
+
+        /// Appends the row of a record that could not be read at all: empty input and result
+        /// columns, and the error (what and on which line the record starts).
+        func errorRow(_ error: any Error, to out: inout ByteWriter) {
+            for _ in 0..<(layout.width + FareCSVJob.resultColumns.count - 1) { out.append(0x2C) }
+            if let coded = error as? any CodedError {
+                out.appendCSVField("\(coded.description) [\(coded.code)]")
+            } else {
+                out.appendCSVField("\(error)")
+            }
+            out.append(0x0A)
+        }
+
+        /// Notes the meter a row was priced with (its tariff and currency columns).
+        mutating func use(_ meter: Meter) {
+            if meter === lastMeter { return }
+            lastMeter = meter
+            tariffField.removeAll()
+            CSVWriter.appendField(meter.tariffID, to: &tariffField)
+            currencyField = Array(meter.currency.utf8)
+        }
+
+        /// The catalog index of a tariff column's text, resolved once per distinct text.
+        mutating func tariffIndex(_ t: UnsafeBufferPointer<UInt8>) throws(FareError) -> Int {
+            if tariffResolved == nil || tariffBytes.count != t.count || memcmp(tariffBytes, t.baseAddress!, t.count) != 0 {
+                tariffBytes = Array(t)
+                let name = String(decoding: t, as: UTF8.self)
+                let catalog = pricer.engine.catalog
+                tariffResolved = Result { () throws(FareError) -> Int in try catalog.tariffIndex(name) }
+            }
+            return try tariffResolved!.get()
+        }
+
+        /// A priced row: equal splits need only the figures; other splits the whole quote.
+        enum Priced {
+            case figures(FareEngine.Figures, riders: Int)
+            case quote(FareQuote)
+        }
+
+        /// The price of one row: its fields parsed into a ``FareRequest``, priced by the lane's
+        /// ``TripPricer`` exactly as the worker's `fare` op and the library price it.
+        mutating func quote(_ scanner: inout CSVRecordScanner, in bytes: UnsafeBufferPointer<UInt8>) throws -> Priced {
+            func text(_ i: Int?) -> UnsafeBufferPointer<UInt8>? {
+                guard let i, i < scanner.fieldCount else { return nil }
+                let t = ByteNumber.trimmed(scanner.field(i, in: bytes))
+                return t.isEmpty ? nil : t
+            }
+            func number(_ i: Int?, _ name: String) throws -> Double? {
+                guard let t = text(i) else { return nil }
+                guard let v = ByteNumber.double(t) else {
+                    throw InvalidInput(code: .invalidNumber, message: "not a number: '\(String(decoding: t, as: UTF8.self))'", field: name)
+                }
+                guard v.isFinite else { throw InvalidInput.notFinite(name, v) }
+                return v
+            }
+            guard let when = text(layout.departAt) else { throw InvalidInput(code: .missingField, message: "is empty", field: "depart_at") }
+            guard let departure = ISO8601.parse(bytes: when) else {
+                throw InvalidInput(code: .invalidTime, message: "expected ISO 8601 with an offset, got '\(String(decoding: when, as: UTF8.self))'", field: "depart_at")
+            }
+            var party = 1
+            if let t = text(layout.partySize) {
+                guard let n = ByteNumber.int(t) else {
+                    throw InvalidInput(code: .invalidNumber, message: "not an integer: '\(String(decoding: t, as: UTF8.self))'", field: "party_size")
+                }
+                party = n
+            }
+            var split = SplitMethod.equal
+            if let t = text(layout.split) {
+                let name = String(decoding: t, as: UTF8.self)
+                guard let m = SplitMethod(rawValue: name) else { throw InvalidInput(code: .invalidValue, message: "split is equal, proportional or shapley, got '\(name)'", field: "split") }
+                split = m
+            }
+            let tariffColumn = text(layout.tariff)
+            var r: FareRequest
+            if let d = try number(layout.distance, "distance_m"), let t = try number(layout.duration, "duration_s") {
+                r = FareRequest(trip: .totals(distanceMeters: d, durationSeconds: t), departure: departure)
+                if tariffColumn == nil, let lat = try number(layout.originLat, "origin_lat"), let lon = try number(layout.originLon, "origin_lon") {
+                    r.origin = try Coordinate(latitude: lat, longitude: lon)
+                }
+                r.cruiseKmh = try number(layout.cruise, "cruise_kmh")
+            } else {
+                guard let oLat = try number(layout.originLat, "origin_lat"), let oLon = try number(layout.originLon, "origin_lon"),
+                      let dLat = try number(layout.destLat, "dest_lat"), let dLon = try number(layout.destLon, "dest_lon") else {
+                    throw InvalidInput(code: .missingField, message: "needs origin and destination coordinates or distance_m and duration_s", field: "origin_lat")
+                }
+                let origin: Coordinate, destination: Coordinate
+                do { origin = try Coordinate(latitude: oLat, longitude: oLon) } catch { throw error.prefixed("origin") }
+                do { destination = try Coordinate(latitude: dLat, longitude: dLon) } catch { throw error.prefixed("dest") }
+                r = FareRequest(from: origin, to: destination, departure: departure)
+            }
+            r.partySize = party
+            r.split = split
+            if let t = tariffColumn { r.tariffIndex = try tariffIndex(t) }
+            if split == .equal {
+                let (f, meter) = try pricer.figures(r)
+                use(meter)
+                return .figures(f, riders: party)
+            }
+            let q = try pricer.quote(r).quote
+            use(try pricer.engine.catalog.meter(tariff: q.tariff, at: departure))
+            return .quote(q)
+        }
+    }
+
+    /// `distance_m, ..., high,` (the currency follows).
+    @inline(__always)
+    static func appendMoney(distance: Double, duration: Double, meter: Int64, surcharges: Int64, tolls: Int64,
+                            total: Int64, low: Int64, high: Int64, to out: inout ByteWriter) {
+        out.append(distance, decimals: 1)
+        out.append(0x2C)
+        out.append(duration, decimals: 1)
+        out.append(0x2C); out.appendDecimal(meter)
+        out.append(0x2C); out.appendDecimal(surcharges)
+        out.append(0x2C); out.appendDecimal(tolls)
+        out.append(0x2C); out.appendDecimal(total)
+        out.append(0x2C); out.appendDecimal(low)
+        out.append(0x2C); out.appendDecimal(high)
+        out.append(0x2C)
+    }
+
+    /// Appends `distance_m, ..., per_person,` for a quote (the tariff and error columns follow).
+    static func appendResult(_ q: FareQuote, to out: inout ByteWriter) {
+        appendMoney(distance: q.distanceMeters, duration: q.durationSeconds, meter: q.meter, surcharges: q.surcharges,
+                    tolls: q.tolls, total: q.total, low: q.low, high: q.high, to: &out)
+        out.append(Array(q.currency.utf8))
+        out.append(0x2C)
+        for (k, share) in q.perPerson.enumerated() {
+            if k > 0 { out.append(0x3B) }
+            out.appendDecimal(share)
+        }
+        out.append(0x2C)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import GeoFareBatch
+import GeoFareCore
+
+/// The block stream hands every record to exactly one lane, in order, whatever the block size.
+struct CSVBlockStreamTests {
+    /// Every record of `text` after its header, as the stream's lanes see them (each record
+    /// re-encoded with its line), joined in output order.
+    static func streamed(_ text: [UInt8], blockBytes: Int, lanes: Int) throws -> (header: [String]?, records: [String], counts: CSVBlockStream.Counts) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-stream-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(text).write(to: file)
+        let stream = CSVBlockStream(source: try ByteSource(path: file.path), blockBytes: blockBytes, maxLanes: lanes)
+        guard let header = try stream.header() else { return (nil, [], .init()) }
+        var output: [UInt8] = []
+        let counts = stream.run(lane: { piece, out in
+            var scanner = CSVRecordScanner(firstLine: piece.firstLine)
+            var position = 0
+            var counts = CSVBlockStream.Counts()
+            do {
+                while try scanner.next(in: piece.bytes, from: &position) {
+                    counts.rows += 1
+                    out.append(Array("\(scanner.line):".utf8))
+                    for k in 0..<scanner.fieldCount {
+                        if k > 0 { out.append(UInt8(ascii: "|")) }
+                        out.append(Array(escaped(Array(scanner.field(k, in: piece.bytes))).utf8))
+                    }
+                    out.append(0x0A)
+                }
+            } catch {
+                counts.rows += 1
+                counts.failed += 1
+                out.append(Array("broken\n".utf8))
+            }
+            return counts
+        }, write: { output.append(contentsOf: $0) })
+        let records = output.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+        return (header, records, counts)
+    }
+
+    /// The same records read by `CSVReader` in one go.
+    static func expected(_ text: [UInt8]) -> [String] {
+        var reader = CSVReader()
+        var out: [String] = []
+        func line(_ r: CSVReader.Record) -> String { "\(r.line):" + r.fields.map { escaped(Array($0.utf8)) }.joined(separator: "|") }
+        reader.feed(text) { out.append(line($0)) }
+        do { try reader.finish { out.append(line($0)) } } catch { out.append("broken") }
+        return Array(out.dropFirst())
+    }
+
+    @Test("Records in order, each once, with their lines, for block sizes from 64 bytes up and 1 to 8 lanes (stray quotes, quoted line breaks, CRLF)")
+    func everyRecordOnceInOrder() throws {
+        var rng = SeededGenerator(seed: 23)
+        let pieces = ["a", "bb", "5\" tall", "\"x,\ny\"", "\"q\"\"q\"", "", "\r", "z"]
+        for round in 0..<60 {
+            var text = "id,note\r\n"
+            for i in 0..<Int.random(in: 0...400, using: &rng) {
+                text += "\(i),\(pieces.randomElement(using: &rng)!)\(Bool.random(using: &rng) ? "\n" : "\r\n")"
+            }
+            if round % 10 == 9 { text += "last,\"never closed\n" }
+            let bytes = Array(text.utf8)
+            let block = [64, 100, 333, 4096, 1 << 20][round % 5]
+            let got = try Self.streamed(bytes, blockBytes: block, lanes: 1 + round % 8)
+            #expect(got.header == ["id", "note"])
+            let want = Self.expected(bytes)
+            #expect(got.records.count == want.count, "round \(round), block \(block)")
+            #expect(got.records == want, "round \(round), block \(block): first difference at \(zip(got.records, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
+            #expect(got.counts.rows == got.records.count)
+            #expect(got.counts.failed == (round % 10 == 9 ? 1 : 0))
+        }
+    }
+
+    @Test("An input of blank lines has no header")
+    func blankInput() throws {
+        #expect(try Self.streamed(Array("\n\r\n\n".utf8), blockBytes: 64, lanes: 2).header == nil)
+        #expect(try Self.streamed([0xEF, 0xBB, 0xBF], blockBytes: 64, lanes: 2).header == nil)
+    }
+}
+
+/// A field's bytes with line breaks spelled out, so a record stays on one line of the comparison.
+func escaped(_ bytes: [UInt8]) -> String {
+    String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
+}
