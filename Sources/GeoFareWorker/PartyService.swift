@@ -43,24 +43,24 @@ public final class PartyService: @unchecked Sendable {
         lastSeq = last
     }
 
-    func run(_ op: String, _ f: RequestFields) throws -> JSONValue {
+    func run(_ op: WorkerOp, _ f: RequestFields) throws -> JSONValue {
         try sync()
         switch op {
-        case "party.upsert":
+        case .partyUpsert:
             let p = try Self.party(try f.nested("party"))
             let stored = try store.upsert(p)
             index.upsert(stored)
             return .object(["party": Self.json(stored)])
-        case "party.remove":
+        case .partyRemove:
             let id = try f.string("party_id")
             let removed = try store.remove(id: id)
             index.remove(id: id)
             return .object(["removed": .bool(removed), "party_id": .string(id)])
-        case "party.get":
+        case .partyGet:
             let id = try f.string("party_id")
             guard let p = index.party(id: id) else { throw WorkerError(code: .notFound, message: "no party '\(id)'", field: "party_id") }
             return .object(["party": Self.json(p)])
-        case "nearby":
+        case .nearby:
             let center = try f.coordinate("center")
             let filter = try Self.filter(f)
             let limit = Int(try f.optionalInt("limit", range: 1...10_000) ?? 50)
@@ -78,7 +78,7 @@ public final class PartyService: @unchecked Sendable {
                 o["distance_m"] = .double((item.distanceMeters * 100).rounded() / 100)
                 return .object(o)
             })])
-        case "clusters":
+        case .clusters:
             let b = try f.nested("bbox")
             let bbox: BoundingBox
             let (west, south, east, north) = (try b.double("west"), try b.double("south"), try b.double("east"), try b.double("north"))
@@ -107,7 +107,7 @@ public final class PartyService: @unchecked Sendable {
             w.jsonKey("zoom"); w.appendDecimal(Int64(zoom))
             w.append(UInt8(ascii: "}"))
             return .raw(Array(w.bytes))
-        case "cluster.leaves":
+        case .clusterLeaves:
             let id = try f.string("cluster_id")
             let limit = Int(try f.optionalInt("limit", range: 1...10_000) ?? 100)
             let offset = Int(try f.optionalInt("offset", range: 0...10_000_000) ?? 0)
@@ -118,7 +118,7 @@ public final class PartyService: @unchecked Sendable {
             }
             return .object(["parties": .array(leaves.map(Self.json))])
         default:
-            throw WorkerError(code: .unknownOp, message: "unknown op '\(op)'", field: "op")
+            throw WorkerError(code: .unknownOp, message: "'\(op.rawValue)' is not a party op", field: "op")
         }
     }
 

@@ -56,12 +56,6 @@ public final class WorkerDispatcher: @unchecked Sendable {
         statsLock.unlock()
     }
 
-    /// The ops that touch the party store and must run in order on the loop's thread.
-    public static let orderedOps: Set<String> = ["party.upsert", "party.remove", "party.get", "nearby", "clusters", "cluster.leaves", "stats"]
-
-    /// The op of a parsed request, if it has one (used to decide what may run in parallel).
-    public static func op(of request: JSONValue) -> String? { request.object?["op"]?.string }
-
     /// Answers one line: parses it, runs it, and returns the response line (with `\n`).
     public func respond(toLine line: UnsafeRawBufferPointer) -> [UInt8] {
         let parsed: JSONValue
@@ -82,7 +76,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         }
         do {
             let fields = RequestFields(object)
-            let op = try fields.string("op")
+            let op = try WorkerOp.named(try fields.string("op"))
             return response(id: id, result: try run(op, fields))
         } catch let error as any CodedError {
             return response(id: id, error: error)
@@ -120,21 +114,22 @@ public final class WorkerDispatcher: @unchecked Sendable {
         return Array(w.bytes)
     }
 
-    func run(_ op: String, _ f: RequestFields) throws -> JSONValue {
-        switch op {
-        case "ping": return .object(["pong": .bool(true)])
-        case "version": return version()
-        case "transform": return try transform(f)
-        case "distance": return try distance(f)
-        case "route": return try route(f)
-        case "fare": return try fare(f)
-        case "split": return try split(f)
-        case "stats": return stats()
-        case "party.upsert", "party.remove", "party.get", "nearby", "clusters", "cluster.leaves":
+    func run(_ op: WorkerOp, _ f: RequestFields) throws -> JSONValue {
+        if op.needsPartyStore {
             guard let parties else { throw WorkerError(code: .unavailable, message: "this worker has no party store", field: "op") }
             return try parties.run(op, f)
-        default:
-            throw WorkerError(code: .unknownOp, message: "unknown op '\(op)'; ops: ping, version, transform, distance, route, fare, split, party.upsert, party.remove, party.get, nearby, clusters, cluster.leaves, stats", field: "op")
+        }
+        switch op {
+        case .ping: return .object(["pong": .bool(true)])
+        case .version: return version()
+        case .transform: return try transform(f)
+        case .distance: return try distance(f)
+        case .route: return try route(f)
+        case .fare: return try fare(f)
+        case .split: return try split(f)
+        case .stats: return stats()
+        case .partyUpsert, .partyRemove, .partyGet, .nearby, .clusters, .clusterLeaves:
+            preconditionFailure("party ops are answered above")
         }
     }
 

@@ -152,7 +152,7 @@ public final class WorkerLoop: @unchecked Sendable {
         func isStateless(_ i: Int) -> Bool {
             if fast[i] != nil { return true }
             guard tooLarge[i] == nil, let r = parsed[i] else { return false }
-            return !WorkerDispatcher.orderedOps.contains(WorkerDispatcher.op(of: r) ?? "")
+            return !(WorkerOp(request: r)?.runsInOrder ?? false)
         }
         @Sendable func respond(_ i: Int) -> [UInt8] {
             if let f = fast[i] { return dispatcher.respond(to: f) }
@@ -169,7 +169,7 @@ public final class WorkerLoop: @unchecked Sendable {
             }
             if fast[k] == nil {
                 guard let request = parsed[k] else { k += 1; continue }
-                if let op = WorkerDispatcher.op(of: request), WorkerDispatcher.orderedOps.contains(op) {
+                if let op = WorkerOp(request: request), op.runsInOrder {
                     responses[k] = dispatcher.respond(to: request)
                     k += 1
                     continue

@@ -1,0 +1,40 @@
+import GeoFareCore
+
+/// Every op of the worker protocol: the one list that drives dispatch, decides which ops run in
+/// request order on the loop's thread, and words the `unknown_op` error.
+public enum WorkerOp: String, CaseIterable, Sendable {
+    case ping, version, transform, distance, route, fare, split
+    case partyUpsert = "party.upsert"
+    case partyRemove = "party.remove"
+    case partyGet = "party.get"
+    case nearby, clusters
+    case clusterLeaves = "cluster.leaves"
+    case stats
+
+    /// Ops that touch the party store (or report on it) run in request order on the loop's
+    /// thread; the rest are stateless and may run on every core.
+    public var runsInOrder: Bool {
+        switch self {
+        case .partyUpsert, .partyRemove, .partyGet, .nearby, .clusters, .clusterLeaves, .stats: true
+        case .ping, .version, .transform, .distance, .route, .fare, .split: false
+        }
+    }
+
+    /// Ops answered by the party store (`unavailable` without one).
+    public var needsPartyStore: Bool { runsInOrder && self != .stats }
+
+    /// The op a request names, or `nil` when it names none or an unknown one.
+    public init?(request: JSONValue) {
+        guard let name = request.object?["op"]?.string else { return nil }
+        self.init(rawValue: name)
+    }
+
+    /// The op named `name`.
+    /// - Throws: ``WorkerError`` `unknown_op`, listing every op.
+    public static func named(_ name: String) throws(WorkerError) -> WorkerOp {
+        guard let op = WorkerOp(rawValue: name) else {
+            throw WorkerError(code: .unknownOp, message: "unknown op '\(name)'; ops: \(allCases.map(\.rawValue).joined(separator: ", "))", field: "op")
+        }
+        return op
+    }
+}
