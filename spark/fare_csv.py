@@ -412,19 +412,22 @@ def run(argv, spark=None, log=sys.stderr):
         from pyspark.sql import SparkSession
         spark = SparkSession.builder.appName("geofare fare-csv").getOrCreate()
     sc = spark.sparkContext
+    ready = time.time()
     # One Spark task slot is spark.task.cpus cores: by default fare-csv uses that many threads.
     options = fare_csv_options(args, sc.getConf().get("spark.task.cpus", "1"))
     statuses = (sc.parallelize(tasks, len(tasks))
                   .map(lambda t: run_partition(t, binary, options, output_dir))
                   .collect())
-    elapsed = time.time() - started
+    done = time.time()
     bad = [s for s in statuses if s["code"] not in (0, 65)]
     rows = sum(s["rows"] for s in statuses)
     failed = sum(s["failed"] for s in statuses)
     for s in bad:
         print(f"fare_csv: partition {s['index']} ({s['path']}) failed with status {s['code']}:\n{s['stderr'].rstrip()}", file=log)
-    print(f"fare_csv: {len(tasks)} partitions, {rows} rows, {failed} failed, {len(bad)} partitions failed, "
-          f"{elapsed:.1f} s ({planned - started:.1f} s boundary scan), {rows / elapsed if elapsed else 0:.0f} rows/s", file=log)
+    tasks_s = done - ready
+    print(f"fare_csv: {len(tasks)} partitions, {rows} rows, {failed} failed, {len(bad)} partitions failed; "
+          f"boundary scan {planned - started:.2f} s, Spark start {ready - planned:.2f} s, tasks {tasks_s:.2f} s "
+          f"({rows / tasks_s if tasks_s else 0:.0f} rows/s)", file=log)
     if bad:
         return next((s["code"] for s in bad if 0 < s["code"] < 126), 1)
     open(os.path.join(output_dir, "_SUCCESS"), "wb").close()
