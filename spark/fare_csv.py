@@ -76,12 +76,14 @@ class BoundaryScanner:
         data = self.data
         while True:
             i = self.position
-            q = data.find(b'"', i)
-            if q < 0 or q >= target:
-                nl = data.find(b"\n", max(i, target))
+            at = max(i, target)
+            q = data.find(b'"', i, at)  # searches stop at the target: each byte is looked at once
+            if q < 0:
+                nl = data.find(b"\n", at)
                 if nl < 0:
                     return None
-                if q < 0 or q > nl:
+                q = data.find(b'"', at, nl)
+                if q < 0:
                     self.position = nl + 1
                     self.field_start = True
                     return nl
