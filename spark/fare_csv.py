@@ -20,9 +20,9 @@ to every executor: a local path in local mode, a shared file system (NFS, a FUSE
 cluster. The binary may instead be shipped with `spark-submit --files /path/to/geofare`.
 
 Exit status: 0 when every row was priced; 65 when some rows got an `error` (every row is still
-written, as with `fare-csv`); the failing `geofare`'s own status (1 when it died by a signal or
-gave no output) when any partition failed, in which case that partition's part file is missing;
-2 for bad arguments to this script.
+written, as with `fare-csv`); the failing `geofare`'s own status (127 when it cannot be started,
+1 when it died by a signal or gave no output) when any partition failed, in which case that
+partition's part file is missing; 2 for bad arguments to this script.
 """
 
 import argparse
@@ -410,9 +410,19 @@ def run(argv, spark=None, log=sys.stderr):
     os.makedirs(output_dir, exist_ok=True)
     planned = time.time()
 
-    if spark is None:
+    own = spark is None
+    if own:
         from pyspark.sql import SparkSession
         spark = SparkSession.builder.appName("geofare fare-csv").getOrCreate()
+    try:
+        return run_tasks(spark, args, tasks, binary, output_dir, log, started, planned)
+    finally:
+        if own:
+            spark.stop()
+
+
+def run_tasks(spark, args, tasks, binary, output_dir, log, started, planned):
+    """Runs one Spark task per range, reports, and returns the job's exit status."""
     sc = spark.sparkContext
     ready = time.time()
     # One Spark task slot is spark.task.cpus cores: by default fare-csv uses that many threads.
@@ -431,7 +441,7 @@ def run(argv, spark=None, log=sys.stderr):
           f"boundary scan {planned - started:.2f} s, Spark start {ready - planned:.2f} s, tasks {tasks_s:.2f} s "
           f"({rows / tasks_s if tasks_s else 0:.0f} rows/s)", file=log)
     if bad:
-        return next((s["code"] for s in bad if 0 < s["code"] < 126), 1)
+        return next((s["code"] for s in bad if 0 < s["code"] < 128), 1)
     open(os.path.join(output_dir, "_SUCCESS"), "wb").close()
     return 65 if any(s["code"] == 65 for s in statuses) else 0
 
