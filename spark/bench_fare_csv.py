@@ -53,7 +53,7 @@ def main():
     try:
         path = os.path.join(work, "trips.csv")
         generate(path, a.rows)
-        single, wall, job = [], [], []
+        single, wall, job, scan, start, tasks = [], [], [], [], [], []
         for _ in range(a.rounds):
             t = time.perf_counter()
             r = subprocess.run([a.geofare, "fare-csv", path, "-o", "/dev/null", "--quiet"], capture_output=True)
@@ -72,6 +72,9 @@ def main():
                           r"Spark start ([\d.]+) s, tasks ([\d.]+) s", said)
             assert m and int(m.group(2)) == a.rows, said[-2000:]
             job.append(float(m.group(3)) + float(m.group(5)))
+            scan.append(float(m.group(3)))
+            start.append(float(m.group(4)))
+            tasks.append(float(m.group(5)))
             partitions = int(m.group(1))
         s, w, j = statistics.median(single), statistics.median(wall), statistics.median(job)
         print(json.dumps({
@@ -80,7 +83,8 @@ def main():
             "fare_csv_rows_per_second": round(a.rows / s), "spark_wall_rows_per_second": round(a.rows / w),
             "spark_job_rows_per_second": round(a.rows / j),
             "seconds": {"fare_csv": [round(x, 2) for x in single], "spark_wall": [round(x, 2) for x in wall],
-                        "spark_job": [round(x, 2) for x in job]},
+                        "spark_job": [round(x, 2) for x in job], "boundary_scan": scan, "spark_start": start,
+                        "tasks": tasks},
             "overhead_wall": round(w / s, 2), "overhead_job": round(j / s, 2)}, indent=1))
     finally:
         shutil.rmtree(work, ignore_errors=True)
