@@ -192,7 +192,7 @@ def test_a_directory_of_files_equals_fare_csv_on_each_file_in_name_order(spark, 
     for name in ("a.csv", "b.csv", "c.csv"):
         expected.append(fare_csv_run(str(src / name), str(tmp_path / (name + ".out")))[1])
     out = str(tmp_path / "out")
-    code = fare_csv.run([str(src), out, "--geofare", geofare(), "--partitions", "5"], spark=spark)
+    code = fare_csv.run([str(src), out, "--geofare", geofare(), "--partition-bytes", "30000"], spark=spark)
     assert code == 65
     chunks = parts(out)
     assert len(chunks) >= 5
@@ -221,7 +221,7 @@ def test_a_fatal_geofare_error_fails_the_job(spark, tmp_path):
 
 def test_spark_submit_exits_with_geofares_status_on_a_usage_error(tmp_path):
     """Through spark-submit, as a user runs it: geofare rejects `--map nonsense` (64, usage), and
-    the job's own exit status says so."""
+    the job's own exit status says so; then a good run with the binary shipped by --files."""
     path = str(tmp_path / "trips.csv")
     write(path, HEADER + "".join(trip_rows(8, 200, bad=False)))
     env = dict(os.environ, GEOFARE=geofare())
@@ -231,8 +231,11 @@ def test_spark_submit_exits_with_geofares_status_on_a_usage_error(tmp_path):
     said = r.stdout + r.stderr  # spark-submit passes the Python driver's stderr to its stdout
     assert r.returncode == 64, said.decode()[-3000:]
     assert b"failed with status 64" in said and b"--map takes col=header" in said
+    # The binary shipped as a cluster would get it: --files copies it next to each executor.
+    env.pop("GEOFARE")
     r = subprocess.run(["spark-submit", "--master", "local[2]", "--conf", "spark.ui.enabled=false",
-                        JOB, path, str(tmp_path / "out2"), "--partitions", "2"],
+                        "--files", geofare(), JOB, path, str(tmp_path / "out2"), "--partitions", "2",
+                        "--geofare", os.path.basename(geofare())],
                        capture_output=True, env=env, timeout=300)
     assert r.returncode == 0, (r.stdout + r.stderr).decode()[-3000:]
     assert len(parts(str(tmp_path / "out2"))) == 2
