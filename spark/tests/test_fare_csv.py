@@ -204,6 +204,24 @@ def test_one_file_in_several_partitions_equals_one_fare_csv_run(spark, tmp_path)
     assert os.path.exists(os.path.join(out, "_SUCCESS"))
 
 
+def test_hostile_random_rows_equal_one_fare_csv_run(spark, tmp_path):
+    """Seeded random rows of quotes, commas, line breaks and text: nearly every row fails, and
+    its error quotes the bad value (commas, quotes, line breaks and all), so renumbering must
+    find each error field exactly; the file may end inside a quoted field."""
+    rng = random.Random(11)
+    tokens = ["1500", "600", "2024-05-13T10:00:00+09:00", "kr-seoul/regular", "x", ",", ",", ",", '"', "\n", "\n",
+              '""', "\r\n", "line 2: ", " "]
+    path = str(tmp_path / "hostile.csv")
+    write(path, "distance_m,duration_s,depart_at,tariff\n" + "".join(rng.choice(tokens) for _ in range(40000)) + "\n")
+    status, expected = fare_csv_run(path, str(tmp_path / "one.csv"))
+    assert status == 65
+    out = str(tmp_path / "out")
+    assert fare_csv.run([path, out, "--geofare", geofare(), "--partitions", "7"], spark=spark) == 65
+    chunks = parts(out)
+    assert len(chunks) >= 5
+    assert joined(chunks) == expected
+
+
 def test_a_directory_of_files_equals_fare_csv_on_each_file_in_name_order(spark, tmp_path):
     src = tmp_path / "in"
     src.mkdir()
