@@ -13,16 +13,18 @@ struct ClusterCommand: ParsableCommand {
     )
 
     @OptionGroup var store: StoreOptions
+    @OptionGroup var data: DataOptions
     @Option(parsing: .unconditional, help: "West,south,east,north in degrees (west > east crosses the antimeridian).") var bbox: String
     @Option(help: "Zoom level 0-20.") var zoom: Int
     @Option(help: "List party ids of clusters up to this size.") var idsLimit = 10
     @Flag(help: "Print JSON (the worker's clusters result).") var json = false
+    @Option(help: "Also draw the viewport's items as an SVG picture into this file.") var svg: String?
 
     func run() throws {
         let parts = bbox.split(separator: ",").compactMap { Double(String($0).trimmingSpaces()) }
         guard parts.count == 4 else { throw ValidationError("--bbox takes west,south,east,north, got '\(bbox)'") }
         let service = try store.service()
-        let dispatcher = WorkerDispatcher(pricer: try DataOptions().pricer(), parties: service)
+        let dispatcher = WorkerDispatcher(pricer: try data.pricer(), parties: service)
         let request = #"{"id":0,"op":"clusters","bbox":{"west":\#(parts[0]),"south":\#(parts[1]),"east":\#(parts[2]),"north":\#(parts[3])},"zoom":\#(zoom),"ids_limit":\#(idsLimit)}"#
         let response = Array(request.utf8).withUnsafeBytes { dispatcher.respond(toLine: $0) }
         let value = try JSONParser.parse(response)
@@ -31,8 +33,21 @@ struct ClusterCommand: ParsableCommand {
             StandardError.print("geofare: \(error?["field"]?.string.map { "\($0): " } ?? "")\(error?["message"]?.string ?? "error") [\(error?["code"]?.string ?? "")]")
             throw GeoFareExit.dataError
         }
-        if json { print(JSONWriter.string(result)); return }
         let items = result.object?["items"]?.array ?? []
+        if let svg {
+            guard parts[0] < parts[2] else { throw ValidationError("--svg draws boxes that do not cross the antimeridian (west < east)") }
+            var map = SVGMap(west: parts[0], south: parts[1], east: parts[2], north: parts[3])
+            for item in items {
+                guard let o = item.object, let c = o["center"]?.object, let lat = c["lat"]?.double, let lon = c["lon"]?.double else { continue }
+                let count = o["count"]?.int64 ?? 1
+                let id = o["id"]?.string ?? ""
+                map.circle(Coordinate(uncheckedLatitude: lat, longitude: lon), radius: 7 + 4 * log2(Double(max(1, count))),
+                           fill: count > 1 ? "#f97316" : "#0ea5e9", label: count > 1 ? String(count) : nil,
+                           title: count > 1 ? "\(id): \(count) parties" : "party \(id)", cssClass: "item")
+            }
+            try map.write(to: svg, caption: "\(items.count) items at zoom \(zoom), \(service.count) parties — geofare cluster")
+        }
+        if json { print(JSONWriter.string(result)); return }
         print("\(items.count) items at zoom \(zoom) in \(service.count) parties")
         for item in items {
             guard let o = item.object else { continue }

@@ -19,6 +19,7 @@ struct RouteCommand: ParsableCommand {
     @Option(help: "Departure as ISO 8601 with offset (default: now).") var at: String?
     @Option(help: "The tariff whose business zone splits the segments (default: by the origin).") var tariff: String?
     @Flag(help: "Print the route as JSON (the worker's route result).") var json = false
+    @Option(help: "Also draw the route (legs, and segments coloured inside/outside the tariff zone) as an SVG picture into this file.") var svg: String?
     @OptionGroup var data: DataOptions
 
     func run() throws {
@@ -30,6 +31,11 @@ struct RouteCommand: ParsableCommand {
                                 departure: when, tariff: tariff)
             // Outside every tariff region (and with no tariff named) the route is still estimated, with no zone.
             let route = try pricer.route(r, anywhere: true)
+            if let svg {
+                let zone = (try? pricer.tariffID(for: r)).flatMap { try? pricer.engine.catalog.tariffIndex($0) }
+                    .flatMap { pricer.engine.catalog.businessZone(ofTariffAt: $0) }
+                try Self.draw(route, zone: zone, to: svg)
+            }
             if json {
                 print(ResultEncoding.routeJSON(route))
                 return
@@ -40,5 +46,39 @@ struct RouteCommand: ParsableCommand {
             }
             print("\(route.segments.count) meter segments (split at hour and zone boundaries)")
         }
+    }
+
+    /// Draws the route: the business zone it is measured against, each leg as its meter
+    /// segments (blue inside the zone, red outside), and the stops.
+    static func draw(_ route: Route, zone: GeoPolygon?, to path: String) throws {
+        let stops = [route.legs[0].from] + route.legs.map(\.to)
+        var map = SVGMap.around(stops)
+        if let zone { map.polygon(zone.rings, fill: "#60a5fa", stroke: "#2563eb", title: "tariff business zone", cssClass: "zone") }
+        // The estimator's segments lie along each leg in order; without a road geometry they are
+        // drawn on the straight line, in proportion to their distance.
+        var k = 0
+        for leg in route.legs {
+            var done = 0.0
+            func at(_ d: Double) -> Coordinate {
+                let t = leg.distanceMeters > 0 ? min(1, d / leg.distanceMeters) : 0
+                return Coordinate(uncheckedLatitude: leg.from.latitude + (leg.to.latitude - leg.from.latitude) * t,
+                                  longitude: leg.from.longitude + (leg.to.longitude - leg.from.longitude) * t)
+            }
+            while k < route.segments.count, done < leg.distanceMeters - 1e-6 || (leg.distanceMeters == 0 && done == 0) {
+                let s = route.segments[k]
+                map.line([at(done), at(done + s.distanceMeters)], color: s.outsideZone ? "#dc2626" : "#2563eb",
+                         title: "segment \(k): \(DecimalFormat.string(s.distanceMeters, decimals: 0)) m, \(DecimalFormat.string(s.durationSeconds, decimals: 0)) s\(s.outsideZone ? ", outside the zone" : "")",
+                         cssClass: "segment")
+                done += s.distanceMeters
+                k += 1
+                if leg.distanceMeters == 0 { break }
+            }
+        }
+        for (i, p) in stops.enumerated() {
+            let name = i == 0 ? "from" : i == stops.count - 1 ? "to" : "via \(i)"
+            map.circle(p, radius: 6, fill: "#111827", label: nil, title: name, cssClass: "stop")
+            map.text(p, name)
+        }
+        try map.write(to: path, caption: "\(DecimalFormat.string(route.distanceMeters / 1000, decimals: 2)) km, \(DecimalFormat.string(route.durationSeconds / 60, decimals: 1)) min, \(route.segments.count) segments (\(route.estimator)) — geofare route")
     }
 }
