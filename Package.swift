@@ -74,6 +74,7 @@ let package = Package(
             dependencies: ["GeoFareWorker", "GeoFareFare", "GeoFareCore", "GeoFareTestSupport", "geofare"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "GeoFareDataTests", dependencies: ["GeoFareData"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareBatchTests", dependencies: ["GeoFareBatch", "GeoFareCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareStoreTests",

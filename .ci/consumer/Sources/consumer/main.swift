@@ -4,9 +4,9 @@ import GeoFareCore
 import GeoFareFare
 
 let pricer = try TripPricer.standard()
-var trip = TripPricer.Request(origin: try Coordinate(latitude: 37.5665, longitude: 126.9780),
-                              destination: try Coordinate(latitude: 37.4979, longitude: 127.0276),
-                              departure: ISO8601.parse("2024-05-15T22:50:00+09:00")!)
+var trip = FareRequest(from: try Coordinate(latitude: 37.5665, longitude: 126.9780),
+                       to: try Coordinate(latitude: 37.4979, longitude: 127.0276),
+                       departure: ISO8601.parse("2024-05-15T22:50:00+09:00")!)
 trip.partySize = 3
 let (quote, _) = try pricer.quote(trip)
 print("\(quote.total) \(quote.currency) \(quote.perPerson.map(String.init).joined(separator: ";"))")
