@@ -11,7 +11,7 @@ let package = Package(
     name: "GeoFare",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch"]),
+        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch"]),
         .executable(name: "geofare", targets: ["geofare"]),
     ],
     dependencies: [
@@ -30,6 +30,8 @@ let package = Package(
         // dependency) so that the `geofare` binary finds its data however and wherever it is run.
         .target(name: "CGeoFareData"),
         .target(name: "GeoFareCore", swiftSettings: swiftSettings),
+        // Text in and out: CSV and JSON readers and writers, numbers and bytes (no geometry, no money rules).
+        .target(name: "GeoFareText", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
         .target(name: "GeoFareData", dependencies: ["CGeoFareData", "GeoFareCore"], swiftSettings: swiftSettings),
         .target(
             name: "GeoFareProj",
@@ -39,7 +41,7 @@ let package = Package(
         .target(name: "GeoFareGraph", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
         .target(name: "GeoFareRoute", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareProj"], swiftSettings: swiftSettings),
         .target(name: "GeoFareFare", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareRoute"], swiftSettings: swiftSettings),
-        .target(name: "GeoFareBatch", dependencies: ["GeoFareCore", "GeoFareFare"], swiftSettings: swiftSettings),
+        .target(name: "GeoFareBatch", dependencies: ["GeoFareCore", "GeoFareText", "GeoFareFare"], swiftSettings: swiftSettings),
         .target(name: "GeoFareCluster", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
         .target(
             name: "GeoFareStore",
@@ -48,20 +50,21 @@ let package = Package(
         ),
         .target(
             name: "GeoFareWorker",
-            dependencies: ["GeoFareCore", "GeoFareProj", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore"],
+            dependencies: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "geofare",
             dependencies: [
-                "GeoFareCore", "GeoFareProj", "GeoFareData", "GeoFareFare", "GeoFareRoute", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch",
+                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareFare", "GeoFareRoute", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),
         // Helpers every test target may share: the built binary and a worker subprocess.
-        .target(name: "GeoFareTestSupport", dependencies: ["GeoFareCore"], path: "Tests/GeoFareTestSupport", swiftSettings: swiftSettings),
+        .target(name: "GeoFareTestSupport", dependencies: ["GeoFareCore", "GeoFareText"], path: "Tests/GeoFareTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareCoreTests", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "GeoFareTextTests", dependencies: ["GeoFareText", "GeoFareCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareProjTests",
             dependencies: ["GeoFareProj", "GeoFareCore"],
@@ -71,11 +74,11 @@ let package = Package(
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareWorkerTests",
-            dependencies: ["GeoFareWorker", "GeoFareFare", "GeoFareCore", "GeoFareTestSupport", "geofare"],
+            dependencies: ["GeoFareWorker", "GeoFareFare", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "GeoFareDataTests", dependencies: ["GeoFareData"], swiftSettings: swiftSettings),
-        .testTarget(name: "GeoFareBatchTests", dependencies: ["GeoFareBatch", "GeoFareCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "GeoFareBatchTests", dependencies: ["GeoFareBatch", "GeoFareCore", "GeoFareText"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareStoreTests",
             dependencies: ["GeoFareStore", "GeoFareCluster", "GeoFareCore", .product(name: "GRDB", package: "GRDB.swift")],
@@ -85,7 +88,7 @@ let package = Package(
         .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareCLITests",
-            dependencies: ["geofare", "GeoFareFare", "GeoFareCore", "GeoFareTestSupport"],
+            dependencies: ["geofare", "GeoFareFare", "GeoFareCore", "GeoFareText", "GeoFareTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GeoFareCore
+import GeoFareText
 
 /// Streams a CSV input through every core: it reads blocks of a few MiB, cuts each at record
 /// ends (``CSVRecordScanner``'s rule), hands the pieces to lanes on the global queue, and writes

@@ -1,6 +1,7 @@
 import Foundation
 import GeoFareCore
 import GeoFareFare
+import GeoFareText
 
 extension FareCSVJob {
     /// Prices and formats the rows of one lane, reading fields in place: it parses each row into

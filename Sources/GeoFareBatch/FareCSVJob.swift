@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import GeoFareCore
 import GeoFareFare
+import GeoFareText
 
 /// Prices a CSV file of trips, streaming: constant memory, every core, rows in input order,
 /// and never stopping at a bad row.

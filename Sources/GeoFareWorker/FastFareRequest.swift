@@ -1,6 +1,7 @@
 import Foundation
 import GeoFareCore
 import GeoFareFare
+import GeoFareText
 
 /// The worker's hot path: a two-point `fare` request read straight from its bytes, without
 /// building a JSON tree.

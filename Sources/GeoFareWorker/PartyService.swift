@@ -2,6 +2,7 @@ import Foundation
 import GeoFareCluster
 import GeoFareCore
 import GeoFareStore
+import GeoFareText
 
 /// The party ops of the worker: the SQLite store (the truth) and the in-memory index (for
 /// queries), kept together.

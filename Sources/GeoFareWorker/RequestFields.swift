@@ -1,5 +1,6 @@
 import Foundation
 import GeoFareCore
+import GeoFareText
 
 /// Typed, path-aware access to the fields of a request object: every error names the JSON path
 /// of the field (`fare.via[2].lat` is reported as `via[2].lat`).

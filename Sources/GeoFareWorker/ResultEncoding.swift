@@ -2,6 +2,7 @@ import Foundation
 import GeoFareCore
 import GeoFareFare
 import GeoFareRoute
+import GeoFareText
 
 /// Turns library results into the protocol's JSON objects (snake_case keys, integer money, keys
 /// sorted, instants as ISO 8601 UTC): the one encoder of each wire shape, used by the worker and

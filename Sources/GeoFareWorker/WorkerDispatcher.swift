@@ -3,6 +3,7 @@ import GeoFareCore
 import GeoFareFare
 import GeoFareProj
 import GeoFareRoute
+import GeoFareText
 
 /// Answers one protocol request: `{"id", "op", ...}` in, `{"id", "ok", "result" | "error"}` out.
 ///

@@ -1,4 +1,5 @@
 import GeoFareCore
+import GeoFareText
 
 /// A request the worker rejects before or instead of running it.
 ///

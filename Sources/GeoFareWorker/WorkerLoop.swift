@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GeoFareCore
+import GeoFareText
 import Synchronization
 
 /// Set by SIGTERM/SIGINT: stop reading, answer what was read, exit 0.

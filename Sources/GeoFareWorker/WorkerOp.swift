@@ -1,4 +1,5 @@
 import GeoFareCore
+import GeoFareText
 
 /// Every op of the worker protocol: the one list that drives dispatch, decides which ops run in
 /// request order on the loop's thread, and words the `unknown_op` error.

@@ -3,6 +3,7 @@ import Foundation
 import GeoFareBatch
 import GeoFareCore
 import GeoFareFare
+import GeoFareText
 
 /// `geofare bench csv`: end-to-end rows per second of `fare-csv` on a generated file.
 struct CSVBench: ParsableCommand {

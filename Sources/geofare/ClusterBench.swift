@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoFareCluster
 import GeoFareCore
+import GeoFareText
 
 /// `geofare bench cluster`: the in-memory party index and its clustering at scale.
 struct ClusterBench: ParsableCommand {

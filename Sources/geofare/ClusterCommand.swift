@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoFareCluster
 import GeoFareCore
+import GeoFareText
 import GeoFareWorker
 
 /// `geofare cluster`: the clusters of a viewport, from the party store.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import GeoFareCore
 import GeoFareProj
+import GeoFareText
 
 /// `geofare distance`: the geodesic between two points.
 struct DistanceCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import GeoFareBatch
 import GeoFareCore
 import GeoFareFare
+import GeoFareText
 
 /// `geofare fare-csv`: prices a CSV file of trips.
 struct FareCSVCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import GeoFareCore
 import GeoFareFare
 import GeoFareRoute
+import GeoFareText
 import GeoFareWorker
 
 /// `geofare fare`: prices one trip.

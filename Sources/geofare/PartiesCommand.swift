@@ -3,6 +3,7 @@ import Foundation
 import GeoFareCluster
 import GeoFareCore
 import GeoFareStore
+import GeoFareText
 import GeoFareWorker
 
 /// `geofare parties import|export`.

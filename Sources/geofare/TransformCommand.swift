@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoFareCore
 import GeoFareProj
+import GeoFareText
 
 /// `geofare transform`: converts points between coordinate systems through PROJ.
 struct TransformCommand: ParsableCommand {

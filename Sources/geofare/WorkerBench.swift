@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoFareCore
+import GeoFareText
 
 /// `geofare bench worker`: requests through a real `geofare worker` process over pipes.
 struct WorkerBench: ParsableCommand {

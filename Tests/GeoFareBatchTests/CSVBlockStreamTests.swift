@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import GeoFareBatch
 import GeoFareCore
+import GeoFareText
+import Testing
 
 /// The block stream hands every record to exactly one lane, in order, whatever the block size.
 struct CSVBlockStreamTests {

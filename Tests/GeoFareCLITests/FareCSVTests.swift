@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-import GeoFareTestSupport
 import GeoFareCore
 import GeoFareFare
+import GeoFareTestSupport
+import GeoFareText
+import Testing
 
 /// `geofare fare-csv` end to end, as a subprocess.
 struct FareCSVTests {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import GeoFareTestSupport
 import GeoFareCore
+import GeoFareTestSupport
+import GeoFareText
+import Testing
 
 /// Every `--json` of the command line writes the worker's result for the same request, byte for
 /// byte: one encoder per wire shape.

@@ -5,6 +5,7 @@ import FoundationXML
 import Testing
 import GeoFareTestSupport
 import GeoFareCore
+import GeoFareText
 
 /// `cluster --svg` and `route --svg` draw well-formed pictures with one shape per item.
 struct PictureTests {

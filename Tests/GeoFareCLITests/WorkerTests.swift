@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-import GeoFareTestSupport
 import GeoFareCore
 import GeoFareFare
+import GeoFareTestSupport
+import GeoFareText
+import Testing
 
 /// The worker as a backend uses it: the real binary over pipes.
 @Suite(.serialized)

@@ -1,5 +1,6 @@
 import Foundation
 import GeoFareCore
+import GeoFareText
 
 /// A `geofare worker` subprocess driven like a backend drives it: lines in, lines out.
 public final class WorkerProcess: @unchecked Sendable {

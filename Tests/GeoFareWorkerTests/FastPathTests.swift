@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import GeoFareCore
 import GeoFareFare
 import GeoFareTestSupport
+import GeoFareText
+import Testing
 @testable import GeoFareWorker
 
 /// The byte-level fast path for plain fare requests answers exactly as the general parser.

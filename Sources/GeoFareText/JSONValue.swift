@@ -1,3 +1,4 @@
+import GeoFareCore
 /// A parsed JSON value, strict per RFC 8259, for the worker protocol.
 ///
 /// Numbers keep their original text, so an `id` is echoed exactly as it was sent (a 20-digit

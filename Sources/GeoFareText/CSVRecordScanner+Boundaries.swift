@@ -1,3 +1,4 @@
+import GeoFareCore
 import Foundation
 
 /// Where records end, decided by the scanner's own rules, so that whoever cuts a buffer into

@@ -1,3 +1,4 @@
+import GeoFareCore
 /// Fast fixed-point decimal text for hot output loops (no Foundation formatting).
 public enum DecimalFormat {
     @usableFromInline

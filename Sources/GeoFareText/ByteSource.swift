@@ -1,3 +1,4 @@
+import GeoFareCore
 import Foundation
 
 /// Reads a file or standard input in large chunks, for streaming parsers.

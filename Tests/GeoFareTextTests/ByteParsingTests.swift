@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import GeoFareCore
+import GeoFareText
+import Testing
 
 /// The zero-copy batch readers and writers agree byte for byte with the `String` ones.
 struct ByteParsingTests {

@@ -1,3 +1,4 @@
+import GeoFareCore
 /// Numbers and trimmed text read straight from bytes, for hot parsing loops.
 ///
 /// Every function gives exactly what the `String` route gives (`Double(String)`,

@@ -1,3 +1,4 @@
+import GeoFareCore
 /// A growable output buffer for hot formatting loops: plain pointer writes, no per-byte
 /// uniqueness or exclusivity checks (an `[UInt8]` pays both on every `append`).
 ///

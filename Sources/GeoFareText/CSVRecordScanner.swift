@@ -1,3 +1,4 @@
+import GeoFareCore
 /// Splits complete CSV records in a contiguous byte buffer into fields without copying them:
 /// the zero-copy counterpart of ``CSVReader`` for hot batch loops.
 ///

@@ -1,5 +1,6 @@
-import Testing
 import GeoFareCore
+import GeoFareText
+import Testing
 
 struct CSVReaderTests {
     static func parse(_ text: String, chunk: Int = 3) throws -> [[String]] {

@@ -1,3 +1,4 @@
+import GeoFareCore
 import Foundation
 
 /// A streaming RFC 4180 CSV parser: quoted fields with embedded commas, quotes (`""`) and line
