@@ -1,0 +1,210 @@
+/// Contracts a road network under one metric into a ``ContractionHierarchy``.
+///
+/// Follows the classic scheme (Geisberger et al.; as RoutingKit's `contraction_hierarchy.cpp` and
+/// OSRM's contractor do it): nodes leave the graph one at a time in order of a priority
+/// (2 × added/removed arcs + added/removed original hops + deleted neighbours/2 + level),
+/// kept up to date lazily; contracting `v` adds a shortcut `u → w` for each pair of neighbours
+/// unless a witness search (Dijkstra from `u` avoiding `v`, bounded by the shortcut's weight and
+/// a settled-node limit) finds a path no longer. A missed witness only adds a needless shortcut;
+/// it never makes an answer wrong. Each shortcut records the two arcs it replaces, so it unpacks
+/// to network arcs.
+struct ContractionHierarchyBuilder {
+    /// An arc of the graph still being contracted, seen from one of its ends.
+    struct Link { var node: UInt32; var weight: UInt32; var edge: UInt32 }
+
+    let n: Int
+    var outLinks: [[Link]]
+    var inLinks: [[Link]]
+    // every arc ever created (original and shortcut), indexed by edge id
+    var edgeWeight: [UInt32] = []
+    var edgeA: [UInt32] = []   // original: the network arc; shortcut: edge id of u → v
+    var edgeB: [UInt32] = []   // original: UInt32.max; shortcut: edge id of v → w
+    var edgeHops: [UInt32] = []
+    var contracted: [Bool]
+    var level: [UInt32]
+    var deletedNeighbours: [UInt32]
+    // witness search
+    var witnessDist: [UInt64]
+    var witnessStamp: [UInt32]
+    var witnessNow: UInt32 = 0
+    var witnessHeap: IndexedMinHeap
+    var isTarget: [Bool]
+    let settleLimit: Int
+
+    init(nodeCount: Int, tails: [UInt32], heads: [UInt32], weights: [UInt32], settleLimit: Int = 200) {
+        n = nodeCount
+        self.settleLimit = settleLimit
+        outLinks = [[Link]](repeating: [], count: n)
+        inLinks = [[Link]](repeating: [], count: n)
+        contracted = [Bool](repeating: false, count: n)
+        level = [UInt32](repeating: 0, count: n)
+        deletedNeighbours = [UInt32](repeating: 0, count: n)
+        witnessDist = [UInt64](repeating: infiniteWeight, count: n)
+        witnessStamp = [UInt32](repeating: 0, count: n)
+        witnessHeap = IndexedMinHeap(capacity: n)
+        isTarget = [Bool](repeating: false, count: n)
+        for i in tails.indices {
+            let u = tails[i], v = heads[i]
+            if u == v { continue }  // a self-loop never shortens a path with positive weights
+            _ = addOrImprove(u, v, weight: weights[i], a: UInt32(i), b: UInt32.max, hops: 1)
+        }
+    }
+
+    /// Adds arc `u → v` or lowers the weight of the existing one (parallel arcs keep the lightest).
+    mutating func addOrImprove(_ u: UInt32, _ v: UInt32, weight: UInt32, a: UInt32, b: UInt32, hops: UInt32) -> Bool {
+        if let i = outLinks[Int(u)].firstIndex(where: { $0.node == v }) {
+            if outLinks[Int(u)][i].weight <= weight { return false }
+            let e = outLinks[Int(u)][i].edge
+            edgeWeight[Int(e)] = weight; edgeA[Int(e)] = a; edgeB[Int(e)] = b; edgeHops[Int(e)] = hops
+            outLinks[Int(u)][i].weight = weight
+            if let j = inLinks[Int(v)].firstIndex(where: { $0.node == u }) { inLinks[Int(v)][j].weight = weight }
+            return true
+        }
+        let e = UInt32(edgeWeight.count)
+        edgeWeight.append(weight); edgeA.append(a); edgeB.append(b); edgeHops.append(hops)
+        outLinks[Int(u)].append(Link(node: v, weight: weight, edge: e))
+        inLinks[Int(v)].append(Link(node: u, weight: weight, edge: e))
+        return true
+    }
+
+    /// Dijkstra from `source` in the remaining graph without `avoid`, until every marked target is
+    /// settled, a key exceeds `maxWeight`, or `settleLimit` nodes are settled. Leaves upper bounds in `witnessDist`.
+    mutating func witnessSearch(from source: UInt32, avoid: UInt32, maxWeight: UInt64, targets: Int) {
+        witnessNow &+= 1
+        if witnessNow == 0 { for i in witnessStamp.indices { witnessStamp[i] = 0 }; witnessNow = 1 }
+        witnessHeap.clear()
+        witnessStamp[Int(source)] = witnessNow
+        witnessDist[Int(source)] = 0
+        witnessHeap.push(source, key: 0)
+        var settled = 0, targetsLeft = targets
+        while !witnessHeap.isEmpty {
+            let (u, d) = witnessHeap.pop()
+            if d > maxWeight { break }
+            if isTarget[Int(u)] { targetsLeft -= 1; if targetsLeft == 0 { break } }
+            settled += 1
+            if settled > settleLimit { break }
+            for link in outLinks[Int(u)] where link.node != avoid {
+                let v = Int(link.node), nd = d + UInt64(link.weight)
+                if nd > maxWeight { continue }
+                if witnessStamp[v] != witnessNow || nd < witnessDist[v] {
+                    witnessStamp[v] = witnessNow
+                    witnessDist[v] = nd
+                    witnessHeap.push(link.node, key: nd)
+                }
+            }
+        }
+    }
+
+    /// Contracts `v` (when `commit`) or only counts what contracting it would add.
+    /// - Returns: shortcuts added and their original hops.
+    mutating func contract(_ v: UInt32, commit: Bool) throws(GraphError) -> (arcs: Int, hops: Int) {
+        var added = 0, addedHops = 0
+        let ins = inLinks[Int(v)], outs = outLinks[Int(v)]
+        if ins.isEmpty || outs.isEmpty { return (0, 0) }
+        var maxOut: UInt64 = 0
+        for o in outs { isTarget[Int(o.node)] = true; maxOut = max(maxOut, UInt64(o.weight)) }
+        defer { for o in outs { isTarget[Int(o.node)] = false } }
+        for i in ins {
+            if outs.count == 1 && outs[0].node == i.node { continue }
+            // the source counts as a target when it is one (it is settled first)
+            witnessSearch(from: i.node, avoid: v, maxWeight: UInt64(i.weight) + maxOut, targets: outs.count)
+            for o in outs where o.node != i.node {
+                let via = UInt64(i.weight) + UInt64(o.weight)
+                let w = Int(o.node)
+                if witnessStamp[w] == witnessNow && witnessDist[w] <= via { continue }
+                added += 1
+                addedHops += Int(edgeHops[Int(i.edge)] + edgeHops[Int(o.edge)])
+                if commit {
+                    guard via < UInt64(UInt32.max) else {
+                        throw GraphError(code: GraphError.Code.invalidNetwork,
+                                         message: "a shortcut's weight \(via) exceeds 32 bits", field: "weights")
+                    }
+                    _ = addOrImprove(i.node, o.node, weight: UInt32(via), a: i.edge, b: o.edge,
+                                     hops: edgeHops[Int(i.edge)] + edgeHops[Int(o.edge)])
+                }
+            }
+        }
+        return (added, addedHops)
+    }
+
+    mutating func priority(_ v: UInt32) throws(GraphError) -> UInt64 {
+        let (added, addedHops) = try contract(v, commit: false)
+        let removed = inLinks[Int(v)].count + outLinks[Int(v)].count
+        var removedHops = 0
+        for l in inLinks[Int(v)] { removedHops += Int(edgeHops[Int(l.edge)]) }
+        for l in outLinks[Int(v)] { removedHops += Int(edgeHops[Int(l.edge)]) }
+        let p = 2.0 * Double(added) / Double(max(removed, 1)) + Double(addedHops) / Double(max(removedHops, 1))
+            + Double(deletedNeighbours[Int(v)]) * 0.5 + Double(level[Int(v)])
+        return UInt64(p * 1024)
+    }
+
+    /// Contracts every node; returns the hierarchy's arrays.
+    mutating func build() throws(GraphError) -> ContractionHierarchy.Arrays {
+        var queue = IndexedMinHeap(capacity: n)
+        for v in 0..<n { queue.push(UInt32(v), key: try priority(UInt32(v))) }
+        var order: [UInt32] = []
+        order.reserveCapacity(n)
+        // per contracted node, in contraction order: its remaining arcs become final
+        var upFirst: [UInt32] = [0], upHeadNode: [UInt32] = [], upEdge: [UInt32] = []
+        var downFirst: [UInt32] = [0], downTailNode: [UInt32] = [], downEdge: [UInt32] = []
+        upHeadNode.reserveCapacity(edgeWeight.count * 2)
+        while !queue.isEmpty {
+            let (v, key) = queue.pop()
+            let fresh = try priority(v)
+            if fresh > key && !queue.isEmpty && fresh > queue.minKey {
+                queue.push(v, key: fresh)
+                continue
+            }
+            for l in outLinks[Int(v)] { upHeadNode.append(l.node); upEdge.append(l.edge) }
+            for l in inLinks[Int(v)] { downTailNode.append(l.node); downEdge.append(l.edge) }
+            upFirst.append(UInt32(upHeadNode.count))
+            downFirst.append(UInt32(downTailNode.count))
+            order.append(v)
+            _ = try contract(v, commit: true)
+            contracted[Int(v)] = true
+            var neighbours: [UInt32] = []
+            for l in outLinks[Int(v)] {
+                inLinks[Int(l.node)].removeAll { $0.node == v }
+                neighbours.append(l.node)
+            }
+            for l in inLinks[Int(v)] {
+                outLinks[Int(l.node)].removeAll { $0.node == v }
+                neighbours.append(l.node)
+            }
+            outLinks[Int(v)] = []
+            inLinks[Int(v)] = []
+            for u in neighbours where !contracted[Int(u)] {
+                level[Int(u)] = max(level[Int(u)], level[Int(v)] + 1)
+                deletedNeighbours[Int(u)] += 1
+            }
+            for u in neighbours where !contracted[Int(u)] && queue.contains(u) {
+                queue.push(u, key: try priority(u))
+            }
+        }
+        // renumber by rank; map edge ids to final positions (up first, then down)
+        var rank = [UInt32](repeating: 0, count: n)
+        for (r, v) in order.enumerated() { rank[Int(v)] = UInt32(r) }
+        let upCount = upEdge.count
+        var position = [UInt32](repeating: UInt32.max, count: edgeWeight.count)
+        for (p, e) in upEdge.enumerated() { position[Int(e)] = UInt32(p) }
+        for (p, e) in downEdge.enumerated() { position[Int(e)] = UInt32(upCount + p) }
+        func unpack(_ e: UInt32) -> (UInt32, UInt32) {
+            let b = edgeB[Int(e)]
+            return b == UInt32.max ? (edgeA[Int(e)], UInt32.max) : (position[Int(edgeA[Int(e)])], position[Int(b)])
+        }
+        var a = ContractionHierarchy.Arrays()
+        a.rank = rank
+        a.order = order
+        a.upFirst = upFirst
+        a.upHead = upHeadNode.map { rank[Int($0)] }
+        a.upWeight = upEdge.map { edgeWeight[Int($0)] }
+        a.downFirst = downFirst
+        a.downTail = downTailNode.map { rank[Int($0)] }
+        a.downWeight = downEdge.map { edgeWeight[Int($0)] }
+        a.unpackA.reserveCapacity(upCount + downEdge.count)
+        a.unpackB.reserveCapacity(upCount + downEdge.count)
+        for e in upEdge { let (x, y) = unpack(e); a.unpackA.append(x); a.unpackB.append(y) }
+        for e in downEdge { let (x, y) = unpack(e); a.unpackA.append(x); a.unpackB.append(y) }
+        return a
+    }
+}
