@@ -68,6 +68,9 @@ public final class GraphFile: @unchecked Sendable {
             guard Int(declared) == size else {
                 failure = error(GraphError.Code.corrupt, "'\(path)' has \(size) bytes but its header declares \(declared)"); break check
             }
+            guard bytes.loadUnaligned(fromByteOffset: 28, as: UInt32.self) == 0 else {
+                failure = error(GraphError.Code.corrupt, "'\(path)' has a non-zero reserved header field"); break check
+            }
             if verifyChecksum {
                 var crc = CRC32()
                 crc.update(UnsafeRawBufferPointer(rebasing: bytes[GraphFileLayout.headerSize...]))
