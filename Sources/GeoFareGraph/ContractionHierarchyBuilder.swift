@@ -2,8 +2,8 @@
 ///
 /// Follows the classic scheme (Geisberger et al.; as RoutingKit's `contraction_hierarchy.cpp` and
 /// OSRM's contractor do it): nodes leave the graph one at a time in order of a priority
-/// (2 × added/removed arcs + added/removed original hops + deleted neighbours/2 + level),
-/// kept up to date lazily; contracting `v` adds a shortcut `u → w` for each pair of neighbours
+/// (added/removed arcs + added/removed original hops + edge difference + deleted neighbours + level),
+/// recomputed lazily when a node reaches the top of the queue; contracting `v` adds a shortcut `u → w` for each pair of neighbours
 /// unless a witness search (Dijkstra from `u` avoiding `v`, bounded by the shortcut's weight and
 /// a settled-node limit) finds a path no longer. A missed witness only adds a needless shortcut;
 /// it never makes an answer wrong. Each shortcut records the two arcs it replaces, so it unpacks
@@ -27,7 +27,7 @@ struct ContractionHierarchyBuilder {
     var witnessDist: [UInt64]
     var witnessStamp: [UInt32]
     var witnessNow: UInt32 = 0
-    var witnessHeap: IndexedMinHeap
+    let witnessHeap: IndexedMinHeap
     var isTarget: [Bool]
     let settleLimit: Int
 
@@ -133,14 +133,16 @@ struct ContractionHierarchyBuilder {
         var removedHops = 0
         for l in inLinks[Int(v)] { removedHops += Int(edgeHops[Int(l.edge)]) }
         for l in outLinks[Int(v)] { removedHops += Int(edgeHops[Int(l.edge)]) }
-        let p = 2.0 * Double(added) / Double(max(removed, 1)) + Double(addedHops) / Double(max(removedHops, 1))
-            + Double(deletedNeighbours[Int(v)]) * 0.5 + Double(level[Int(v)])
+        // edge quotient and hop quotient (RoutingKit), edge difference and deleted neighbours
+        // (Geisberger et al.), and the level, which spreads contraction evenly
+        let p = Double(added) / Double(max(removed, 1)) + Double(addedHops) / Double(max(removedHops, 1))
+            + Double(deletedNeighbours[Int(v)]) + Double(level[Int(v)]) + (Double(added) - Double(removed) + 20)
         return UInt64(p * 1024)
     }
 
     /// Contracts every node; returns the hierarchy's arrays.
     mutating func build() throws(GraphError) -> ContractionHierarchy.Arrays {
-        var queue = IndexedMinHeap(capacity: n)
+        let queue = IndexedMinHeap(capacity: n)
         for v in 0..<n { queue.push(UInt32(v), key: try priority(UInt32(v))) }
         var order: [UInt32] = []
         order.reserveCapacity(n)
@@ -177,9 +179,8 @@ struct ContractionHierarchyBuilder {
                 level[Int(u)] = max(level[Int(u)], level[Int(v)] + 1)
                 deletedNeighbours[Int(u)] += 1
             }
-            for u in neighbours where !contracted[Int(u)] && queue.contains(u) {
-                queue.push(u, key: try priority(u))
-            }
+            // neighbours' priorities are not recomputed here (each would cost witness searches): a node's
+            // priority is recomputed when it comes to the top, and it goes back when it grew (lazy updates)
         }
         // renumber by rank; map edge ids to final positions (up first, then down)
         var rank = [UInt32](repeating: 0, count: n)

@@ -3,8 +3,8 @@
 /// nothing (except the arc list of ``path(into:)``'s caller).
 public final class ContractionHierarchyQuery {
     public let hierarchy: ContractionHierarchy
-    private var forward: SearchSpace
-    private var backward: SearchSpace
+    private let forward: SearchSpace
+    private let backward: SearchSpace
     private var meetRank = UInt32.max
     private var stack: [UInt32] = []
     /// Nodes settled by the last query (both directions), for benchmarks.
@@ -42,14 +42,14 @@ public final class ContractionHierarchyQuery {
                 let (u, d) = forward.heap.pop()
                 let ui = Int(u)
                 if backward.isReached(u) {
-                    let t = d + backward.dist[ui]
+                    let t = d + backward.labels[ui].dist
                     if t < best { best = t; meetRank = u }
                 }
                 // stall: a higher node reaches u for less through a downward arc x → u
                 var stalled = false
                 for e in Int(downFirst[ui])..<Int(downFirst[ui + 1]) {
                     let x = downTail[e]
-                    if forward.isReached(x) && forward.dist[Int(x)] + UInt64(downWeight[e]) < d { stalled = true; break }
+                    if forward.isReached(x) && forward.labels[Int(x)].dist + UInt64(downWeight[e]) < d { stalled = true; break }
                 }
                 if stalled { continue }
                 for e in Int(upFirst[ui])..<Int(upFirst[ui + 1]) {
@@ -59,13 +59,13 @@ public final class ContractionHierarchyQuery {
                 let (u, d) = backward.heap.pop()
                 let ui = Int(u)
                 if forward.isReached(u) {
-                    let t = d + forward.dist[ui]
+                    let t = d + forward.labels[ui].dist
                     if t < best { best = t; meetRank = u }
                 }
                 var stalled = false
                 for e in Int(upFirst[ui])..<Int(upFirst[ui + 1]) {
                     let x = upHead[e]
-                    if backward.isReached(x) && backward.dist[Int(x)] + UInt64(upWeight[e]) < d { stalled = true; break }
+                    if backward.isReached(x) && backward.labels[Int(x)].dist + UInt64(upWeight[e]) < d { stalled = true; break }
                 }
                 if stalled { continue }
                 for e in Int(downFirst[ui])..<Int(downFirst[ui + 1]) {
@@ -75,11 +75,11 @@ public final class ContractionHierarchyQuery {
         }
         guard meetRank != UInt32.max else { return nil }
         var s = meetRank
-        while forward.parentNode[Int(s)] != UInt32.max { s = forward.parentNode[Int(s)] }
+        while forward.labels[Int(s)].parentNode != UInt32.max { s = forward.labels[Int(s)].parentNode }
         var t = meetRank
-        while backward.parentNode[Int(t)] != UInt32.max { t = backward.parentNode[Int(t)] }
+        while backward.labels[Int(t)].parentNode != UInt32.max { t = backward.labels[Int(t)].parentNode }
         let sNode = ch.order[Int(s)], tNode = ch.order[Int(t)]
-        let so = forward.dist[Int(s)], to = backward.dist[Int(t)]
+        let so = forward.labels[Int(s)].dist, to = backward.labels[Int(t)].dist
         let si = sources.firstIndex { $0.node == sNode && UInt64($0.offset) == so } ?? 0
         let ti = targets.firstIndex { $0.node == tNode && UInt64($0.offset) == to } ?? 0
         return (best, si, ti)
@@ -90,21 +90,39 @@ public final class ContractionHierarchyQuery {
     public func path(into arcs: inout [UInt32]) {
         guard meetRank != UInt32.max else { return }
         let ch = hierarchy
-        // forward edges, collected from the meeting node back to the source, then unpacked in order
-        stack.removeAll(keepingCapacity: true)
+        // the scratch stack, moved out of the object so the loops below work on a local array
+        var st: [UInt32] = []
+        swap(&st, &stack)
+        defer { swap(&st, &stack) }
+        // forward edges, collected from the meeting node back to the source, reversed; then the backward ones
+        st.removeAll(keepingCapacity: true)
         var u = meetRank
-        while forward.parentNode[Int(u)] != UInt32.max {
-            stack.append(forward.parentArc[Int(u)])
-            u = forward.parentNode[Int(u)]
+        while forward.labels[Int(u)].parentNode != UInt32.max {
+            st.append(forward.labels[Int(u)].parentArc)
+            u = forward.labels[Int(u)].parentNode
         }
-        var edges = stack
-        edges.reverse()
+        st.reverse()
         u = meetRank
-        while backward.parentNode[Int(u)] != UInt32.max {
-            edges.append(backward.parentArc[Int(u)])
-            u = backward.parentNode[Int(u)]
+        while backward.labels[Int(u)].parentNode != UInt32.max {
+            st.append(backward.labels[Int(u)].parentArc)
+            u = backward.labels[Int(u)].parentNode
         }
-        for e in edges { unpack(e, into: &arcs, ch) }
+        // unpack each search edge in order (a shortcut pushes its second part, then its first)
+        let edges = st
+        let unpackA = ch.unpackA, unpackB = ch.unpackB
+        for edge in edges {
+            st.removeAll(keepingCapacity: true)
+            st.append(edge)
+            while let e = st.popLast() {
+                let b = unpackB[Int(e)]
+                if b == UInt32.max {
+                    arcs.append(unpackA[Int(e)])
+                } else {
+                    st.append(b)
+                    st.append(unpackA[Int(e)])
+                }
+            }
+        }
     }
 
     /// The arcs of the last search's path, as a new array.
@@ -112,19 +130,5 @@ public final class ContractionHierarchyQuery {
         var arcs: [UInt32] = []
         path(into: &arcs)
         return arcs
-    }
-
-    private func unpack(_ edge: UInt32, into arcs: inout [UInt32], _ ch: ContractionHierarchy) {
-        stack.removeAll(keepingCapacity: true)
-        stack.append(edge)
-        while let e = stack.popLast() {
-            let b = ch.unpackB[Int(e)]
-            if b == UInt32.max {
-                arcs.append(ch.unpackA[Int(e)])
-            } else {
-                stack.append(b)
-                stack.append(ch.unpackA[Int(e)])
-            }
-        }
     }
 }

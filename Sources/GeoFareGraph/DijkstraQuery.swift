@@ -3,8 +3,8 @@
 /// them with a query stamp instead of clearing them.
 public final class DijkstraQuery {
     public let graph: ArcGraph
-    private var forward: SearchSpace
-    private var backward: SearchSpace
+    private let forward: SearchSpace
+    private let backward: SearchSpace
     /// Nodes settled by the last query (both directions), for benchmarks.
     public private(set) var settledCount = 0
 
@@ -31,7 +31,7 @@ public final class DijkstraQuery {
             if d >= best { break }
             settledCount += 1
             if backward.isReached(u) {
-                let total = d + backward.dist[Int(u)]
+                let total = d + backward.labels[Int(u)].dist
                 if total < best { best = total; bestNode = u }
             }
             for e in Int(g.forwardFirst[Int(u)])..<Int(g.forwardFirst[Int(u) + 1]) {
@@ -61,26 +61,26 @@ public final class DijkstraQuery {
             if fk <= bk {
                 let (u, d) = forward.heap.pop()
                 if backward.isReached(u) {
-                    let t = d + backward.dist[Int(u)]
+                    let t = d + backward.labels[Int(u)].dist
                     if t < best { best = t; bestNode = u }
                 }
                 for e in Int(g.forwardFirst[Int(u)])..<Int(g.forwardFirst[Int(u) + 1]) {
                     let v = g.forwardHead[e], nd = d + UInt64(g.forwardWeight[e])
                     if forward.reach(v, nd, parentNode: u, parentArc: g.forwardArc[e]), backward.isReached(v) {
-                        let t = nd + backward.dist[Int(v)]
+                        let t = nd + backward.labels[Int(v)].dist
                         if t < best { best = t; bestNode = v }
                     }
                 }
             } else {
                 let (u, d) = backward.heap.pop()
                 if forward.isReached(u) {
-                    let t = d + forward.dist[Int(u)]
+                    let t = d + forward.labels[Int(u)].dist
                     if t < best { best = t; bestNode = u }
                 }
                 for e in Int(g.backwardFirst[Int(u)])..<Int(g.backwardFirst[Int(u) + 1]) {
                     let v = g.backwardTail[e], nd = d + UInt64(g.backwardWeight[e])
                     if backward.reach(v, nd, parentNode: u, parentArc: g.backwardArc[e]), forward.isReached(v) {
-                        let t = nd + forward.dist[Int(v)]
+                        let t = nd + forward.labels[Int(v)].dist
                         if t < best { best = t; bestNode = v }
                     }
                 }
@@ -94,64 +94,71 @@ public final class DijkstraQuery {
                         backwardParents: Bool) -> SearchResult {
         var arcs: [UInt32] = []
         var u = meet
-        while forward.parentNode[Int(u)] != UInt32.max {
-            if withPath { arcs.append(forward.parentArc[Int(u)]) }
-            u = forward.parentNode[Int(u)]
+        while forward.labels[Int(u)].parentNode != UInt32.max {
+            if withPath { arcs.append(forward.labels[Int(u)].parentArc) }
+            u = forward.labels[Int(u)].parentNode
         }
         let sourceNode = u
         arcs.reverse()
         var v = meet
         if backwardParents {
-            while backward.parentNode[Int(v)] != UInt32.max {
-                if withPath { arcs.append(backward.parentArc[Int(v)]) }
-                v = backward.parentNode[Int(v)]
+            while backward.labels[Int(v)].parentNode != UInt32.max {
+                if withPath { arcs.append(backward.labels[Int(v)].parentArc) }
+                v = backward.labels[Int(v)].parentNode
             }
         }
         let targetNode = v
-        let so = forward.dist[Int(sourceNode)], to = backward.dist[Int(targetNode)]
+        let so = forward.labels[Int(sourceNode)].dist, to = backward.labels[Int(targetNode)].dist
         let si = sources.firstIndex { $0.node == sourceNode && UInt64($0.offset) == so } ?? 0
         let ti = targets.firstIndex { $0.node == targetNode && UInt64($0.offset) == to } ?? 0
         return SearchResult(weight: best, sourceIndex: si, targetIndex: ti, arcs: withPath ? arcs : [])
     }
 }
 
-/// The labels of one search direction: tentative weight, parent, a stamp per node, and its heap.
-struct SearchSpace {
-    var dist: [UInt64]
-    var parentNode: [UInt32]
-    var parentArc: [UInt32]
-    var stamp: [UInt32]
-    var now: UInt32 = 0
-    var heap: IndexedMinHeap
+/// One node's label in a search: tentative weight, the parent it was reached from, and the stamp
+/// of the query that wrote it (one cache line holds it all).
+struct SearchLabel {
+    var dist: UInt64
+    var stamp: UInt32
+    var parentNode: UInt32
+    var parentArc: UInt32
+}
+
+/// The labels of one search direction and its heap (raw memory owned by the object, so that the
+/// search loops run without array checks); labels are valid when their stamp is the query's.
+final class SearchSpace {
+    let labels: UnsafeMutablePointer<SearchLabel>
+    let count: Int
+    private(set) var now: UInt32 = 0
+    let heap: IndexedMinHeap
 
     init(nodeCount n: Int) {
-        dist = [UInt64](repeating: infiniteWeight, count: n)
-        parentNode = [UInt32](repeating: UInt32.max, count: n)
-        parentArc = [UInt32](repeating: UInt32.max, count: n)
-        stamp = [UInt32](repeating: 0, count: n)
+        count = max(n, 1)
+        labels = .allocate(capacity: count)
+        labels.initialize(repeating: SearchLabel(dist: infiniteWeight, stamp: 0, parentNode: UInt32.max, parentArc: UInt32.max), count: count)
         heap = IndexedMinHeap(capacity: n)
     }
 
-    mutating func begin() {
+    deinit { labels.deallocate() }
+
+    func begin() {
         heap.clear()
         if now == UInt32.max {
-            for i in stamp.indices { stamp[i] = 0 }
+            for i in 0..<count { labels[i].stamp = 0 }
             now = 0
         }
         now += 1
     }
 
-    @inline(__always) func isReached(_ v: UInt32) -> Bool { stamp[Int(v)] == now }
+    @inline(__always) func isReached(_ v: UInt32) -> Bool { labels[Int(v)].stamp == now }
 
     /// Lowers `v`'s label to `d` when better (or first seen); returns whether it changed.
     @discardableResult @inline(__always)
-    mutating func reach(_ v: UInt32, _ d: UInt64, parentNode p: UInt32, parentArc a: UInt32) -> Bool {
+    func reach(_ v: UInt32, _ d: UInt64, parentNode p: UInt32, parentArc a: UInt32) -> Bool {
         let i = Int(v)
-        if stamp[i] == now && dist[i] <= d { return false }
-        stamp[i] = now
-        dist[i] = d
-        parentNode[i] = p
-        parentArc[i] = a
+        precondition(i < count)
+        if labels[i].stamp == now && labels[i].dist <= d { return false }
+        labels[i] = SearchLabel(dist: d, stamp: now, parentNode: p, parentArc: a)
         heap.push(v, key: d)
         return true
     }

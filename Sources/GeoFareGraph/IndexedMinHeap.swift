@@ -1,65 +1,71 @@
 /// A binary min-heap of node indexes keyed by `UInt64`, with decrease-key (and increase-key)
 /// through a per-node position array. Reused across queries: ``clear()`` costs the number of
-/// entries left in the heap, not the node count.
-struct IndexedMinHeap {
-    private var keys: [UInt64] = []
-    private var items: [UInt32] = []
+/// entries left in the heap, not the node count. Storage is raw memory owned by the object (the
+/// hot loops of every search run through it, without array checks).
+final class IndexedMinHeap {
+    private let keys: UnsafeMutablePointer<UInt64>
+    private let items: UnsafeMutablePointer<UInt32>
     /// Position of a node in `items`, or -1 when it is not in the heap.
-    private var position: [Int32]
+    private let position: UnsafeMutablePointer<Int32>
+    private let capacity: Int
+    private(set) var count = 0
 
     init(capacity: Int) {
-        position = [Int32](repeating: -1, count: capacity)
-        keys.reserveCapacity(64)
-        items.reserveCapacity(64)
+        self.capacity = max(capacity, 1)
+        keys = .allocate(capacity: self.capacity)
+        items = .allocate(capacity: self.capacity)
+        position = .allocate(capacity: self.capacity)
+        position.initialize(repeating: -1, count: self.capacity)
     }
 
-    var isEmpty: Bool { items.isEmpty }
-    var count: Int { items.count }
+    deinit {
+        keys.deallocate()
+        items.deallocate()
+        position.deallocate()
+    }
+
+    var isEmpty: Bool { count == 0 }
     /// The smallest key, or `UInt64.max` when empty.
-    var minKey: UInt64 { keys.isEmpty ? UInt64.max : keys[0] }
+    var minKey: UInt64 { count == 0 ? UInt64.max : keys[0] }
 
     func contains(_ node: UInt32) -> Bool { position[Int(node)] >= 0 }
 
-    mutating func clear() {
-        for n in items { position[Int(n)] = -1 }
-        items.removeAll(keepingCapacity: true)
-        keys.removeAll(keepingCapacity: true)
+    func clear() {
+        for i in 0..<count { position[Int(items[i])] = -1 }
+        count = 0
     }
 
-    /// Inserts `node` or changes its key (up or down).
-    mutating func push(_ node: UInt32, key: UInt64) {
+    /// Inserts `node` (an index below the capacity) or changes its key (up or down).
+    @inline(__always)
+    func push(_ node: UInt32, key: UInt64) {
+        precondition(Int(node) < capacity)
         let p = Int(position[Int(node)])
         if p < 0 {
-            items.append(node)
-            keys.append(key)
-            position[Int(node)] = Int32(items.count - 1)
-            siftUp(items.count - 1)
+            items[count] = node
+            keys[count] = key
+            count += 1
+            siftUp(count - 1, node, key)
         } else if key < keys[p] {
-            keys[p] = key
-            siftUp(p)
+            siftUp(p, node, key)
         } else if key > keys[p] {
-            keys[p] = key
-            siftDown(p)
+            siftDown(p, node, key)
         }
     }
 
-    /// Removes and returns the node with the smallest key.
-    mutating func pop() -> (node: UInt32, key: UInt64) {
+    /// Removes and returns the node with the smallest key (the heap must not be empty).
+    @inline(__always)
+    func pop() -> (node: UInt32, key: UInt64) {
+        precondition(count > 0)
         let top = items[0], key = keys[0]
         position[Int(top)] = -1
-        let lastItem = items.removeLast(), lastKey = keys.removeLast()
-        if !items.isEmpty {
-            items[0] = lastItem
-            keys[0] = lastKey
-            position[Int(lastItem)] = 0
-            siftDown(0)
-        }
+        count -= 1
+        if count > 0 { siftDown(0, items[count], keys[count]) }
         return (top, key)
     }
 
-    private mutating func siftUp(_ start: Int) {
+    /// Places `item` with `key` at or above slot `start`.
+    private func siftUp(_ start: Int, _ item: UInt32, _ key: UInt64) {
         var i = start
-        let item = items[i], key = keys[i]
         while i > 0 {
             let parent = (i - 1) >> 1
             if keys[parent] <= key { break }
@@ -73,10 +79,10 @@ struct IndexedMinHeap {
         position[Int(item)] = Int32(i)
     }
 
-    private mutating func siftDown(_ start: Int) {
+    /// Places `item` with `key` at or below slot `start`.
+    private func siftDown(_ start: Int, _ item: UInt32, _ key: UInt64) {
         var i = start
-        let n = items.count
-        let item = items[i], key = keys[i]
+        let n = count
         while true {
             var child = 2 * i + 1
             if child >= n { break }

@@ -110,6 +110,48 @@ enum TestNetworks {
         return b.net
     }
 
+    /// A city-like grid with a road hierarchy (the speed benchmark's graph): motorways every 48 lines
+    /// (90 km/h), arterials every 12 (60 km/h), local streets (20–35 km/h) of which a quarter are
+    /// missing and a sixth one-way, blocks about 100 m with jitter and some bent streets.
+    static func city(seed: UInt64, side: Int) -> RoadNetwork {
+        var rng = SeededGenerator(seed: seed)
+        var b = Builder()
+        for y in 0..<side {
+            for x in 0..<side {
+                _ = b.node(xMetres: Double(x) * 100 + Double.random(in: -15...15, using: &rng),
+                           yMetres: Double(y) * 100 + Double.random(in: -15...15, using: &rng))
+            }
+        }
+        func link(_ u: UInt32, _ v: UInt32, line: Int, rng: inout SeededGenerator) {
+            let motorway = line % 48 == 0, arterial = line % 12 == 0
+            if !arterial && Double.random(in: 0..<1, using: &rng) < 0.25 { return }
+            let speed = motorway ? 90.0 : arterial ? 60.0 : Double.random(in: 20...35, using: &rng)
+            var shape: [(Int32, Int32)] = []
+            if !arterial && Int.random(in: 0..<4, using: &rng) == 0 {
+                shape = [((b.net.nodeLatitudes[Int(u)] / 2 + b.net.nodeLatitudes[Int(v)] / 2) + Int32.random(in: -100...100, using: &rng),
+                          (b.net.nodeLongitudes[Int(u)] / 2 + b.net.nodeLongitudes[Int(v)] / 2) + Int32.random(in: -100...100, using: &rng))]
+            }
+            let r = Double.random(in: 0..<1, using: &rng)
+            let roadClass: UInt8 = motorway ? 0 : arterial ? 2 : 5
+            if !arterial && r < 1.0 / 12 {
+                b.arc(u, v, speedKmh: speed, shape: shape, roadClass: roadClass)
+            } else if !arterial && r < 1.0 / 6 {
+                b.arc(v, u, speedKmh: speed, shape: shape.reversed(), roadClass: roadClass)
+            } else {
+                b.arc(u, v, speedKmh: speed, shape: shape, roadClass: roadClass)
+                b.arc(v, u, speedKmh: speed, shape: shape.reversed(), roadClass: roadClass)
+            }
+        }
+        for y in 0..<side {
+            for x in 0..<side {
+                let u = UInt32(y * side + x)
+                if x + 1 < side { link(u, u + 1, line: y, rng: &rng) }
+                if y + 1 < side { link(u, u + UInt32(side), line: x, rng: &rng) }
+            }
+        }
+        return b.net
+    }
+
     /// A one-way chain of `count` nodes, then a separate two-way chain: long paths, a part
     /// unreachable from the other.
     static func chains(count: Int) -> RoadNetwork {
