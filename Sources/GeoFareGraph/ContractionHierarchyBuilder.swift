@@ -95,10 +95,14 @@ struct ContractionHierarchyBuilder {
         }
     }
 
-    /// Contracts `v` (when `commit`) or only counts what contracting it would add.
-    /// - Returns: shortcuts added and their original hops.
-    mutating func contract(_ v: UInt32, commit: Bool) throws(GraphError) -> (arcs: Int, hops: Int) {
+    /// The shortcuts the last ``simulate(_:)`` found: `u → w` of weight `via` made of edges `first`, `second`.
+    var pending: [(u: UInt32, w: UInt32, via: UInt64, first: UInt32, second: UInt32)] = []
+
+    /// Finds the shortcuts contracting `v` needs (into ``pending``) without changing the graph.
+    /// - Returns: how many and their original hops.
+    mutating func simulate(_ v: UInt32) -> (arcs: Int, hops: Int) {
         var added = 0, addedHops = 0
+        pending.removeAll(keepingCapacity: true)
         let ins = inLinks[Int(v)], outs = outLinks[Int(v)]
         if ins.isEmpty || outs.isEmpty { return (0, 0) }
         var maxOut: UInt64 = 0
@@ -114,21 +118,29 @@ struct ContractionHierarchyBuilder {
                 if witnessStamp[w] == witnessNow && witnessDist[w] <= via { continue }
                 added += 1
                 addedHops += Int(edgeHops[Int(i.edge)] + edgeHops[Int(o.edge)])
-                if commit {
-                    guard via < UInt64(UInt32.max) else {
-                        throw GraphError(code: GraphError.Code.invalidNetwork,
-                                         message: "a shortcut's weight \(via) exceeds 32 bits", field: "weights")
-                    }
-                    _ = addOrImprove(i.node, o.node, weight: UInt32(via), a: i.edge, b: o.edge,
-                                     hops: edgeHops[Int(i.edge)] + edgeHops[Int(o.edge)])
-                }
+                pending.append((i.node, o.node, via, i.edge, o.edge))
             }
         }
         return (added, addedHops)
     }
 
-    mutating func priority(_ v: UInt32) throws(GraphError) -> UInt64 {
-        let (added, addedHops) = try contract(v, commit: false)
+    /// Adds the shortcuts of the last ``simulate(_:)`` (the graph has not changed since, so they are
+    /// exactly what contracting its node needs).
+    /// - Throws: ``GraphError`` `graph_invalid_network` when a shortcut's weight does not fit in 32 bits.
+    mutating func commitPending() throws(GraphError) {
+        for s in pending {
+            guard s.via < UInt64(UInt32.max) else {
+                throw GraphError(code: GraphError.Code.invalidNetwork, message: "a shortcut's weight \(s.via) exceeds 32 bits",
+                                 field: "weights")
+            }
+            _ = addOrImprove(s.u, s.w, weight: UInt32(s.via), a: s.first, b: s.second,
+                             hops: edgeHops[Int(s.first)] + edgeHops[Int(s.second)])
+        }
+    }
+
+    /// The contraction priority of `v` (lower goes first); leaves its shortcuts in ``pending``.
+    mutating func priority(_ v: UInt32) -> UInt64 {
+        let (added, addedHops) = simulate(v)
         let removed = inLinks[Int(v)].count + outLinks[Int(v)].count
         var removedHops = 0
         for l in inLinks[Int(v)] { removedHops += Int(edgeHops[Int(l.edge)]) }
@@ -143,7 +155,7 @@ struct ContractionHierarchyBuilder {
     /// Contracts every node; returns the hierarchy's arrays.
     mutating func build() throws(GraphError) -> ContractionHierarchy.Arrays {
         let queue = IndexedMinHeap(capacity: n)
-        for v in 0..<n { queue.push(UInt32(v), key: try priority(UInt32(v))) }
+        for v in 0..<n { queue.push(UInt32(v), key: priority(UInt32(v))) }
         var order: [UInt32] = []
         order.reserveCapacity(n)
         // per contracted node, in contraction order: its remaining arcs become final
@@ -152,7 +164,7 @@ struct ContractionHierarchyBuilder {
         upHeadNode.reserveCapacity(edgeWeight.count * 2)
         while !queue.isEmpty {
             let (v, key) = queue.pop()
-            let fresh = try priority(v)
+            let fresh = priority(v)
             if fresh > key && !queue.isEmpty && fresh > queue.minKey {
                 queue.push(v, key: fresh)
                 continue
@@ -162,7 +174,7 @@ struct ContractionHierarchyBuilder {
             upFirst.append(UInt32(upHeadNode.count))
             downFirst.append(UInt32(downTailNode.count))
             order.append(v)
-            _ = try contract(v, commit: true)
+            try commitPending()  // found by the priority(v) just above
             contracted[Int(v)] = true
             var neighbours: [UInt32] = []
             for l in outLinks[Int(v)] {
