@@ -24,10 +24,7 @@ struct ContractionHierarchyBuilder {
     var level: [UInt32]
     var deletedNeighbours: [UInt32]
     // witness search
-    var witnessDist: [UInt64]
-    var witnessStamp: [UInt32]
-    var witnessNow: UInt32 = 0
-    let witnessHeap: IndexedMinHeap
+    let witness: SearchSpace
     var isTarget: [Bool]
     let settleLimit: Int
 
@@ -39,9 +36,7 @@ struct ContractionHierarchyBuilder {
         contracted = [Bool](repeating: false, count: n)
         level = [UInt32](repeating: 0, count: n)
         deletedNeighbours = [UInt32](repeating: 0, count: n)
-        witnessDist = [UInt64](repeating: infiniteWeight, count: n)
-        witnessStamp = [UInt32](repeating: 0, count: n)
-        witnessHeap = IndexedMinHeap(capacity: n)
+        witness = SearchSpace(nodeCount: n)
         isTarget = [Bool](repeating: false, count: n)
         for i in tails.indices {
             let u = tails[i], v = heads[i]
@@ -68,31 +63,31 @@ struct ContractionHierarchyBuilder {
     }
 
     /// Dijkstra from `source` in the remaining graph without `avoid`, until every marked target is
-    /// settled, a key exceeds `maxWeight`, or `settleLimit` nodes are settled. Leaves upper bounds in `witnessDist`.
+    /// settled, a key exceeds `maxWeight`, or `settleLimit` nodes are settled. Leaves upper bounds in `witness`.
     mutating func witnessSearch(from source: UInt32, avoid: UInt32, maxWeight: UInt64, targets: Int) {
-        witnessNow &+= 1
-        if witnessNow == 0 { for i in witnessStamp.indices { witnessStamp[i] = 0 }; witnessNow = 1 }
-        witnessHeap.clear()
-        witnessStamp[Int(source)] = witnessNow
-        witnessDist[Int(source)] = 0
-        witnessHeap.push(source, key: 0)
+        let ws = witness
+        ws.begin()
+        ws.reach(source, 0, parentNode: 0, parentArc: 0)
         var settled = 0, targetsLeft = targets
-        while !witnessHeap.isEmpty {
-            let (u, d) = witnessHeap.pop()
+        while !ws.heap.isEmpty {
+            let (u, d) = ws.heap.pop()
             if d > maxWeight { break }
             if isTarget[Int(u)] { targetsLeft -= 1; if targetsLeft == 0 { break } }
             settled += 1
             if settled > settleLimit { break }
-            for link in outLinks[Int(u)] where link.node != avoid {
-                let v = Int(link.node), nd = d + UInt64(link.weight)
-                if nd > maxWeight { continue }
-                if witnessStamp[v] != witnessNow || nd < witnessDist[v] {
-                    witnessStamp[v] = witnessNow
-                    witnessDist[v] = nd
-                    witnessHeap.push(link.node, key: nd)
+            outLinks[Int(u)].withUnsafeBufferPointer { links in
+                for link in links where link.node != avoid {
+                    let nd = d + UInt64(link.weight)
+                    if nd <= maxWeight { ws.reach(link.node, nd, parentNode: 0, parentArc: 0) }
                 }
             }
         }
+    }
+
+    /// Whether the last witness search reached `w` within `weight`.
+    @inline(__always)
+    func witnessed(_ w: UInt32, within weight: UInt64) -> Bool {
+        witness.isReached(w) && witness.labels[Int(w)].dist <= weight
     }
 
     /// The shortcuts the last ``simulate(_:)`` found: `u → w` of weight `via` made of edges `first`, `second`.
@@ -114,8 +109,7 @@ struct ContractionHierarchyBuilder {
             witnessSearch(from: i.node, avoid: v, maxWeight: UInt64(i.weight) + maxOut, targets: outs.count)
             for o in outs where o.node != i.node {
                 let via = UInt64(i.weight) + UInt64(o.weight)
-                let w = Int(o.node)
-                if witnessStamp[w] == witnessNow && witnessDist[w] <= via { continue }
+                if witnessed(o.node, within: via) { continue }
                 added += 1
                 addedHops += Int(edgeHops[Int(i.edge)] + edgeHops[Int(o.edge)])
                 pending.append((i.node, o.node, via, i.edge, o.edge))

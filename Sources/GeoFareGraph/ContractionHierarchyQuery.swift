@@ -9,6 +9,9 @@ public final class ContractionHierarchyQuery {
     private var stack: [UInt32] = []
     /// Nodes settled by the last query (both directions), for benchmarks.
     public private(set) var settledCount = 0
+    /// Skip relaxing a node that a higher node reaches for less (stall-on-demand); on by default,
+    /// off only to measure what it saves. Answers are exact either way.
+    public var stallOnDemand = true
 
     public init(hierarchy: ContractionHierarchy) {
         self.hierarchy = hierarchy
@@ -17,7 +20,8 @@ public final class ContractionHierarchyQuery {
     }
 
     /// The least weight from any source to any target (offsets included), or `nil` when none is
-    /// reachable. Call ``path(into:)`` afterwards for its arcs.
+    /// reachable. Call ``path(into:)`` afterwards for its arcs. Every endpoint's node must be a node
+    /// of the network (a precondition).
     /// - Complexity: the two upward search spaces (typically a few hundred nodes).
     public func search(sources: [RouteEndpoint], targets: [RouteEndpoint]) -> (weight: UInt64, sourceIndex: Int, targetIndex: Int)? {
         let ch = hierarchy
@@ -25,8 +29,14 @@ public final class ContractionHierarchyQuery {
         backward.begin()
         settledCount = 0
         meetRank = UInt32.max
-        for s in sources { forward.reach(ch.rank[Int(s.node)], UInt64(s.offset), parentNode: UInt32.max, parentArc: UInt32.max) }
-        for t in targets { backward.reach(ch.rank[Int(t.node)], UInt64(t.offset), parentNode: UInt32.max, parentArc: UInt32.max) }
+        for s in sources {
+            precondition(Int(s.node) < ch.nodeCount, "source node \(s.node) is not in the hierarchy")
+            forward.reach(ch.rank[Int(s.node)], UInt64(s.offset), parentNode: UInt32.max, parentArc: UInt32.max)
+        }
+        for t in targets {
+            precondition(Int(t.node) < ch.nodeCount, "target node \(t.node) is not in the hierarchy")
+            backward.reach(ch.rank[Int(t.node)], UInt64(t.offset), parentNode: UInt32.max, parentArc: UInt32.max)
+        }
         var best = infiniteWeight
         let upFirst = ch.upFirst, upHead = ch.upHead, upWeight = ch.upWeight
         let downFirst = ch.downFirst, downTail = ch.downTail, downWeight = ch.downWeight
@@ -47,9 +57,11 @@ public final class ContractionHierarchyQuery {
                 }
                 // stall: a higher node reaches u for less through a downward arc x → u
                 var stalled = false
+                if stallOnDemand {
                 for e in Int(downFirst[ui])..<Int(downFirst[ui + 1]) {
                     let x = downTail[e]
                     if forward.isReached(x) && forward.labels[Int(x)].dist + UInt64(downWeight[e]) < d { stalled = true; break }
+                }
                 }
                 if stalled { continue }
                 for e in Int(upFirst[ui])..<Int(upFirst[ui + 1]) {
@@ -63,9 +75,11 @@ public final class ContractionHierarchyQuery {
                     if t < best { best = t; meetRank = u }
                 }
                 var stalled = false
+                if stallOnDemand {
                 for e in Int(upFirst[ui])..<Int(upFirst[ui + 1]) {
                     let x = upHead[e]
                     if backward.isReached(x) && backward.labels[Int(x)].dist + UInt64(upWeight[e]) < d { stalled = true; break }
+                }
                 }
                 if stalled { continue }
                 for e in Int(downFirst[ui])..<Int(downFirst[ui + 1]) {

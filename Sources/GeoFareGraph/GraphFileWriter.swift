@@ -91,7 +91,7 @@ public enum GraphFileWriter {
             part.withUnsafeBytes { buf in
                 var done = 0
                 while done < buf.count {
-                    let n = Glibc.write(fd, buf.baseAddress! + done, buf.count - done)
+                    let n = systemWrite(fd, buf.baseAddress! + done, buf.count - done)
                     if n < 0 { if errno == EINTR { continue }; ok = false; return }
                     done += n
                 }
@@ -102,4 +102,13 @@ public enum GraphFileWriter {
         guard ok else { let e = fail("cannot write"); unlink(temp); throw e }
         guard rename(temp, path) == 0 else { let e = fail("cannot rename the temporary file to"); unlink(temp); throw e }
     }
+}
+
+/// `write(2)`, named apart from the enum's `write` method.
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(fd, buffer, count)
+    #else
+    Darwin.write(fd, buffer, count)
+    #endif
 }
