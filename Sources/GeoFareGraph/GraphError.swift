@@ -32,6 +32,8 @@ public struct GraphError: CodedError, Hashable {
         public static let invalidNetwork = "graph_invalid_network"
         /// No road arc lies within the maximum snap distance of a point.
         public static let noRoadNearby = "no_road_nearby"
+        /// A maximum snap distance that is not a positive number of metres (at most 100 km).
+        public static let invalidSnapDistance = "invalid_snap_distance"
         /// The snapped points are not connected by any path in the graph.
         public static let noRoute = "no_route"
     }

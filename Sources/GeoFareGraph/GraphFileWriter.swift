@@ -15,15 +15,7 @@ public enum GraphFileWriter {
     public static func write(network: RoadNetwork, hierarchies: [GraphMetric: ContractionHierarchy], metadata: GraphMetadata,
                              to path: String) throws(GraphError) {
         try network.validate()
-        var meta = metadata
-        meta.nodeCount = network.nodeCount
-        meta.arcCount = network.arcCount
-        if network.nodeCount > 0 {
-            meta.south = Double(network.nodeLatitudes.min()!) / 1e7
-            meta.north = Double(network.nodeLatitudes.max()!) / 1e7
-            meta.west = Double(network.nodeLongitudes.min()!) / 1e7
-            meta.east = Double(network.nodeLongitudes.max()!) / 1e7
-        }
+        let meta = metadata.describing(network)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let json = try? encoder.encode(meta) else {

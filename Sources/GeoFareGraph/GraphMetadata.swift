@@ -30,4 +30,19 @@ public struct GraphMetadata: Sendable, Hashable, Codable {
         self.arcCount = arcCount
         self.attribution = attribution
     }
+
+    /// This metadata with the node and arc counts and the nodes' bounding box of `network`.
+    public func describing(_ network: RoadNetwork) -> GraphMetadata {
+        var meta = self
+        meta.nodeCount = network.nodeCount
+        meta.arcCount = network.arcCount
+        if let s = network.nodeLatitudes.min(), let n = network.nodeLatitudes.max(),
+           let w = network.nodeLongitudes.min(), let e = network.nodeLongitudes.max() {
+            meta.south = Double(s) / 1e7
+            meta.north = Double(n) / 1e7
+            meta.west = Double(w) / 1e7
+            meta.east = Double(e) / 1e7
+        }
+        return meta
+    }
 }

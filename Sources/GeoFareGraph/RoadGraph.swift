@@ -33,13 +33,13 @@ public final class RoadGraph: Sendable {
     }
 
     /// Builds a graph in memory: contracts `network` under both metrics (for tests and tools; a
-    /// service should map a file).
+    /// service should map a file). The metadata's counts and bbox are taken from the network.
     /// - Throws: ``GraphError`` `graph_invalid_network`.
     public convenience init(network: RoadNetwork, metadata: GraphMetadata) throws(GraphError) {
         try network.validate()
         let owner = BufferOwner()
         let chs = try GraphMetric.allCases.map { (m) throws(GraphError) in try ContractionHierarchy(network: network, metric: m) }
-        self.init(owner: owner, network: NetworkView(keeping: network, in: owner), hierarchies: chs, metadata: metadata)
+        self.init(owner: owner, network: NetworkView(keeping: network, in: owner), hierarchies: chs, metadata: metadata.describing(network))
     }
 
     private init(owner: any AnyObject & Sendable, network: NetworkView, hierarchies: [ContractionHierarchy], metadata: GraphMetadata) {
@@ -63,8 +63,17 @@ public final class RoadGraph: Sendable {
 
     /// The arcs nearest `point` (both directions of a two-way road), nearest first.
     /// - Parameter maxDistanceMetres: the largest snap distance.
-    /// - Throws: ``GraphError`` `no_road_nearby` with `field` when no arc is that close.
+    /// - Throws: ``GraphError`` `no_road_nearby` with `field` when no arc is that close,
+    ///   `invalid_snap_distance` when `maxDistanceMetres` is not in (0, 100 000].
     public func snap(_ point: Coordinate, maxDistanceMetres: Double = 200, field: String = "point") throws(GraphError) -> [SnapCandidate] {
+        guard maxDistanceMetres.isFinite, maxDistanceMetres > 0, maxDistanceMetres <= 100_000 else {
+            throw GraphError(code: GraphError.Code.invalidSnapDistance,
+                             message: "the maximum snap distance must be a number of metres in (0, 100000], got \(maxDistanceMetres)",
+                             field: "max_snap_distance")
+        }
+        guard point.latitude.isFinite, point.longitude.isFinite else {
+            throw GraphError(code: GraphError.Code.noRoadNearby, message: "\(point) is not a finite coordinate", field: field)
+        }
         let found = snapper.candidates(near: point, maxDistanceMetres: maxDistanceMetres)
         guard !found.isEmpty else {
             throw GraphError(code: GraphError.Code.noRoadNearby,

@@ -64,6 +64,22 @@ import Testing
         }
     }
 
+    @Test func badSnapDistancesAreTypedErrors() throws {
+        let (_, graph) = try Self.streets()
+        for d in [0.0, -5, .nan, .infinity, 1e9] {
+            do {
+                _ = try graph.snap(Self.coordinate(xMetres: 250, yMetres: 5), maxDistanceMetres: d)
+                Issue.record("accepted a snap distance of \(d)")
+            } catch {
+                #expect(error.code == "invalid_snap_distance" && error.field == "max_snap_distance")
+            }
+        }
+        // an in-memory graph knows its box
+        #expect(graph.contains(Self.coordinate(xMetres: 500, yMetres: 100)))
+        #expect(!graph.contains(Self.coordinate(xMetres: 500, yMetres: 400)))
+        #expect(graph.stats.arcs == 5)
+    }
+
     @Test func oneWayIsRespected() throws {
         let (net, graph) = try Self.streets()
         // along the one-way: the piece from 20 % to 70 % of arc 4
