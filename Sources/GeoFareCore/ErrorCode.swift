@@ -104,4 +104,22 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case unknownTariff = "unknown_tariff"
     /// A JSON value of the wrong type.
     case wrongType = "wrong_type"
+    /// A graph file whose checksum or structure does not match its content.
+    case graphCorrupt = "graph_corrupt"
+    /// A road network that is inconsistent (array lengths, node indexes) or whose path weights overflow.
+    case graphInvalidNetwork = "graph_invalid_network"
+    /// A maximum snap distance that is not a positive number of metres (at most 100 km).
+    case invalidSnapDistance = "invalid_snap_distance"
+    /// A graph file that cannot be opened, mapped or written.
+    case graphIo = "graph_io"
+    /// No road lies within the maximum snap distance of a point.
+    case noRoadNearby = "no_road_nearby"
+    /// The snapped points are not connected by any road path.
+    case noRoute = "no_route"
+    /// A file that is not a GeoFare graph (bad magic).
+    case graphNotAGraphFile = "graph_not_a_graph_file"
+    /// A graph file shorter than its header or section table says.
+    case graphTruncated = "graph_truncated"
+    /// A graph file of a format version this reader does not understand (rebuild it).
+    case graphVersionUnsupported = "graph_version_unsupported"
 }

@@ -1,0 +1,102 @@
+import GeoFareCore
+/// A contraction hierarchy of a road network under one metric, read-only and shareable between
+/// threads; query it with a per-thread ``ContractionHierarchyQuery``.
+///
+/// Nodes are numbered by rank (the contraction order): `rank[v]` for network node `v`, `order[r]`
+/// back. The upward graph holds, at rank `r`, arcs `r → upHead[e]` to higher ranks; the downward
+/// graph holds, at rank `r`, arcs `downTail[e] → r` from higher ranks. Edge ids run over the upward
+/// arcs then the downward ones (`upCount + index`). Edge `e` is network arc `unpackA[e]` when
+/// `unpackB[e] == UInt32.max`, otherwise a shortcut made of edges `unpackA[e]` then `unpackB[e]`.
+/// Weights are the metric's unit (ms or cm).
+public final class ContractionHierarchy: @unchecked Sendable {
+    /// The plain arrays, as the builder makes them and the graph file stores them.
+    struct Arrays {
+        var rank: [UInt32] = [], order: [UInt32] = []
+        var upFirst: [UInt32] = [0], upHead: [UInt32] = [], upWeight: [UInt32] = []
+        var downFirst: [UInt32] = [0], downTail: [UInt32] = [], downWeight: [UInt32] = []
+        var unpackA: [UInt32] = [], unpackB: [UInt32] = []
+    }
+
+    public let metric: GraphMetric
+    let owner: AnyObject
+    let rank: UnsafeBufferPointer<UInt32>, order: UnsafeBufferPointer<UInt32>
+    let upFirst: UnsafeBufferPointer<UInt32>, upHead: UnsafeBufferPointer<UInt32>, upWeight: UnsafeBufferPointer<UInt32>
+    let downFirst: UnsafeBufferPointer<UInt32>, downTail: UnsafeBufferPointer<UInt32>, downWeight: UnsafeBufferPointer<UInt32>
+    let unpackA: UnsafeBufferPointer<UInt32>, unpackB: UnsafeBufferPointer<UInt32>
+
+    public var nodeCount: Int { rank.count }
+    /// Upward plus downward arcs, shortcuts included.
+    public var edgeCount: Int { unpackA.count }
+    var upCount: Int { upHead.count }
+
+    /// Contracts `network` under `metric`.
+    /// - Parameter settleLimit: nodes a witness search may settle before it gives up (a smaller
+    ///   limit builds faster and adds more shortcuts; answers stay exact).
+    /// - Throws: ``GraphError`` `graph_invalid_network` when the network is inconsistent or a
+    ///   shortcut's weight does not fit in 32 bits.
+    public convenience init(network: RoadNetwork, metric: GraphMetric, settleLimit: Int = 200) throws(GraphError) {
+        try network.validate()
+        var builder = ContractionHierarchyBuilder(nodeCount: network.nodeCount, tails: network.arcTail, heads: network.arcHead,
+                                                  weights: metric.weights(of: network), settleLimit: settleLimit)
+        let arrays = try builder.build()
+        let owner = BufferOwner()
+        self.init(metric: metric, owner: owner,
+                  views: [arrays.rank, arrays.order, arrays.upFirst, arrays.upHead, arrays.upWeight, arrays.downFirst,
+                          arrays.downTail, arrays.downWeight, arrays.unpackA, arrays.unpackB].map { owner.keep($0) })
+    }
+
+    /// Wraps views in the order of ``Arrays``' fields; `owner` keeps their memory alive.
+    init(metric: GraphMetric, owner: AnyObject, views v: [UnsafeBufferPointer<UInt32>]) {
+        self.metric = metric
+        self.owner = owner
+        rank = v[0]; order = v[1]
+        upFirst = v[2]; upHead = v[3]; upWeight = v[4]
+        downFirst = v[5]; downTail = v[6]; downWeight = v[7]
+        unpackA = v[8]; unpackB = v[9]
+    }
+
+    /// The views in the order of ``Arrays``' fields (what the graph file writes).
+    var views: [UnsafeBufferPointer<UInt32>] {
+        [rank, order, upFirst, upHead, upWeight, downFirst, downTail, downWeight, unpackA, unpackB]
+    }
+
+    /// Checks the structure so that no query can index out of bounds (for hierarchies read from files).
+    /// - Throws: ``GraphError`` `graph_corrupt`.
+    func checkStructure(nodeCount n: Int, arcCount m: Int) throws(GraphError) {
+        func bad(_ what: String) -> GraphError {
+            GraphError(code: .graphCorrupt, message: "the \(metric.rawValue) hierarchy is inconsistent: \(what)",
+                       field: "ch.\(metric.rawValue)")
+        }
+        guard rank.count == n, order.count == n, upFirst.count == n + 1, downFirst.count == n + 1 else { throw bad("array sizes") }
+        guard upHead.count == upWeight.count, downTail.count == downWeight.count,
+              unpackA.count == upHead.count + downTail.count, unpackB.count == unpackA.count else { throw bad("edge arrays") }
+        for r in 0..<n {
+            guard order[r] < n, rank[Int(order[r])] == r else { throw bad("rank and order disagree at \(r)") }
+        }
+        for (first, count) in [(upFirst, upHead.count), (downFirst, downTail.count)] {
+            guard first[0] == 0, Int(first[n]) == count else { throw bad("row starts") }
+            for r in 0..<n where first[r] > first[r + 1] { throw bad("row starts decrease") }
+        }
+        for r in 0..<n {
+            for e in Int(upFirst[r])..<Int(upFirst[r + 1]) where upHead[e] <= r || upHead[e] >= n { throw bad("upward arc") }
+            for e in Int(downFirst[r])..<Int(downFirst[r + 1]) where downTail[e] <= r || downTail[e] >= n { throw bad("downward arc") }
+        }
+        // every edge's ends as ranks, so that a shortcut can be checked to unpack through a lower middle
+        // (the lowest end rank then falls at each level, so unpacking terminates)
+        let e = unpackA.count
+        var tail = [UInt32](repeating: 0, count: e), head = [UInt32](repeating: 0, count: e)
+        for r in 0..<n {
+            for i in Int(upFirst[r])..<Int(upFirst[r + 1]) { tail[i] = UInt32(r); head[i] = upHead[i] }
+            for i in Int(downFirst[r])..<Int(downFirst[r + 1]) { tail[upCount + i] = downTail[i]; head[upCount + i] = UInt32(r) }
+        }
+        for i in 0..<e {
+            if unpackB[i] == UInt32.max {
+                guard unpackA[i] < m else { throw bad("edge \(i) names arc \(unpackA[i])") }
+            } else {
+                let a = Int(unpackA[i]), b = Int(unpackB[i])
+                guard a < e, b < e, tail[a] == tail[i], head[b] == head[i], head[a] == tail[b],
+                      head[a] < tail[i], head[a] < head[i] else { throw bad("shortcut \(i) does not unpack") }
+            }
+        }
+    }
+}

@@ -1,0 +1,218 @@
+import GeoFareCore
+/// Contracts a road network under one metric into a ``ContractionHierarchy``.
+///
+/// Follows the classic scheme (Geisberger et al.; as RoutingKit's `contraction_hierarchy.cpp` and
+/// OSRM's contractor do it): nodes leave the graph one at a time in order of a priority
+/// (added/removed arcs + added/removed original hops + edge difference + deleted neighbours + level),
+/// recomputed lazily when a node reaches the top of the queue; contracting `v` adds a shortcut `u → w` for each pair of neighbours
+/// unless a witness search (Dijkstra from `u` avoiding `v`, bounded by the shortcut's weight and
+/// a settled-node limit) finds a path no longer. A missed witness only adds a needless shortcut;
+/// it never makes an answer wrong. Each shortcut records the two arcs it replaces, so it unpacks
+/// to network arcs.
+struct ContractionHierarchyBuilder {
+    /// An arc of the graph still being contracted, seen from one of its ends.
+    struct Link { var node: UInt32; var weight: UInt32; var edge: UInt32 }
+
+    let n: Int
+    var outLinks: [[Link]]
+    var inLinks: [[Link]]
+    // every arc ever created (original and shortcut), indexed by edge id
+    var edgeWeight: [UInt32] = []
+    var edgeA: [UInt32] = []   // original: the network arc; shortcut: edge id of u → v
+    var edgeB: [UInt32] = []   // original: UInt32.max; shortcut: edge id of v → w
+    var edgeHops: [UInt32] = []
+    var contracted: [Bool]
+    var level: [UInt32]
+    var deletedNeighbours: [UInt32]
+    // witness search
+    let witness: SearchSpace
+    var isTarget: [Bool]
+    let settleLimit: Int
+
+    init(nodeCount: Int, tails: [UInt32], heads: [UInt32], weights: [UInt32], settleLimit: Int = 200) {
+        n = nodeCount
+        self.settleLimit = settleLimit
+        outLinks = [[Link]](repeating: [], count: n)
+        inLinks = [[Link]](repeating: [], count: n)
+        contracted = [Bool](repeating: false, count: n)
+        level = [UInt32](repeating: 0, count: n)
+        deletedNeighbours = [UInt32](repeating: 0, count: n)
+        witness = SearchSpace(nodeCount: n)
+        isTarget = [Bool](repeating: false, count: n)
+        for i in tails.indices {
+            let u = tails[i], v = heads[i]
+            if u == v { continue }  // a self-loop never shortens a path with positive weights
+            _ = addOrImprove(u, v, weight: weights[i], a: UInt32(i), b: UInt32.max, hops: 1)
+        }
+    }
+
+    /// Adds arc `u → v` or lowers the weight of the existing one (parallel arcs keep the lightest).
+    mutating func addOrImprove(_ u: UInt32, _ v: UInt32, weight: UInt32, a: UInt32, b: UInt32, hops: UInt32) -> Bool {
+        if let i = outLinks[Int(u)].firstIndex(where: { $0.node == v }) {
+            if outLinks[Int(u)][i].weight <= weight { return false }
+            let e = outLinks[Int(u)][i].edge
+            edgeWeight[Int(e)] = weight; edgeA[Int(e)] = a; edgeB[Int(e)] = b; edgeHops[Int(e)] = hops
+            outLinks[Int(u)][i].weight = weight
+            if let j = inLinks[Int(v)].firstIndex(where: { $0.node == u }) { inLinks[Int(v)][j].weight = weight }
+            return true
+        }
+        let e = UInt32(edgeWeight.count)
+        edgeWeight.append(weight); edgeA.append(a); edgeB.append(b); edgeHops.append(hops)
+        outLinks[Int(u)].append(Link(node: v, weight: weight, edge: e))
+        inLinks[Int(v)].append(Link(node: u, weight: weight, edge: e))
+        return true
+    }
+
+    /// Dijkstra from `source` in the remaining graph without `avoid`, until every marked target is
+    /// settled, a key exceeds `maxWeight`, or `settleLimit` nodes are settled. Leaves upper bounds in `witness`.
+    mutating func witnessSearch(from source: UInt32, avoid: UInt32, maxWeight: UInt64, targets: Int) {
+        let ws = witness
+        ws.begin()
+        ws.reach(source, 0, parentNode: 0, parentArc: 0)
+        var settled = 0, targetsLeft = targets
+        while !ws.heap.isEmpty {
+            let (u, d) = ws.heap.pop()
+            if d > maxWeight { break }
+            if isTarget[Int(u)] { targetsLeft -= 1; if targetsLeft == 0 { break } }
+            settled += 1
+            if settled > settleLimit { break }
+            outLinks[Int(u)].withUnsafeBufferPointer { links in
+                for link in links where link.node != avoid {
+                    let nd = d + UInt64(link.weight)
+                    if nd <= maxWeight { ws.reach(link.node, nd, parentNode: 0, parentArc: 0) }
+                }
+            }
+        }
+    }
+
+    /// Whether the last witness search reached `w` within `weight`.
+    @inline(__always)
+    func witnessed(_ w: UInt32, within weight: UInt64) -> Bool {
+        witness.isReached(w) && witness.labels[Int(w)].dist <= weight
+    }
+
+    /// The shortcuts the last ``simulate(_:)`` found: `u → w` of weight `via` made of edges `first`, `second`.
+    var pending: [(u: UInt32, w: UInt32, via: UInt64, first: UInt32, second: UInt32)] = []
+
+    /// Finds the shortcuts contracting `v` needs (into ``pending``) without changing the graph.
+    /// - Returns: how many and their original hops.
+    mutating func simulate(_ v: UInt32) -> (arcs: Int, hops: Int) {
+        var added = 0, addedHops = 0
+        pending.removeAll(keepingCapacity: true)
+        let ins = inLinks[Int(v)], outs = outLinks[Int(v)]
+        if ins.isEmpty || outs.isEmpty { return (0, 0) }
+        var maxOut: UInt64 = 0
+        for o in outs { isTarget[Int(o.node)] = true; maxOut = max(maxOut, UInt64(o.weight)) }
+        defer { for o in outs { isTarget[Int(o.node)] = false } }
+        for i in ins {
+            if outs.count == 1 && outs[0].node == i.node { continue }
+            // the source counts as a target when it is one (it is settled first)
+            witnessSearch(from: i.node, avoid: v, maxWeight: UInt64(i.weight) + maxOut, targets: outs.count)
+            for o in outs where o.node != i.node {
+                let via = UInt64(i.weight) + UInt64(o.weight)
+                if witnessed(o.node, within: via) { continue }
+                added += 1
+                addedHops += Int(edgeHops[Int(i.edge)] + edgeHops[Int(o.edge)])
+                pending.append((i.node, o.node, via, i.edge, o.edge))
+            }
+        }
+        return (added, addedHops)
+    }
+
+    /// Adds the shortcuts of the last ``simulate(_:)`` (the graph has not changed since, so they are
+    /// exactly what contracting its node needs).
+    /// - Throws: ``GraphError`` `graph_invalid_network` when a shortcut's weight does not fit in 32 bits.
+    mutating func commitPending() throws(GraphError) {
+        for s in pending {
+            guard s.via < UInt64(UInt32.max) else {
+                throw GraphError(code: .graphInvalidNetwork, message: "a shortcut's weight \(s.via) exceeds 32 bits",
+                                 field: "weights")
+            }
+            _ = addOrImprove(s.u, s.w, weight: UInt32(s.via), a: s.first, b: s.second,
+                             hops: edgeHops[Int(s.first)] + edgeHops[Int(s.second)])
+        }
+    }
+
+    /// The contraction priority of `v` (lower goes first); leaves its shortcuts in ``pending``.
+    mutating func priority(_ v: UInt32) -> UInt64 {
+        let (added, addedHops) = simulate(v)
+        let removed = inLinks[Int(v)].count + outLinks[Int(v)].count
+        var removedHops = 0
+        for l in inLinks[Int(v)] { removedHops += Int(edgeHops[Int(l.edge)]) }
+        for l in outLinks[Int(v)] { removedHops += Int(edgeHops[Int(l.edge)]) }
+        // edge quotient and hop quotient (RoutingKit), edge difference and deleted neighbours
+        // (Geisberger et al.), and the level, which spreads contraction evenly
+        let p = Double(added) / Double(max(removed, 1)) + Double(addedHops) / Double(max(removedHops, 1))
+            + Double(deletedNeighbours[Int(v)]) + Double(level[Int(v)]) + (Double(added) - Double(removed) + 20)
+        return UInt64(p * 1024)
+    }
+
+    /// Contracts every node; returns the hierarchy's arrays.
+    mutating func build() throws(GraphError) -> ContractionHierarchy.Arrays {
+        let queue = IndexedMinHeap(capacity: n)
+        for v in 0..<n { queue.push(UInt32(v), key: priority(UInt32(v))) }
+        var order: [UInt32] = []
+        order.reserveCapacity(n)
+        // per contracted node, in contraction order: its remaining arcs become final
+        var upFirst: [UInt32] = [0], upHeadNode: [UInt32] = [], upEdge: [UInt32] = []
+        var downFirst: [UInt32] = [0], downTailNode: [UInt32] = [], downEdge: [UInt32] = []
+        upHeadNode.reserveCapacity(edgeWeight.count * 2)
+        while !queue.isEmpty {
+            let (v, key) = queue.pop()
+            let fresh = priority(v)
+            if fresh > key && !queue.isEmpty && fresh > queue.minKey {
+                queue.push(v, key: fresh)
+                continue
+            }
+            for l in outLinks[Int(v)] { upHeadNode.append(l.node); upEdge.append(l.edge) }
+            for l in inLinks[Int(v)] { downTailNode.append(l.node); downEdge.append(l.edge) }
+            upFirst.append(UInt32(upHeadNode.count))
+            downFirst.append(UInt32(downTailNode.count))
+            order.append(v)
+            try commitPending()  // found by the priority(v) just above
+            contracted[Int(v)] = true
+            var neighbours: [UInt32] = []
+            for l in outLinks[Int(v)] {
+                inLinks[Int(l.node)].removeAll { $0.node == v }
+                neighbours.append(l.node)
+            }
+            for l in inLinks[Int(v)] {
+                outLinks[Int(l.node)].removeAll { $0.node == v }
+                neighbours.append(l.node)
+            }
+            outLinks[Int(v)] = []
+            inLinks[Int(v)] = []
+            for u in neighbours where !contracted[Int(u)] {
+                level[Int(u)] = max(level[Int(u)], level[Int(v)] + 1)
+                deletedNeighbours[Int(u)] += 1
+            }
+            // neighbours' priorities are not recomputed here (each would cost witness searches): a node's
+            // priority is recomputed when it comes to the top, and it goes back when it grew (lazy updates)
+        }
+        // renumber by rank; map edge ids to final positions (up first, then down)
+        var rank = [UInt32](repeating: 0, count: n)
+        for (r, v) in order.enumerated() { rank[Int(v)] = UInt32(r) }
+        let upCount = upEdge.count
+        var position = [UInt32](repeating: UInt32.max, count: edgeWeight.count)
+        for (p, e) in upEdge.enumerated() { position[Int(e)] = UInt32(p) }
+        for (p, e) in downEdge.enumerated() { position[Int(e)] = UInt32(upCount + p) }
+        func unpack(_ e: UInt32) -> (UInt32, UInt32) {
+            let b = edgeB[Int(e)]
+            return b == UInt32.max ? (edgeA[Int(e)], UInt32.max) : (position[Int(edgeA[Int(e)])], position[Int(b)])
+        }
+        var a = ContractionHierarchy.Arrays()
+        a.rank = rank
+        a.order = order
+        a.upFirst = upFirst
+        a.upHead = upHeadNode.map { rank[Int($0)] }
+        a.upWeight = upEdge.map { edgeWeight[Int($0)] }
+        a.downFirst = downFirst
+        a.downTail = downTailNode.map { rank[Int($0)] }
+        a.downWeight = downEdge.map { edgeWeight[Int($0)] }
+        a.unpackA.reserveCapacity(upCount + downEdge.count)
+        a.unpackB.reserveCapacity(upCount + downEdge.count)
+        for e in upEdge { let (x, y) = unpack(e); a.unpackA.append(x); a.unpackB.append(y) }
+        for e in downEdge { let (x, y) = unpack(e); a.unpackA.append(x); a.unpackB.append(y) }
+        return a
+    }
+}

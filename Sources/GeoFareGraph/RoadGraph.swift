@@ -1,0 +1,93 @@
+import GeoFareCore
+
+/// A road graph ready to route on: a network with a contraction hierarchy per metric and a snapping
+/// grid, from a memory-mapped graph file (or built in memory). Immutable and `Sendable`; route with
+/// a per-thread ``RoadGraphRouter`` (``makeRouter()``) or the allocating ``route(from:to:metric:withGeometry:)``.
+public final class RoadGraph: Sendable {
+    let owner: any AnyObject & Sendable
+    let network: NetworkView
+    let hierarchies: [ContractionHierarchy]  // by GraphMetric.index
+    let snapper: Snapper
+    public let metadata: GraphMetadata
+
+    /// Opens a graph file (see ``GraphFile``) and checks every section it uses.
+    /// - Throws: ``GraphError`` with the codes of ``GraphFile/init(path:verifyChecksum:)``, or `graph_corrupt`
+    ///   when a section is missing or inconsistent.
+    public convenience init(path: String, verifyChecksum: Bool = true) throws(GraphError) {
+        let file = try GraphFile(path: path, verifyChecksum: verifyChecksum)
+        let net = try NetworkView(file: file)
+        var chs: [ContractionHierarchy] = []
+        for metric in GraphMetric.allCases {
+            var views: [UnsafeBufferPointer<UInt32>] = []
+            for k in 0..<GraphFileLayout.Section.hierarchyArrayCount {
+                guard let v = file.view(GraphFileLayout.Section.hierarchy(metric, k), as: UInt32.self) else {
+                    throw file.corrupt("the \(metric.rawValue) hierarchy's section \(k) is missing")
+                }
+                views.append(v)
+            }
+            let ch = ContractionHierarchy(metric: metric, owner: file, views: views)
+            do { try ch.checkStructure(nodeCount: net.nodeCount, arcCount: net.arcCount) } catch { throw file.corrupt(error.message) }
+            chs.append(ch)
+        }
+        self.init(owner: file, network: net, hierarchies: chs, metadata: file.metadata)
+    }
+
+    /// Builds a graph in memory: contracts `network` under both metrics (for tests and tools; a
+    /// service should map a file). The metadata's counts and bbox are taken from the network.
+    /// - Throws: ``GraphError`` `graph_invalid_network`.
+    public convenience init(network: RoadNetwork, metadata: GraphMetadata) throws(GraphError) {
+        try network.validate()
+        let owner = BufferOwner()
+        let chs = try GraphMetric.allCases.map { (m) throws(GraphError) in try ContractionHierarchy(network: network, metric: m) }
+        self.init(owner: owner, network: NetworkView(keeping: network, in: owner), hierarchies: chs, metadata: metadata.describing(network))
+    }
+
+    private init(owner: any AnyObject & Sendable, network: NetworkView, hierarchies: [ContractionHierarchy], metadata: GraphMetadata) {
+        self.owner = owner
+        self.network = network
+        self.hierarchies = hierarchies
+        self.metadata = metadata
+        snapper = Snapper(network: network)
+    }
+
+    /// Counts and extent: nodes, arcs, bbox (degrees), the OSM timestamp.
+    public var stats: (nodes: Int, arcs: Int, west: Double, south: Double, east: Double, north: Double, osmTimestamp: String) {
+        (network.nodeCount, network.arcCount, metadata.west, metadata.south, metadata.east, metadata.north, metadata.osmTimestamp)
+    }
+
+    /// Whether `coordinate` lies in the box of the graph's nodes (edges included).
+    public func contains(_ coordinate: Coordinate) -> Bool {
+        coordinate.latitude >= metadata.south && coordinate.latitude <= metadata.north
+            && coordinate.longitude >= metadata.west && coordinate.longitude <= metadata.east
+    }
+
+    /// The arcs nearest `point` (both directions of a two-way road), nearest first.
+    /// - Parameter maxDistanceMetres: the largest snap distance.
+    /// - Throws: ``GraphError`` `no_road_nearby` with `field` when no arc is that close,
+    ///   `invalid_snap_distance` when `maxDistanceMetres` is not in (0, 100 000].
+    public func snap(_ point: Coordinate, maxDistanceMetres: Double = 200, field: String = "point") throws(GraphError) -> [SnapCandidate] {
+        guard maxDistanceMetres.isFinite, maxDistanceMetres > 0, maxDistanceMetres <= 100_000 else {
+            throw GraphError(code: .invalidSnapDistance,
+                             message: "the maximum snap distance must be a number of metres in (0, 100000], got \(maxDistanceMetres)",
+                             field: "max_snap_distance")
+        }
+        guard point.latitude.isFinite, point.longitude.isFinite else {
+            throw GraphError(code: .noRoadNearby, message: "\(point) is not a finite coordinate", field: field)
+        }
+        let found = snapper.candidates(near: point, maxDistanceMetres: maxDistanceMetres)
+        guard !found.isEmpty else {
+            throw GraphError(code: .noRoadNearby,
+                             message: "no road within \(maxDistanceMetres) m of \(point)", field: field)
+        }
+        return found
+    }
+
+    /// A router for the calling thread (it holds per-query scratch space of a few bytes per node).
+    public func makeRouter() -> RoadGraphRouter { RoadGraphRouter(graph: self) }
+
+    /// Routes with a fresh router (allocates its scratch space; reuse ``makeRouter()`` in loops).
+    public func route(from: Coordinate, to: Coordinate, metric: GraphMetric = .fastest, withGeometry: Bool = false,
+                      maxSnapMetres: Double = 200) throws(GraphError) -> GraphPath {
+        try makeRouter().route(from: from, to: to, metric: metric, withGeometry: withGeometry, maxSnapMetres: maxSnapMetres)
+    }
+}

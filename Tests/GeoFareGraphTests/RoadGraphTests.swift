@@ -1,0 +1,151 @@
+import Foundation
+import GeoFareCore
+import Testing
+@testable import GeoFareGraph
+
+/// Snapping and routing between coordinates: snapped points, partial arcs, one-ways, the same-arc
+/// case, and agreement with Dijkstra over the same snapped endpoints.
+@Suite struct RoadGraphTests {
+    static let meta = GraphMetadata(profileID: "car", profileFingerprint: "t", osmTimestamp: "", buildTime: "")
+
+    /// Degrees for metre offsets around the test networks' origin.
+    static func coordinate(xMetres x: Double, yMetres y: Double) -> Coordinate {
+        let lat = TestNetworks.baseLat + y / TestNetworks.metresPerDegreeLat
+        let lon = TestNetworks.baseLon + x / (TestNetworks.metresPerDegreeLat * cos(TestNetworks.baseLat * .pi / 180))
+        return Coordinate(uncheckedLatitude: lat, longitude: lon)
+    }
+
+    /// A straight two-way street 0—1—2 along x (500 m arcs), and a one-way 3 → 4 parallel at y = 300.
+    static func streets() throws -> (RoadNetwork, RoadGraph) {
+        var b = TestNetworks.Builder()
+        let n0 = b.node(xMetres: 0, yMetres: 0), n1 = b.node(xMetres: 500, yMetres: 0), n2 = b.node(xMetres: 1000, yMetres: 0)
+        b.arc(n0, n1); b.arc(n1, n0); b.arc(n1, n2); b.arc(n2, n1)
+        let n3 = b.node(xMetres: 0, yMetres: 300), n4 = b.node(xMetres: 1000, yMetres: 300)
+        b.arc(n3, n4, speedKmh: 30)
+        return (b.net, try RoadGraph(network: b.net, metadata: meta))
+    }
+
+    @Test func snapsAPointOffTheRoadOntoBothDirections() throws {
+        let (net, graph) = try Self.streets()
+        for off in [5.0, 17, 30] {
+            let c = try graph.snap(Self.coordinate(xMetres: 250, yMetres: off), maxDistanceMetres: 50)
+            #expect(Set(c.map(\.arc)) == [0, 1], "\(off) m: \(c.map(\.arc))")
+            for s in c {
+                #expect(abs(s.distanceMetres - off) < 0.3, "\(s.distanceMetres) vs \(off)")
+                let f = s.arc == 0 ? 0.5 : 0.5
+                #expect(abs(s.fraction - f) < 0.002)
+                for k in 0..<2 {
+                    let w = k == 0 ? net.arcTimeMilliseconds[Int(s.arc)] : net.arcDistanceCentimetres[Int(s.arc)]
+                    #expect(s.fromTail[k] + s.toHead[k] == w)
+                }
+            }
+        }
+        // 100 m along arc 0 is 20 % of it; on the reverse arc 1 it is 80 %
+        let c = try graph.snap(Self.coordinate(xMetres: 100, yMetres: -10), maxDistanceMetres: 50)
+        let forward = try #require(c.first { $0.arc == 0 }), backward = try #require(c.first { $0.arc == 1 })
+        #expect(abs(forward.fraction - 0.2) < 0.002 && abs(backward.fraction - 0.8) < 0.002)
+        #expect(abs(Double(forward.fromTail[1]) - 10_000) <= 20)
+    }
+
+    @Test func farPointsAreNoRoadNearby() throws {
+        let (_, graph) = try Self.streets()
+        #expect(throws: GraphError.self) { try graph.snap(Self.coordinate(xMetres: 250, yMetres: 150), maxDistanceMetres: 100) }
+        do {
+            _ = try graph.route(from: Self.coordinate(xMetres: 250, yMetres: 5), to: Self.coordinate(xMetres: 5000, yMetres: 5000))
+            Issue.record("routed to a point 5 km from any road")
+        } catch {
+            #expect(error.code == "no_road_nearby" && error.field == "to")
+        }
+        do {
+            _ = try graph.route(from: Self.coordinate(xMetres: -900, yMetres: 0), to: Self.coordinate(xMetres: 250, yMetres: 5))
+            Issue.record("routed from a point 900 m from any road")
+        } catch {
+            #expect(error.code == "no_road_nearby" && error.field == "from")
+        }
+    }
+
+    @Test func badSnapDistancesAreTypedErrors() throws {
+        let (_, graph) = try Self.streets()
+        for d in [0.0, -5, .nan, .infinity, 1e9] {
+            do {
+                _ = try graph.snap(Self.coordinate(xMetres: 250, yMetres: 5), maxDistanceMetres: d)
+                Issue.record("accepted a snap distance of \(d)")
+            } catch {
+                #expect(error.code == "invalid_snap_distance" && error.field == "max_snap_distance")
+            }
+        }
+        // an in-memory graph knows its box
+        #expect(graph.contains(Self.coordinate(xMetres: 500, yMetres: 100)))
+        #expect(!graph.contains(Self.coordinate(xMetres: 500, yMetres: 400)))
+        #expect(graph.stats.arcs == 5)
+    }
+
+    @Test func oneWayIsRespected() throws {
+        let (net, graph) = try Self.streets()
+        // along the one-way: the piece from 20 % to 70 % of arc 4
+        let p = try graph.route(from: Self.coordinate(xMetres: 200, yMetres: 305), to: Self.coordinate(xMetres: 700, yMetres: 295), metric: .shortest)
+        #expect(p.pieces.count == 1 && p.pieces[0].arc == 4)
+        #expect(abs(p.distanceMetres - 500) < 0.5)
+        #expect(abs(p.timeSeconds - 500 / (30 / 3.6)) < 0.1)
+        // against it: the one-way is not connected to anything else, so no route
+        do {
+            _ = try graph.route(from: Self.coordinate(xMetres: 700, yMetres: 300), to: Self.coordinate(xMetres: 200, yMetres: 300), maxSnapMetres: 50)
+            Issue.record("drove against a one-way")
+        } catch {
+            #expect(error.code == "no_route")
+        }
+        _ = net
+    }
+
+    @Test func sameArcBothWaysAndAcrossNodes() throws {
+        let (_, graph) = try Self.streets()
+        // backwards along the two-way street: uses the reverse arc directly
+        let back = try graph.route(from: Self.coordinate(xMetres: 400, yMetres: 3), to: Self.coordinate(xMetres: 100, yMetres: 3), metric: .shortest)
+        #expect(back.pieces.count == 1 && back.pieces[0].arc == 1 && abs(back.distanceMetres - 300) < 0.5)
+        // across node 1: two pieces, 200 + 300 m, geometry through the node
+        let across = try graph.route(from: Self.coordinate(xMetres: 300, yMetres: -4), to: Self.coordinate(xMetres: 800, yMetres: 4),
+                                     metric: .shortest, withGeometry: true)
+        #expect(across.pieces.map(\.arc) == [0, 2])
+        #expect(abs(across.distanceMetres - 500) < 0.5)
+        #expect(across.geometry.count == 3)
+        #expect(abs(across.geometry[1].longitude - Self.coordinate(xMetres: 500, yMetres: 0).longitude) < 1e-6)
+    }
+
+    @Test func routesAgreeWithDijkstraOverTheSameSnappedEndpoints() throws {
+        let net = TestNetworks.grid(seed: 8, width: 18, height: 14)
+        let path = GraphFileTests.tempPath("route.graph")
+        var chs: [GraphMetric: ContractionHierarchy] = [:]
+        for m in GraphMetric.allCases { chs[m] = try ContractionHierarchy(network: net, metric: m) }
+        try GraphFileWriter.write(network: net, hierarchies: chs, metadata: Self.meta, to: path)
+        let graph = try RoadGraph(path: path)
+        let router = graph.makeRouter()
+        var rng = SeededGenerator(seed: 4)
+        var routed = 0
+        for metric in GraphMetric.allCases {
+            let dijkstra = DijkstraQuery(graph: ArcGraph(network: net, metric: metric))
+            for _ in 0..<150 {
+                let a = Self.coordinate(xMetres: Double.random(in: 0...2000, using: &rng), yMetres: Double.random(in: 0...1500, using: &rng))
+                let b = Self.coordinate(xMetres: Double.random(in: 0...2000, using: &rng), yMetres: Double.random(in: 0...1500, using: &rng))
+                guard let starts = try? graph.snap(a, maxDistanceMetres: 200), let ends = try? graph.snap(b, maxDistanceMetres: 200) else { continue }
+                let k = metric.index
+                var expected = dijkstra.bidirectional(sources: starts.map { RouteEndpoint(node: net.arcHead[Int($0.arc)], offset: $0.toHead[k]) },
+                                                      targets: ends.map { RouteEndpoint(node: net.arcTail[Int($0.arc)], offset: $0.fromTail[k]) },
+                                                      withPath: false)?.weight
+                for s in starts { for t in ends where s.arc == t.arc && t.fraction >= s.fraction {
+                    expected = min(expected ?? .max, UInt64(t.fromTail[k] - s.fromTail[k]))
+                } }
+                let p = try? router.route(starts: starts, ends: ends, metric: metric)
+                #expect(p.map { UInt64(((metric == .fastest ? $0.timeSeconds * 1000 : $0.distanceMetres * 100)).rounded()) } == expected)
+                guard let p else { continue }
+                routed += 1
+                // consecutive pieces join at nodes; full arcs inside
+                for (x, y) in zip(p.pieces, p.pieces.dropFirst()) { #expect(net.arcHead[Int(x.arc)] == net.arcTail[Int(y.arc)]) }
+                #expect(p.pieces.dropFirst().dropLast().allSatisfy { $0.fractionFrom == 0 && $0.fractionTo == 1 })
+            }
+        }
+        #expect(routed > 200)
+        #expect(graph.contains(Self.coordinate(xMetres: 1000, yMetres: 800)))
+        #expect(!graph.contains(Self.coordinate(xMetres: -5000, yMetres: 800)))
+        #expect(graph.stats.nodes == net.nodeCount)
+    }
+}
