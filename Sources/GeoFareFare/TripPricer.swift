@@ -18,12 +18,18 @@ public struct TripPricer: Sendable {
         self.estimator = estimator
     }
 
-    /// The embedded tariffs, zones and route calibration, plus an optional user data directory.
-    /// - Throws: ``FareError`` when a data file is malformed (its field names the file).
-    public static func standard(data: DataCatalog = .embedded) throws(FareError) -> TripPricer {
+    /// The embedded tariffs, zones and route calibration, plus an optional user data directory,
+    /// and road graph files: a trip inside a graph is routed on its roads
+    /// (``GraphRouteEstimator``), any other by the circuity model.
+    /// - Throws: ``FareError`` when a data file is malformed (its field names the file), or a
+    ///   graph file's code (`graph_corrupt`, ...) with its path as the field.
+    public static func standard(data: DataCatalog = .embedded, graphs: [String] = []) throws(FareError) -> TripPricer {
         let catalog = try TariffCatalog.load(from: data)
-        let estimator: CircuityRouteEstimator
-        do { estimator = try CircuityRouteEstimator(data: data, regions: catalog.zones) } catch {
+        let estimator: any RouteEstimator
+        do {
+            let circuity = try CircuityRouteEstimator(data: data, regions: catalog.zones)
+            estimator = graphs.isEmpty ? circuity : try GraphRouteEstimator(paths: graphs, fallback: circuity)
+        } catch {
             throw FareError(code: error.code, message: error.message, field: error.field)
         }
         return TripPricer(engine: try FareEngine(catalog: catalog), estimator: estimator)

@@ -17,6 +17,9 @@ public struct GraphMetadata: Sendable, Hashable, Codable {
     public var arcCount: Int
     /// ``attributionText``.
     public var attribution: String
+    /// The profile's wait at a traffic signal, seconds (included in the time of arcs ending at
+    /// one; a route counts it as slow time). `nil`: not recorded.
+    public var signalPenaltySeconds: Double? = nil
 
     public init(profileID: String, profileFingerprint: String, osmTimestamp: String, buildTime: String,
                 west: Double = 0, south: Double = 0, east: Double = 0, north: Double = 0, nodeCount: Int = 0, arcCount: Int = 0,

@@ -15,6 +15,16 @@ public struct RouteRequest: Sendable {
     public var businessZone: GeoPolygon?
     /// A speed-profile id; `nil` picks one by the origin's region.
     public var profile: String?
+    /// What a road-graph route minimises: time (`fastest`, what a taxi drives) or distance.
+    public var metric: RouteMetric = .fastest
+    /// Return the road geometry (`Route.geometry`) when a road graph drives the route.
+    public var includeGeometry = false
+    /// When a point lies farther than ``maxSnapMeters`` from every road of the graph that holds the
+    /// trip: `true` estimates the route with the circuity model instead, `false` answers
+    /// `no_road_nearby`.
+    public var fallbackWhenNoRoad = true
+    /// The largest distance a point is moved onto a road, metres.
+    public var maxSnapMeters = 200.0
 
     public init(origin: Coordinate, via: [Coordinate] = [], destination: Coordinate, departure: Date, businessZone: GeoPolygon? = nil, profile: String? = nil) {
         self.origin = origin
@@ -27,6 +37,14 @@ public struct RouteRequest: Sendable {
 
     /// The points in order: origin, stops, destination.
     public var points: [Coordinate] { [origin] + via + [destination] }
+}
+
+/// What a road-graph route minimises.
+public enum RouteMetric: String, Sendable, Hashable, CaseIterable {
+    /// Travel time: what a taxi drives (the default).
+    case fastest
+    /// Distance.
+    case shortest
 }
 
 /// An estimated route: totals, one leg per stop, the segments the meter runs over, and an 80 %
@@ -55,6 +73,9 @@ public struct Route: Sendable, Hashable {
     /// The estimator and speed profile used.
     public var estimator: String
     public var profile: String
+    /// The road path, `[lon, lat]` in driving order, when a road graph drove the route and the
+    /// request asked for it.
+    public var geometry: [Coordinate]? = nil
 
     /// The distance along the route at which each leg ends (drop-off positions), metres.
     public var legEndDistances: [Double] {

@@ -10,13 +10,16 @@ struct DataOptions: ParsableArguments {
     @Option(name: .customLong("data"), help: ArgumentHelp("A data directory that adds to or overrides the embedded tariffs, zones and route tables.", valueName: "dir"))
     var directory: String?
 
+    @Option(name: .customLong("graph"), help: ArgumentHelp("A road graph file (geofare graph build); repeatable. A trip inside a graph is routed on its roads, any other by the circuity model.", valueName: "file"))
+    var graphs: [String] = []
+
     var catalog: DataCatalog {
         DataCatalog(overrideDirectory: directory.map { URL(fileURLWithPath: $0) })
     }
 
     /// The pricer over the embedded data and the directory; a broken data file exits 65 naming it.
     func pricer() throws -> TripPricer {
-        do { return try TripPricer.standard(data: catalog) } catch {
+        do { return try TripPricer.standard(data: catalog, graphs: graphs) } catch {
             StandardError.print("geofare: \(error.description) [\(error.code)]")
             throw GeoFareExit.dataError
         }
