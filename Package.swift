@@ -25,6 +25,12 @@ let package = Package(
             pkgConfig: "proj",
             providers: [.apt(["libproj-dev"])]
         ),
+        // zlib, the system library (`zlib1g-dev`): inflates the zlib_data blobs of OSM PBF files.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // The files of Data/, embedded into the binary at compile time with C23 `#embed`
         // so that the `geofare` binary finds its data however and wherever it is run.
         .target(
@@ -38,7 +44,7 @@ let package = Package(
             dependencies: ["CProj", "GeoFareCore", "GeoFareData"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "GeoFareGraph", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
+        .target(name: "GeoFareGraph", dependencies: ["CZlib", "GeoFareCore", "GeoFareData"], swiftSettings: swiftSettings),
         .target(name: "GeoFareRoute", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareProj"], swiftSettings: swiftSettings),
         .target(name: "GeoFareFare", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareRoute"], swiftSettings: swiftSettings),
         .target(name: "GeoFareBatch", dependencies: ["GeoFareCore", "GeoFareFare"], swiftSettings: swiftSettings),
@@ -68,6 +74,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "GeoFareRouteTests", dependencies: ["GeoFareRoute", "GeoFareCore", "GeoFareProj"],
+                    resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "GeoFareGraphTests", dependencies: ["GeoFareGraph", "GeoFareCore"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareClusterTests", dependencies: ["GeoFareCluster", "GeoFareCore"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute"], swiftSettings: swiftSettings),
