@@ -75,7 +75,7 @@ let package = Package(
         ),
         .testTarget(name: "GeoFareRouteTests", dependencies: ["GeoFareRoute", "GeoFareCore", "GeoFareProj"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "GeoFareGraphTests", dependencies: ["GeoFareGraph", "GeoFareCore"],
+        .testTarget(name: "GeoFareGraphTests", dependencies: ["GeoFareGraph", "GeoFareCore", "GeoFareProj"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareClusterTests", dependencies: ["GeoFareCluster", "GeoFareCore"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute"], swiftSettings: swiftSettings),

@@ -26,6 +26,8 @@ public struct GraphError: CodedError, Hashable {
     public static let pbfUnreadable = "pbf_unreadable"
     /// A road profile that is not valid JSON or fails validation.
     public static let invalidProfile = "invalid_profile"
+    /// No profile of the requested id in the data catalog.
+    public static let profileNotFound = "profile_not_found"
 
     static func corrupt(_ message: String) -> GraphError {
         GraphError(code: pbfCorrupt, message: message)

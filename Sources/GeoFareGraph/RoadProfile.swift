@@ -1,4 +1,6 @@
+import Foundation
 import GeoFareCore
+import GeoFareData
 
 /// A vehicle profile for extracting a road network from OpenStreetMap: which ways drive, how
 /// fast, in which direction, and which turn rules apply. Decoded from JSON (see
@@ -197,5 +199,18 @@ private struct ProfileObject {
         if let unknown = fields.keys.sorted().first(where: { !used.contains($0) }) {
             throw GraphError.invalidProfile("unknown field", field: field(unknown))
         }
+    }
+}
+
+extension RoadProfile {
+    /// The profile `Data/route/profiles/<id>.json` from `catalog` (embedded, or a user override).
+    /// - Throws: ``GraphError`` `profile_not_found` when no such file exists, `invalid_profile` when it does not validate.
+    public static func named(_ id: String, catalog: DataCatalog = .embedded) throws(GraphError) -> RoadProfile {
+        let path = "route/profiles/\(id).json"
+        let bytes: Data
+        do { bytes = try catalog.file(path).bytes } catch {
+            throw GraphError(code: GraphError.profileNotFound, message: "no road profile '\(id)' (\(path))", field: "profile")
+        }
+        return try RoadProfile(json: [UInt8](bytes))
     }
 }
