@@ -22,7 +22,9 @@ enum ArcSplitter {
             if uses[i] < 2 { uses[i] += 1 }
         }
         var routing = [Bool](repeating: false, count: ids.count)
-        for i in 0..<ids.count { routing[i] = uses[i] >= 2 || g.nodeSignal[i] }
+        // a signal must be an arc end to put its penalty on the arcs into it; without a penalty it stays a shape point
+        let signalsRoute = g.signalPenaltyMilliseconds > 0
+        for i in 0..<ids.count { routing[i] = uses[i] >= 2 || (signalsRoute && g.nodeSignal[i]) }
         for w in 0..<ways.wayIds.count {
             let s = ways.wayRefStart[w], e = ways.wayRefStart[w + 1]
             for k in s..<e {

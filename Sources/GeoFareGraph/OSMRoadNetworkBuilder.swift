@@ -7,7 +7,7 @@ import Foundation
 /// 2. **Nodes** (pass 2): the coordinates of the nodes those ways use (a sorted id array, never
 ///    an array sized by the largest OSM id).
 /// 3. **Arcs**: each way is split at routing nodes (nodes used twice or more, way ends, signal
-///    nodes, restriction via nodes, neighbours of nodes missing from a clipped extract); other
+///    nodes when the profile gives them a penalty, restriction via nodes, neighbours of nodes missing from a clipped extract); other
 ///    nodes become shape points. Length is the WGS84 geodesic length (``WGS84Geodesic``)
 ///    rounded to centimetres (min 1); time is length / speed in milliseconds (min 1) plus the
 ///    signal penalty when the head is a signal. Parallel arcs are all kept.
@@ -69,7 +69,7 @@ public struct OSMRoadNetworkBuilder: Sendable {
         if profile.turnRestrictions {
             graph.applyRestrictions(ways.restrictions, nodeIds: nodes.ids, wayIds: ways.wayIds, report: &report)
         }
-        report.nodesBeforeComponent = graph.nodeCount
+        report.nodesBeforeComponent = graph.routingNodeCount
         report.arcsBeforeComponent = graph.liveArcCount
         clock.lap("restrictions", into: &report)
 

@@ -23,6 +23,12 @@ struct WorkingGraph {
 
     var nodeCount: Int { nodeLatitudes.count }
     var liveArcCount: Int { arcDeleted.reduce(0) { $0 + ($1 ? 0 : 1) } }
+    /// Nodes that are the tail or head of a live arc.
+    var routingNodeCount: Int {
+        var used = [Bool](repeating: false, count: nodeCount)
+        for a in 0..<arcTail.count where !arcDeleted[a] { used[Int(arcTail[a])] = true; used[Int(arcHead[a])] = true }
+        return used.reduce(0) { $0 + ($1 ? 1 : 0) }
+    }
 
     mutating func appendArc(copyOf b: Int, tail: Int32) -> Int32 {
         arcTail.append(tail)
@@ -171,7 +177,7 @@ struct WorkingGraph {
             net.arcDistanceCentimetres.append(arcDistanceCentimetres[a])
             var flags = ArcFlags(rawValue: arcFlags[a])
             var time = UInt64(arcTravelMilliseconds[a])
-            if nodeSignal[head] {
+            if nodeSignal[head] && signalPenaltyMilliseconds > 0 {
                 flags.insert(.signalAtHead)
                 time += UInt64(signalPenaltyMilliseconds)
             }

