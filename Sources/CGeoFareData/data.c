@@ -12,6 +12,10 @@ static const unsigned char route_circuity_json[] = {
 #embed "../../Data/route/circuity.json"
 };
 
+static const unsigned char route_profiles_car_json[] = {
+#embed "../../Data/route/profiles/car.json"
+};
+
 static const unsigned char route_speed_profiles_json[] = {
 #embed "../../Data/route/speed-profiles.json"
 };
@@ -127,6 +131,7 @@ static const unsigned char zones_us_nyc_congestion_geojson[] = {
 static const geofare_data_file files[] = {
     {"crs/aliases.json", crs_aliases_json, sizeof(crs_aliases_json)},
     {"route/circuity.json", route_circuity_json, sizeof(route_circuity_json)},
+    {"route/profiles/car.json", route_profiles_car_json, sizeof(route_profiles_car_json)},
     {"route/speed-profiles.json", route_speed_profiles_json, sizeof(route_speed_profiles_json)},
     {"tariffs/kr-busan-regular.json", tariffs_kr_busan_regular_json, sizeof(tariffs_kr_busan_regular_json)},
     {"tariffs/kr-chungbuk-regular.json", tariffs_kr_chungbuk_regular_json, sizeof(tariffs_kr_chungbuk_regular_json)},

@@ -122,4 +122,16 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case graphTruncated = "graph_truncated"
     /// A graph file of a format version this reader does not understand (rebuild it).
     case graphVersionUnsupported = "graph_version_unsupported"
+    /// An OSM PBF file that ends inside a blob (the blob and byte offset are named).
+    case pbfTruncated = "pbf_truncated"
+    /// An OSM PBF file whose bytes do not decode (bad varint, length, inflate failure).
+    case pbfCorrupt = "pbf_corrupt"
+    /// An OSM PBF file that needs a feature GeoFare does not read (lzma/zstd blobs, history).
+    case pbfUnsupported = "pbf_unsupported"
+    /// An OSM PBF file that cannot be opened or read.
+    case pbfUnreadable = "pbf_unreadable"
+    /// A road profile that is not valid JSON or fails validation (the JSON path is named).
+    case invalidProfile = "invalid_profile"
+    /// No road profile of that id.
+    case profileNotFound = "profile_not_found"
 }
