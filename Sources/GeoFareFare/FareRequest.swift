@@ -1,5 +1,6 @@
 import Foundation
 import GeoFareCore
+import GeoFareRoute
 
 /// What to price: a trip (coordinates with stops, total distance and duration, or segments),
 /// when, with which tariff, for how many riders. The one fare input of the library, the worker,
@@ -41,6 +42,12 @@ public struct FareRequest: Sendable {
     /// Where each rider gets off, as distance along the trip in metres (proportional and
     /// Shapley splits); `nil`: everybody rides to the end. Count must equal `partySize`.
     public var dropoffDistances: [Double]?
+    /// For a trip by coordinates on a road graph: what the route minimises (``RouteMetric``),
+    /// whether the route keeps its road geometry, and whether a point far from every road falls
+    /// back to the circuity model (`true`) or answers `no_road_nearby`.
+    public var metric: RouteMetric = .fastest
+    public var includeGeometry = false
+    public var fallbackWhenNoRoad = true
     /// Tolls paid at cost, minor units; split equally.
     public var tolls: Int64 = 0
     /// A call/booking fee, minor units; split equally.

@@ -87,8 +87,11 @@ public struct TripPricer: Sendable {
         }
         let zone = tariff.flatMap { engine.catalog.businessZone(ofTariffAt: $0) }
         do {
-            return try estimator.estimate(RouteRequest(origin: origin, via: via, destination: destination,
-                                                       departure: request.departure, businessZone: zone))
+            var r = RouteRequest(origin: origin, via: via, destination: destination, departure: request.departure, businessZone: zone)
+            r.metric = request.metric
+            r.includeGeometry = request.includeGeometry
+            r.fallbackWhenNoRoad = request.fallbackWhenNoRoad
+            return try estimator.estimate(r)
         } catch {
             throw FareError(code: error.code, message: error.message, field: error.field)
         }

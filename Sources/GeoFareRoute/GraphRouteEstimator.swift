@@ -132,7 +132,7 @@ public final class GraphRouteEstimator: RouteEstimator {
             let start = Date(timeIntervalSince1970: clock)
             if let last = segments.last, last.outsideZone == outside,
                Int(LocalClock.secondOfDay(profile.clock.localSeconds(last.start.timeIntervalSince1970)) / 3600) == hour,
-               last.start.timeIntervalSince1970 + last.durationSeconds == clock {
+               abs(last.start.timeIntervalSince1970 + last.durationSeconds - clock) < 1e-6 {
                 segments[segments.count - 1].distanceMeters += distance
                 segments[segments.count - 1].durationSeconds += duration
                 segments[segments.count - 1].slowSeconds = (last.slowSeconds ?? 0) + slow

@@ -96,6 +96,14 @@ public enum ResultEncoding {
         w.jsonKey("distance_m"); w.jsonDouble(route.distanceMeters)
         w.jsonKey("duration_s"); w.jsonDouble(route.durationSeconds)
         w.jsonKey("estimator"); w.jsonString(route.estimator)
+        if let geometry = route.geometry {
+            w.jsonKey("geometry"); w.append(UInt8(ascii: "["))
+            for (k, c) in geometry.enumerated() {
+                if k > 0 { w.append(UInt8(ascii: ",")) }
+                w.append(UInt8(ascii: "[")); w.jsonDouble(c.longitude); w.append(UInt8(ascii: ",")); w.jsonDouble(c.latitude); w.append(UInt8(ascii: "]"))
+            }
+            w.append(UInt8(ascii: "]"))
+        }
         w.jsonKey("legs"); w.append(UInt8(ascii: "["))
         for (k, l) in route.legs.enumerated() {
             if k > 0 { w.append(UInt8(ascii: ",")) }

@@ -1,6 +1,7 @@
 import Foundation
 import GeoFareCore
 import GeoFareFare
+import GeoFareGraph
 import GeoFareProj
 import GeoFareRoute
 import GeoFareText
@@ -144,6 +145,12 @@ public final class WorkerDispatcher: @unchecked Sendable {
             }),
             "zones": .array(pricer.engine.catalog.zones.zones.map { .string($0.id) }),
             "route_estimator": .string(pricer.estimator.name),
+            "graphs": .array(((pricer.estimator as? GraphRouteEstimator)?.graphs ?? []).map { entry in
+                let m = entry.graph.metadata
+                return .object(["file": .string(entry.path), "osm_timestamp": .string(m.osmTimestamp), "profile": .string(m.profileID),
+                                "bbox": .object(["west": .double(m.west), "south": .double(m.south), "east": .double(m.east), "north": .double(m.north)]),
+                                "nodes": .int(Int64(m.nodeCount)), "arcs": .int(Int64(m.arcCount)), "attribution": .string(m.attribution)])
+            }),
         ])
     }
 
@@ -184,7 +191,17 @@ public final class WorkerDispatcher: @unchecked Sendable {
                 try RequestFields.coordinate(v, path: "via[\(i)]")
             }
         }
-        return FareRequest(from: origin, via: via, to: destination, departure: departure, tariff: try f.optionalString("tariff"))
+        var r = FareRequest(from: origin, via: via, to: destination, departure: departure, tariff: try f.optionalString("tariff"))
+        if let m = try f.optionalString("metric") {
+            guard let metric = RouteMetric(rawValue: m) else { throw WorkerError(code: .invalidValue, message: "metric is fastest or shortest, got '\(m)'", field: "metric") }
+            r.metric = metric
+        }
+        r.includeGeometry = try f.bool("geometry", default: false)
+        if let n = try f.optionalString("no_road") {
+            guard n == "fallback" || n == "error" else { throw WorkerError(code: .invalidValue, message: "no_road is fallback or error, got '\(n)'", field: "no_road") }
+            r.fallbackWhenNoRoad = n == "fallback"
+        }
+        return r
     }
 
     func route(_ f: RequestFields) throws -> JSONValue {

@@ -20,6 +20,8 @@ struct RouteCommand: ParsableCommand {
     @Option(help: "Departure as ISO 8601 with offset (default: now).") var at: String?
     @Option(help: "The tariff whose business zone splits the segments (default: by the origin).") var tariff: String?
     @Flag(help: "Print the route as JSON (the worker's route result).") var json = false
+    @Option(help: "On a road graph: fastest (default) or shortest.") var metric: String = "fastest"
+    @Flag(help: "With --json: include the road geometry ([lon, lat] points) when a road graph drives the route.") var geometry = false
     @Option(help: "Also draw the route (legs, and segments coloured inside/outside the tariff zone) as an SVG picture into this file.") var svg: String?
     @OptionGroup var data: DataOptions
 
@@ -28,8 +30,11 @@ struct RouteCommand: ParsableCommand {
         let when = try departure(at)
         try reportingErrors {
             let origin = try coordinate(from, field: "from"), destination = try coordinate(to, field: "to")
-            let r = FareRequest(from: origin, via: try via.enumerated().map { try coordinate($1, field: "via[\($0)]") }, to: destination,
+            var r = FareRequest(from: origin, via: try via.enumerated().map { try coordinate($1, field: "via[\($0)]") }, to: destination,
                                 departure: when, tariff: tariff)
+            guard let m = RouteMetric(rawValue: metric) else { throw ValidationError("--metric is fastest or shortest, got '\(metric)'") }
+            r.metric = m
+            r.includeGeometry = geometry || svg != nil
             // Outside every tariff region (and with no tariff named) the route is still estimated, with no zone.
             let route = try pricer.route(r, anywhere: true)
             if let svg {
@@ -53,8 +58,19 @@ struct RouteCommand: ParsableCommand {
     /// segments (blue inside the zone, red outside), and the stops.
     static func draw(_ route: Route, zone: GeoPolygon?, to path: String) throws {
         let stops = [route.legs[0].from] + route.legs.map(\.to)
-        var map = SVGMap.around(stops)
+        var map = SVGMap.around(stops + (route.geometry ?? []))
         if let zone { map.polygon(zone.rings, fill: "#60a5fa", stroke: "#2563eb", title: "tariff business zone", cssClass: "zone") }
+        if let road = route.geometry, road.count >= 2 {
+            // On a road graph: the road path, and the segments' colours along it by distance.
+            Self.drawAlong(road, route.segments, on: &map)
+            for (i, p) in stops.enumerated() {
+                let name = i == 0 ? "from" : i == stops.count - 1 ? "to" : "via \(i)"
+                map.circle(p, radius: 6, fill: "#111827", label: nil, title: name, cssClass: "stop")
+                map.text(p, name)
+            }
+            try map.write(to: path, caption: "\(DecimalFormat.string(route.distanceMeters / 1000, decimals: 2)) km, \(DecimalFormat.string(route.durationSeconds / 60, decimals: 1)) min, \(route.segments.count) segments (\(route.estimator)) — geofare route")
+            return
+        }
         // The estimator's segments lie along each leg in order; without a road geometry they are
         // drawn on the straight line, in proportion to their distance.
         var k = 0
@@ -81,5 +97,35 @@ struct RouteCommand: ParsableCommand {
             map.text(p, name)
         }
         try map.write(to: path, caption: "\(DecimalFormat.string(route.distanceMeters / 1000, decimals: 2)) km, \(DecimalFormat.string(route.durationSeconds / 60, decimals: 1)) min, \(route.segments.count) segments (\(route.estimator)) — geofare route")
+    }
+
+    /// Cuts a road polyline into the segments by their distances (local metres) and draws each.
+    static func drawAlong(_ road: [Coordinate], _ segments: [TripSegment], on map: inout SVGMap) {
+        var lengths = [0.0]
+        for k in 1..<road.count {
+            lengths.append(lengths[k - 1] + CheapRuler(latitude: road[k].latitude).distanceMeters(road[k - 1], road[k]))
+        }
+        let total = lengths.last ?? 0
+        let routeTotal = segments.reduce(0) { $0 + $1.distanceMeters }
+        let scale = routeTotal > 0 ? total / routeTotal : 0
+        func point(at d: Double) -> Coordinate {
+            var k = 1
+            while k < road.count - 1 && lengths[k] < d { k += 1 }
+            let span = lengths[k] - lengths[k - 1]
+            let t = span > 0 ? max(0, min(1, (d - lengths[k - 1]) / span)) : 0
+            return Coordinate(uncheckedLatitude: road[k - 1].latitude + (road[k].latitude - road[k - 1].latitude) * t,
+                              longitude: road[k - 1].longitude + (road[k].longitude - road[k - 1].longitude) * t)
+        }
+        var done = 0.0
+        for (n, s) in segments.enumerated() {
+            let a = done * scale, b = (done + s.distanceMeters) * scale
+            var pts = [point(at: a)]
+            for k in 1..<road.count where lengths[k] > a && lengths[k] < b { pts.append(road[k]) }
+            pts.append(point(at: b))
+            map.line(pts, color: s.outsideZone ? "#dc2626" : "#2563eb",
+                     title: "segment \(n): \(DecimalFormat.string(s.distanceMeters, decimals: 0)) m, \(DecimalFormat.string(s.durationSeconds, decimals: 0)) s\(s.outsideZone ? ", outside the zone" : "")",
+                     cssClass: "segment")
+            done += s.distanceMeters
+        }
     }
 }

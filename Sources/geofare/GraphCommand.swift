@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import GeoFareCore
+import GeoFareData
+import GeoFareGraph
+
+/// `geofare graph build|info`: road graphs from OpenStreetMap.
+struct GraphCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "graph",
+        abstract: "Build a road graph from an OpenStreetMap extract, or describe one.",
+        subcommands: [GraphBuildCommand.self, GraphInfoCommand.self]
+    )
+}
+
+/// `geofare graph build REGION.osm.pbf -o REGION.graph`.
+struct GraphBuildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Read an OSM PBF extract with a road profile, contract it for both metrics and write one graph file.",
+        discussion: """
+        Example: geofare graph build seoul.osm.pbf -o seoul.graph
+        Keeps the roads the profile drives (Data/route/profiles/<id>.json), the largest strongly connected
+        part, and contraction hierarchies for the fastest and shortest metrics. Prints counts and timings.
+        The file carries the ODbL attribution of the OpenStreetMap data.
+        """
+    )
+
+    @Argument(help: "The OpenStreetMap extract (.osm.pbf).") var input: String
+    @Option(name: .shortAndLong, help: "The graph file to write.") var output: String
+    @Option(help: "The road profile id (Data/route/profiles/<id>.json) or a profile JSON file.") var profile = "car"
+    @OptionGroup var data: DataOptions
+    @Flag(help: "No progress or counts on stderr.") var quiet = false
+
+    func run() throws {
+        let roadProfile: RoadProfile
+        do {
+            if profile.hasSuffix(".json") {
+                roadProfile = try RoadProfile(json: Array(try Data(contentsOf: URL(fileURLWithPath: profile))))
+            } else {
+                roadProfile = try RoadProfile.named(profile, catalog: data.catalog)
+            }
+        } catch let error as GraphError {
+            StandardError.print("geofare: \(error.description) [\(error.code)]")
+            throw GeoFareExit.dataError
+        } catch {
+            StandardError.print("geofare: cannot read the profile '\(profile)': \(error.localizedDescription) [\(ErrorCode.invalidProfile.rawValue)]")
+            throw GeoFareExit.dataError
+        }
+        do {
+            try build(with: roadProfile)
+        } catch let error as GraphError {
+            StandardError.print("geofare: \(error.description) [\(error.code)]")
+            throw GeoFareExit.dataError
+        }
+    }
+
+    func say(_ line: String) {
+        if !quiet { StandardError.print(line) }
+    }
+
+    func build(with roadProfile: RoadProfile) throws {
+        let start = Date()
+        do {
+            say("geofare graph build: reading \(input) with profile \(roadProfile.id)")
+            let built = try OSMRoadNetworkBuilder(profile: roadProfile).build(pbfAt: URL(fileURLWithPath: input))
+            let network = built.network, report = built.report
+            say("  read \(report.nodesRead) nodes, \(report.waysRead) ways, \(report.relationsRead) relations; kept \(report.waysKept) ways")
+            say("  network: \(report.nodes) nodes, \(report.arcs) arcs (largest strongly connected part of \(report.nodesBeforeComponent) nodes); \(report.restrictionsApplied) turn restrictions applied")
+            for p in report.phaseMilliseconds { say("  \(p.name): \(Int(p.milliseconds)) ms") }
+            var hierarchies: [GraphMetric: ContractionHierarchy] = [:]
+            for metric in GraphMetric.allCases {
+                let t = Date()
+                hierarchies[metric] = try ContractionHierarchy(network: network, metric: metric)
+                say("  contraction (\(metric.rawValue)): \(Int(Date().timeIntervalSince(t) * 1000)) ms")
+            }
+            let stamp = report.osmTimestampSeconds > 0
+                ? ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(report.osmTimestampSeconds))) : ""
+            var meta = GraphMetadata(profileID: roadProfile.id, profileFingerprint: roadProfile.fingerprint, osmTimestamp: stamp,
+                                     buildTime: ISO8601DateFormatter().string(from: Date()))
+            meta.signalPenaltySeconds = roadProfile.trafficSignalPenaltySeconds
+            try GraphFileWriter.write(network: network, hierarchies: hierarchies, metadata: meta, to: output)
+            let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+            say("  wrote \(output): \(size) bytes in \(Int(Date().timeIntervalSince(start) * 1000)) ms in all; peak RSS \(GraphBuildCommand.peakRSSMiB()) MiB")
+        }
+    }
+
+    /// The process's peak resident memory (VmHWM), MiB.
+    static func peakRSSMiB() -> Int {
+        guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in s.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return (line.split(separator: " ").compactMap { Int($0) }.first ?? 0) / 1024
+        }
+        return 0
+    }
+}
+
+/// `geofare graph info FILE`.
+struct GraphInfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "info", abstract: "Describe a graph file: where it came from, its box and its counts.")
+
+    @Argument(help: "The graph file.") var file: String
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        let graph: RoadGraph
+        do { graph = try RoadGraph(path: file) } catch {
+            StandardError.print("geofare: \(error.description) [\(error.code)]")
+            throw GeoFareExit.dataError
+        }
+        let m = graph.metadata
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(m), as: UTF8.self))
+            return
+        }
+        print("""
+        \(file)
+          profile      \(m.profileID) (\(m.profileFingerprint))
+          OSM data     \(m.osmTimestamp.isEmpty ? "timestamp unknown" : m.osmTimestamp)
+          built        \(m.buildTime)
+          box          \(m.west),\(m.south),\(m.east),\(m.north) (W,S,E,N)
+          nodes        \(m.nodeCount)
+          arcs         \(m.arcCount)
+          attribution  \(m.attribution)
+        """)
+    }
+}
