@@ -85,9 +85,9 @@ public struct PBFReader: Sendable {
                         guard blobHeaderIsHeader else {
                             throw GraphError(code: GraphError.pbfCorrupt, message: "the first blob is not an OSMHeader").located(blob: 0, offset: 0)
                         }
-                        var scratch: [UInt8] = []
+                        let scratch = InflateBuffer()
                         do throws(GraphError) {
-                            let bytes = try Self.blobContent(raw, entry, scratch: &scratch)
+                            let bytes = try Self.blobContent(raw, entry, scratch: scratch)
                             headerBytes = Array(bytes)
                         } catch { throw error.located(blob: index, offset: offset) }
                     } else {
@@ -114,12 +114,12 @@ public struct PBFReader: Sendable {
     @discardableResult
     public func visit<V: PBFVisitor>(_ visitor: inout V, kinds: PBFElementKinds = .all) throws(GraphError) -> Int64 {
         var decoder = PBFBlockDecoder()
-        var scratch: [UInt8] = []
+        let scratch = InflateBuffer()
         let blobs = self.blobs
         let result: Result<Void, GraphError> = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<Void, GraphError> in
             for entry in blobs where entry.isData {
                 do throws(GraphError) {
-                    let content = try Self.blobContent(raw, entry, scratch: &scratch)
+                    let content = try Self.blobContent(raw, entry, scratch: scratch)
                     try decoder.decode(content, kinds: kinds, visitor: &visitor)
                 } catch { return .failure(error.located(blob: entry.index, offset: entry.headerOffset)) }
             }
@@ -163,7 +163,7 @@ public struct PBFReader: Sendable {
     }
 
     /// The uncompressed content of a blob: the raw bytes, or zlib inflated into `scratch`.
-    private static func blobContent(_ raw: UnsafeRawBufferPointer, _ entry: BlobEntry, scratch: inout [UInt8]) throws(GraphError) -> UnsafeRawBufferPointer {
+    private static func blobContent(_ raw: UnsafeRawBufferPointer, _ entry: BlobEntry, scratch: InflateBuffer) throws(GraphError) -> UnsafeRawBufferPointer {
         var r = ProtobufReader(UnsafeRawBufferPointer(rebasing: raw[entry.dataOffset..<(entry.dataOffset + entry.dataSize)]))
         var rawData: UnsafeRawBufferPointer? = nil
         var zlibData: UnsafeRawBufferPointer? = nil
@@ -185,18 +185,15 @@ public struct PBFReader: Sendable {
         guard let zlibData else { throw .corrupt("blob has neither raw nor zlib data") }
         guard rawSize >= 0, rawSize <= Int64(maxBlobSize) else { throw .corrupt("blob raw_size \(rawSize) out of 0...\(maxBlobSize)") }
         let size = Int(rawSize)
-        if scratch.count < size + 1 { scratch = [UInt8](repeating: 0, count: size + 1) }
+        let out = scratch.reserve(size + 1)
         // uncompress returns Z_OK only for a complete zlib stream with a matching Adler-32;
         // Z_BUF_ERROR when the output would exceed the buffer (one spare byte detects a raw_size too small).
         var outLength = uLongf(size + 1)
-        let status = scratch.withUnsafeMutableBytes { out in
-            CZlib.uncompress(out.baseAddress!.assumingMemoryBound(to: Bytef.self), &outLength,
-                             zlibData.baseAddress?.assumingMemoryBound(to: Bytef.self),
-                             uLong(zlibData.count))
-        }
+        let status = CZlib.uncompress(out.baseAddress!.assumingMemoryBound(to: Bytef.self), &outLength,
+                                      zlibData.baseAddress?.assumingMemoryBound(to: Bytef.self), uLong(zlibData.count))
         guard status == Z_OK else { throw .corrupt("zlib inflate failed (status \(status))") }
         guard Int(outLength) == size else { throw .corrupt("inflated \(outLength) bytes, raw_size says \(size)") }
-        return scratch.withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0[0..<size]) }
+        return UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(out)[0..<size])
     }
 
     private static func decodeHeader(_ bytes: UnsafeRawBufferPointer) throws(GraphError) -> OSMHeader {
@@ -225,4 +222,20 @@ public struct PBFReader: Sendable {
         }
         return header
     }
+}
+
+/// The buffer blobs are inflated into, reused across blobs; the one owner of its memory.
+final class InflateBuffer {
+    private var storage = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+
+    /// At least `count` writable bytes (valid until the next call or until the buffer is freed).
+    func reserve(_ count: Int) -> UnsafeMutableRawBufferPointer {
+        if storage.count < count {
+            storage.deallocate()
+            storage = .allocate(byteCount: max(count, 1), alignment: 16)
+        }
+        return storage
+    }
+
+    deinit { storage.deallocate() }
 }

@@ -33,6 +33,8 @@ struct WayCollector: PBFVisitor {
 
     // per-block key codes (index into `interestingKeys`, or -1)
     private var keyCode: [Int16] = []
+    // per-way: the string index of each interesting key's value, or -1 (reused, no allocation per way)
+    private var found: [Int] = []
     private let keyIndex: [String: Int16]
     private let highwayClass: [String: UInt8]
 
@@ -55,6 +57,7 @@ struct WayCollector: PBFVisitor {
         var classes: [String: UInt8] = [:]
         for (i, c) in profile.roadClasses.enumerated() { classes[c.highway] = UInt8(i) }
         highwayClass = classes
+        found = [Int](repeating: -1, count: Int(restrictionBase))
     }
 
     mutating func beginBlock(strings: PBFStringTable) {
@@ -76,11 +79,12 @@ struct WayCollector: PBFVisitor {
 
     mutating func way(id: Int64, refs wayRefs: [Int64], tags: PBFTags, strings: PBFStringTable) {
         waysRead += 1
-        var found = [Int](repeating: -1, count: Int(restrictionBase))
+        for i in found.indices { found[i] = -1 }
         for t in 0..<tags.count {
             let code = keyCode[Int(tags.keys[t])]
             if code >= 0 && code < restrictionBase { found[Int(code)] = Int(tags.values[t]) }
         }
+        let found = self.found
         func value(_ k: Key) -> String? { found[Int(k.rawValue)] >= 0 ? strings.string(found[Int(k.rawValue)]) : nil }
         guard let highway = value(.highway), let cls = highwayClass[highway] else { return }
         if profile.dropAreas, value(.area) == "yes" { return }
