@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareCLITests",
-            dependencies: ["geofare", "GeoFareFare", "GeoFareCore", "GeoFareText", "GeoFareTestSupport"],
+            dependencies: ["geofare", "GeoFareFare", "GeoFareRoute", "GeoFareCore", "GeoFareText", "GeoFareTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import GeoFareCore
+import GeoFareFare
+import GeoFareRoute
+import GeoFareTestSupport
+import GeoFareText
+
+/// `--graph`: a real OSM extract built into a graph file by the command, then the same fares
+/// through the worker, `fare-csv` and the library, all on the road network.
+struct GraphRoutingTests {
+    static let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/data/osm")
+
+    /// Builds `extract` into a temporary graph file with `geofare graph build`.
+    static func build(_ extract: String) throws -> URL {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-\(UUID().uuidString).graph")
+        let r = try GeoFareBinary.run(["graph", "build", shared.appendingPathComponent(extract).path, "-o", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("contraction (fastest)") && r.stderr.contains("nodes"))
+        return out
+    }
+
+    @Test("graph build, info, and a corrupt or foreign file named as such")
+    func buildAndInfo() throws {
+        let graph = try Self.build("seoul_mapo.osm.pbf")
+        defer { try? FileManager.default.removeItem(at: graph) }
+        let info = try GeoFareBinary.run(["graph", "info", graph.path, "--json"])
+        #expect(info.status == 0)
+        let meta = try JSONParser.parse(Array(info.stdout.utf8.dropLast()))
+        #expect(meta.object?["profileID"]?.string == "car")
+        #expect(meta.object?["attribution"]?.string?.contains("OpenStreetMap") == true)
+        #expect((meta.object?["nodeCount"]?.int64 ?? 0) > 500)
+        // A byte flipped in the middle: corrupt, by its checksum.
+        var bytes = try Data(contentsOf: graph)
+        bytes[bytes.count / 2] ^= 0xFF
+        let bad = graph.appendingPathExtension("bad")
+        defer { try? FileManager.default.removeItem(at: bad) }
+        try bytes.write(to: bad)
+        let r = try GeoFareBinary.run(["graph", "info", bad.path])
+        #expect(r.status == 65 && r.stderr.contains("graph_corrupt"), "\(r.stderr)")
+        let notGraph = try GeoFareBinary.run(["route", "--from", "37.5443,126.9516", "--to", "37.56,126.94", "--graph", Self.shared.appendingPathComponent("seoul_mapo.osm.pbf").path])
+        #expect(notGraph.status == 65 && notGraph.stderr.contains("graph_not_a_graph_file"), "\(notGraph.stderr)")
+    }
+
+    @Test("Fares inside the graph: worker == fare-csv == library on the road route; outside it the circuity model answers, and says so")
+    func threeWayOnGraph() throws {
+        let graph = try Self.build("seoul_mapo.osm.pbf")
+        defer { try? FileManager.default.removeItem(at: graph) }
+        let pricer = try TripPricer.standard(graphs: [graph.path])
+        var rng = SeededGenerator(seed: 31)
+        var csv = "id,origin_lat,origin_lon,dest_lat,dest_lon,depart_at,party_size,tariff\n"
+        var lines: [String] = []
+        var expected: [(FareQuote, String)] = []
+        for i in 0..<120 {
+            let inside = i % 6 != 5
+            let a = inside ? try Coordinate(latitude: (Double.random(in: 37.542...37.566, using: &rng) * 1e5).rounded() / 1e5, longitude: (Double.random(in: 126.935...126.965, using: &rng) * 1e5).rounded() / 1e5)
+                           : try Coordinate(latitude: 37.5665, longitude: 126.9780)
+            let b = inside ? try Coordinate(latitude: (Double.random(in: 37.542...37.566, using: &rng) * 1e5).rounded() / 1e5, longitude: (Double.random(in: 126.935...126.965, using: &rng) * 1e5).rounded() / 1e5)
+                           : try Coordinate(latitude: 37.4979, longitude: 127.0276)
+            let when = "2024-05-15T\(10 + i % 12):07:00+09:00", party = i % 3 + 1
+            csv += "\(i),\(a.latitude),\(a.longitude),\(b.latitude),\(b.longitude),\(when),\(party),kr-seoul/regular\n"
+            lines.append(#"{"id":\#(i),"op":"fare","from":{"lat":\#(a.latitude),"lon":\#(a.longitude)},"to":{"lat":\#(b.latitude),"lon":\#(b.longitude)},"depart_at":"\#(when)","party_size":\#(party),"tariff":"kr-seoul/regular","route":true}"#)
+            var r = FareRequest(from: a, to: b, departure: ISO8601.parse(when)!, tariff: "kr-seoul/regular")
+            r.partySize = party
+            let (q, route) = try pricer.quote(r)
+            expected.append((q, route?.estimator ?? ""))
+        }
+        #expect(expected.filter { $0.1 == "graph-ch-v1" }.count >= 50)  // the extract covers two districts in part: some points are > 200 m from its roads
+        #expect(expected.filter { $0.1 == "circuity-v1" }.count >= 20)
+        let worker = try WorkerProcess(arguments: ["--db", ":memory:", "--graph", graph.path])
+        worker.send(Array((lines.joined(separator: "\n") + "\n").utf8))
+        let answers = worker.receive(lines.count)
+        worker.closeInput()
+        _ = worker.wait()
+        let out = try GeoFareBinary.run(["fare-csv", "--quiet", "--graph", graph.path], stdin: csv)
+        #expect(out.status == 0, "\(out.stderr)")
+        let rows = out.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        try #require(answers.count == expected.count && rows.count == expected.count)
+        for ((answer, row), (q, estimator)) in zip(zip(answers, rows), expected) {
+            let w = try #require(answer["result"])
+            #expect(w["total"]?.int64 == q.total && w["meter"]?.int64 == q.meter && w["distance_m"]?.double == q.distanceMeters)
+            #expect(w["route"]?["estimator"]?.string == estimator)
+            let n = row.count
+            #expect(row[n - 7] == String(q.total) && row[n - 12] == DecimalFormat.string(q.distanceMeters, decimals: 1))
+        }
+    }
+
+    @Test("route on a graph: the road geometry on request, shortest never longer than fastest, no_road_nearby when asked not to fall back")
+    func routeOptions() throws {
+        let graph = try Self.build("seoul_mapo.osm.pbf")
+        defer { try? FileManager.default.removeItem(at: graph) }
+        let worker = try WorkerProcess(arguments: ["--db", ":memory:", "--graph", graph.path])
+        defer { worker.closeInput(); _ = worker.wait() }
+        let trip = #""from":{"lat":37.5443,"lon":126.9516},"to":{"lat":37.5600,"lon":126.9400},"depart_at":"2024-05-15T14:00:00+09:00""#
+        let fastest = try #require(worker.call(#"{"id":1,"op":"route",\#(trip),"geometry":true}"#)?["result"])
+        let shortest = try #require(worker.call(#"{"id":2,"op":"route",\#(trip),"metric":"shortest"}"#)?["result"])
+        #expect(fastest["estimator"]?.string == "graph-ch-v1")
+        let geometry = try #require(fastest["geometry"]?.array)
+        #expect(geometry.count > 5)
+        #expect(geometry.first?.array?.count == 2)
+        #expect(shortest["geometry"] == nil)
+        #expect((shortest["distance_m"]?.double ?? .infinity) <= (fastest["distance_m"]?.double ?? 0))
+        // A point more than 200 m from every road of this extract: an error when asked, the circuity model otherwise.
+        let wet = #""from":{"lat":37.5443,"lon":126.9516},"to":{"lat":37.5405,"lon":126.9360},"depart_at":"2024-05-15T14:00:00+09:00""#
+        let strict = try #require(worker.call(#"{"id":3,"op":"route",\#(wet),"no_road":"error"}"#))
+        let lenient = try #require(worker.call(#"{"id":4,"op":"route",\#(wet)}"#))
+        #expect(strict["error"]?["code"]?.string == "no_road_nearby")
+        #expect(strict["error"]?["field"]?.string == "to")
+        #expect(lenient["result"]?["estimator"]?.string == "circuity-v1")
+        let version = try #require(worker.call(#"{"id":5,"op":"version"}"#)?["result"])
+        #expect(version["graphs"]?.array?.first?["file"]?.string == graph.path)
+    }
+}
