@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoFareCore
 import GeoFareFare
+import GeoFareGraph
 import GeoFareProj
 import GeoFareRoute
 
@@ -126,6 +127,8 @@ struct RouteBench: ParsableCommand {
 
     @OptionGroup var options: BenchOptions
     @Option(help: "Trips per round.") var trips = 200_000
+    @Option(help: "A road graph file: time its node-to-node queries and full routes instead (against plain bidirectional Dijkstra).") var graph: String?
+    @Option(help: "With --graph: queries per round.") var queries = 2_000
 
     struct Report: Encodable {
         let benchmark = "route"
@@ -139,6 +142,7 @@ struct RouteBench: ParsableCommand {
     }
 
     func run() throws {
+        if let graph { return try runGraph(graph) }
         let pricer = try TripPricer.standard()
         guard let estimator = pricer.estimator as? CircuityRouteEstimator else { throw ValidationError("no circuity estimator") }
         let zone = pricer.engine.catalog.zones.zone("kr-seoul-business")?.polygon
@@ -166,5 +170,95 @@ struct RouteBench: ParsableCommand {
         print("estimate (no zone)            \(Int(report.estimates_per_second)) /s")
         print("estimate + business-zone split \(Int(report.estimates_with_zone_per_second)) /s")
         print("geodesic alone (baseline)     \(Int(report.geodesic_per_second)) /s   (estimate = \(report.ratio) × baseline speed)")
+    }
+}
+
+/// `bench route --graph FILE`: the road graph's queries.
+extension RouteBench {
+    struct GraphReport: Encodable {
+        let benchmark = "route-graph"
+        let graph: String
+        let nodes: Int
+        let arcs: Int
+        let file_bytes: Int
+        let queries: Int
+        let rounds: Int
+        let machine: MachineInfo
+        /// Per metric: node-to-node by the hierarchy and by plain bidirectional Dijkstra, and the
+        /// full route between coordinates (snapping both ends, unpacking the path).
+        let metrics: [String: MetricReport]
+    }
+
+    struct MetricReport: Encodable {
+        let ch_queries_per_second: Double
+        let ch_p50_us: Double
+        let ch_p99_us: Double
+        let dijkstra_queries_per_second: Double
+        let dijkstra_p50_us: Double
+        let dijkstra_p99_us: Double
+        let speedup_p50: Double
+        let full_route_p50_us: Double
+        let full_route_p99_us: Double
+        let checked_equal: Int
+    }
+
+    func runGraph(_ path: String) throws {
+        let road: RoadGraph
+        do { road = try RoadGraph(path: path) } catch {
+            StandardError.print("geofare: \(error.description) [\(error.code)]")
+            throw GeoFareExit.dataError
+        }
+        let m = road.metadata
+        var rng = SeededGenerator(seed: options.seed)
+        let n = UInt32(road.nodeCount)
+        let pairs = (0..<queries).map { _ in (UInt32.random(in: 0..<n, using: &rng), UInt32.random(in: 0..<n, using: &rng)) }
+        let points = (0..<queries).map { _ in
+            (Coordinate(uncheckedLatitude: .random(in: m.south...m.north, using: &rng), longitude: .random(in: m.west...m.east, using: &rng)),
+             Coordinate(uncheckedLatitude: .random(in: m.south...m.north, using: &rng), longitude: .random(in: m.west...m.east, using: &rng)))
+        }
+        func micros(_ body: () -> Void) -> Double {
+            let t = DispatchTime.now().uptimeNanoseconds
+            body()
+            return Double(DispatchTime.now().uptimeNanoseconds - t) / 1e3
+        }
+        var metrics: [String: MetricReport] = [:]
+        let router = road.makeRouter()
+        for metric in GraphMetric.allCases {
+            let q = RoadGraph.NodeQueries(graph: road, metric: metric)
+            var chTimes: [Double] = [], plainTimes: [Double] = [], fullTimes: [Double] = []
+            var chRounds: [Double] = [], plainRounds: [Double] = []
+            var equal = 0
+            for round in 0..<max(1, options.rounds) {
+                var chRound = 0.0, plainRound = 0.0
+                for (s, t) in pairs {
+                    var a: UInt64?, b: UInt64?
+                    let x = micros { a = q.hierarchy(s, t) }
+                    let y = micros { b = q.plainDijkstra(s, t) }
+                    chTimes.append(x); plainTimes.append(y)
+                    chRound += x; plainRound += y
+                    if round == 0 && a == b { equal += 1 }
+                }
+                chRounds.append(chRound); plainRounds.append(plainRound)
+                for (a, b) in points {
+                    fullTimes.append(micros { _ = try? router.route(from: a, to: b, metric: metric, maxSnapMetres: 500) })
+                }
+            }
+            let perSecond = { (total: Double) in (Double(self.queries) / (total / 1e6)).rounded() }
+            let chP50 = Stopwatch.quantile(chTimes, 0.5), plainP50 = Stopwatch.quantile(plainTimes, 0.5)
+            metrics[metric.rawValue] = MetricReport(
+                ch_queries_per_second: perSecond(Stopwatch.median(chRounds)), ch_p50_us: chP50, ch_p99_us: Stopwatch.quantile(chTimes, 0.99),
+                dijkstra_queries_per_second: perSecond(Stopwatch.median(plainRounds)), dijkstra_p50_us: plainP50,
+                dijkstra_p99_us: Stopwatch.quantile(plainTimes, 0.99), speedup_p50: (plainP50 / max(chP50, 1e-3) * 10).rounded() / 10,
+                full_route_p50_us: Stopwatch.quantile(fullTimes, 0.5), full_route_p99_us: Stopwatch.quantile(fullTimes, 0.99),
+                checked_equal: equal)
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let report = GraphReport(graph: path, nodes: road.nodeCount, arcs: m.arcCount, file_bytes: size, queries: queries,
+                                 rounds: options.rounds, machine: .current, metrics: metrics)
+        if options.json { print(try jsonLine(report)); return }
+        print("geofare bench route --graph \(path): \(report.nodes) nodes, \(report.arcs) arcs, \(size) bytes; \(queries) random node pairs × \(options.rounds) rounds, one thread, \(report.machine.cores) cores (\(report.machine.cpu))")
+        for (name, r) in metrics.sorted(by: { $0.key < $1.key }) {
+            print("\(name): CH p50 \(String(format: "%.1f", r.ch_p50_us)) µs p99 \(String(format: "%.1f", r.ch_p99_us)) µs (\(Int(r.ch_queries_per_second))/s); plain bidirectional Dijkstra p50 \(String(format: "%.1f", r.dijkstra_p50_us)) µs p99 \(String(format: "%.1f", r.dijkstra_p99_us)) µs (\(Int(r.dijkstra_queries_per_second))/s); ×\(r.speedup_p50) at p50; full route with snapping p50 \(String(format: "%.1f", r.full_route_p50_us)) µs p99 \(String(format: "%.1f", r.full_route_p99_us)) µs; equal answers \(r.checked_equal)/\(queries)")
+        }
     }
 }
