@@ -12,10 +12,16 @@ import GeoFareRoute
 public struct TripPricer: Sendable {
     public let engine: FareEngine
     public let estimator: any RouteEstimator
+    /// Names of route estimators (``RouteEstimator/name``) whose segments carry road-derived
+    /// slow time, kept as they are. Every other estimator's segments (`circuity-v1` writes the
+    /// tariff-agnostic cruise rule `max(0, T − D / cruise)`) get their slow seconds from the
+    /// catalog's slow-time model for the meter's changeover speed and mode.
+    public let roadDerivedSlowTime: Set<String>
 
-    public init(engine: FareEngine, estimator: any RouteEstimator) {
+    public init(engine: FareEngine, estimator: any RouteEstimator, roadDerivedSlowTime: Set<String> = []) {
         self.engine = engine
         self.estimator = estimator
+        self.roadDerivedSlowTime = roadDerivedSlowTime
     }
 
     /// The embedded tariffs, zones and route calibration, plus an optional user data directory.
@@ -33,7 +39,7 @@ public struct TripPricer: Sendable {
     /// millions of trips takes one, so the reference counts of shared meters never bounce
     /// between cores. Answers are identical to this pricer's.
     public func lane() -> TripPricer {
-        TripPricer(engine: engine.withPrivateMeters(), estimator: estimator)
+        TripPricer(engine: engine.withPrivateMeters(), estimator: estimator, roadDerivedSlowTime: roadDerivedSlowTime)
     }
 
     /// The tariff id a request resolves to.
@@ -109,8 +115,10 @@ public struct TripPricer: Sendable {
     }
 
     /// The request the meter runs on, and its meter: for a trip by coordinates the tariff is
-    /// resolved, the route estimated and, for proportional and Shapley splits, each rider's
-    /// drop-off set at the end of a leg; other trips are validated first, as the engine does.
+    /// resolved, the route estimated, its segments' slow seconds set from the slow-time model
+    /// (unless the estimator is in ``roadDerivedSlowTime``) and, for proportional and Shapley
+    /// splits, each rider's drop-off set at the end of a leg; other trips are validated first,
+    /// as the engine does.
     func prepare(_ request: FareRequest) throws(FareError) -> (FareRequest, Meter, Route?) {
         guard case .stops = request.trip else {
             try engine.validate(request)
@@ -121,6 +129,7 @@ public struct TripPricer: Sendable {
         var fare = request
         fare.trip = .segments(route.segments)
         fare.tariffIndex = tariff
+        fare.modelSlowTime = !roadDerivedSlowTime.contains(route.estimator)
         if request.split != .equal && request.partySize >= 1 {  // a bad party size is the engine's error to report
             let ends = route.legEndDistances
             fare.dropoffDistances = (0..<request.partySize).map { ends[min($0, ends.count - 1)] }
