@@ -266,7 +266,7 @@ public struct FareEngine: Sendable {
             if meter.version.outOfZoneRatePercent == nil, let i = list.firstIndex(where: \.outsideZone) {
                 throw FareError(code: .unknownOutOfZoneRate, message: "tariff '\(meter.tariff.id)' version \(meter.version.label) has no known out-of-zone (시계외) rate, and segments[\(i)] runs outside its business zone; no source gives the rate", field: "segments[\(i)].outside")
             }
-            if request.modelSlowTime && catalog.slowTime != nil {
+            if request.modelSlowTime && !request.segmentsModelled && catalog.slowTime != nil {
                 var modelled = list
                 applyModel(to: &modelled, meter: meter)
                 return modelled

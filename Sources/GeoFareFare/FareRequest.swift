@@ -44,6 +44,9 @@ public struct FareRequest: Sendable {
     /// tariff (and give the model's band as `low`/`high`). ``TripPricer`` sets it for routed
     /// trips whose estimator's slow time is not road-derived. No effect without a model.
     public var modelSlowTime = false
+    /// With ``modelSlowTime``: the segments already carry the model's slow seconds (set in place
+    /// by ``TripPricer``, which saves the engine a copy of the segments); only the band is left.
+    var segmentsModelled = false
     /// Riders sharing the taxi, 1...20.
     public var partySize: Int = 1
     public var split: SplitMethod = .equal

@@ -107,7 +107,8 @@ public struct TripPricer: Sendable {
     /// Prices a trip: resolves its tariff (once), estimates its route when it is given by
     /// coordinates, and runs the meter.
     /// - Returns: the quote, and the route it was priced on (`nil` for distance/duration and
-    ///   segment trips).
+    ///   segment trips); its segments carry the slow seconds the meter ran on (the slow-time
+    ///   model's, unless the estimator is in ``roadDerivedSlowTime``).
     /// - Throws: ``FareError`` (tariff, route and fare errors, each with its field).
     public func quote(_ request: FareRequest) throws(FareError) -> (quote: FareQuote, route: Route?) {
         let (fare, meter, route) = try prepare(request)
@@ -125,16 +126,24 @@ public struct TripPricer: Sendable {
             return (request, try engine.catalog.meter(tariffAt: try resolveTariff(request), at: request.departure), nil)
         }
         let tariff = try resolveTariff(request)
-        let route = try route(request, tariff: tariff)
+        var route = try route(request, tariff: tariff)
+        try engine.validate(request)  // before the meter's own errors, as the engine checks
+        let meter = try engine.catalog.meter(tariffAt: tariff, at: request.departure)
         var fare = request
+        if !roadDerivedSlowTime.contains(route.estimator) && engine.catalog.slowTime != nil {
+            // In place (the route's segments are not shared yet): the route returned is the
+            // one priced, its segments carrying the slow seconds the meter ran on.
+            engine.applyModel(to: &route.segments, meter: meter)
+            fare.modelSlowTime = true
+            fare.segmentsModelled = true
+        }
         fare.trip = .segments(route.segments)
         fare.tariffIndex = tariff
-        fare.modelSlowTime = !roadDerivedSlowTime.contains(route.estimator)
         if request.split != .equal && request.partySize >= 1 {  // a bad party size is the engine's error to report
             let ends = route.legEndDistances
             fare.dropoffDistances = (0..<request.partySize).map { ends[min($0, ends.count - 1)] }
         }
         try engine.validate(fare)
-        return (fare, try engine.catalog.meter(tariffAt: tariff, at: request.departure), route)
+        return (fare, meter, route)
     }
 }

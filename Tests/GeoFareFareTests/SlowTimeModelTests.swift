@@ -121,7 +121,9 @@ struct SlowTimeModelTests {
     func routed() throws {
         let request = FareRequest(from: TripPricerTests.cityHall, to: TripPricerTests.gangnam, departure: at("2024-05-15T08:30:00+09:00"))
         let (q, routed) = try pricer.quote(request)
-        let route = try #require(routed)
+        let priced = try #require(routed)
+        let route = try pricer.route(request)   // the estimator's own segments (cruise rule)
+        #expect(route.segments.count == priced.segments.count)
         let m = try Self.model
         let meter = try pricer.engine.catalog.meter(tariff: q.tariff, at: request.departure)
         let c = m.cruise(tripSeconds: route.durationSeconds)
@@ -131,6 +133,8 @@ struct SlowTimeModelTests {
             cruiseRule += s.slowSeconds ?? 0
         }
         #expect(abs(q.slowSeconds - expected) < 1e-6)
+        // The route returned is the one priced: its segments carry the model's slow seconds.
+        #expect(abs(priced.segments.reduce(0) { $0 + ($1.slowSeconds ?? 0) } - expected) < 1e-6)
         #expect(abs(expected - cruiseRule) > 1, "the route's own slow time already equals the model's: the test cannot tell them apart")
         #expect(q.low <= q.total && q.total <= q.high)
         // The same route with the estimator's slow time kept.
