@@ -8,6 +8,10 @@ static const unsigned char crs_aliases_json[] = {
 #embed "../../Data/crs/aliases.json"
 };
 
+static const unsigned char fare_slow_time_json[] = {
+#embed "../../Data/fare/slow-time.json"
+};
+
 static const unsigned char route_circuity_json[] = {
 #embed "../../Data/route/circuity.json"
 };
@@ -130,6 +134,7 @@ static const unsigned char zones_us_nyc_congestion_geojson[] = {
 
 static const geofare_data_file files[] = {
     {"crs/aliases.json", crs_aliases_json, sizeof(crs_aliases_json)},
+    {"fare/slow-time.json", fare_slow_time_json, sizeof(fare_slow_time_json)},
     {"route/circuity.json", route_circuity_json, sizeof(route_circuity_json)},
     {"route/profiles/car.json", route_profiles_car_json, sizeof(route_profiles_car_json)},
     {"route/speed-profiles.json", route_speed_profiles_json, sizeof(route_speed_profiles_json)},

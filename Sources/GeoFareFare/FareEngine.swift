@@ -42,7 +42,8 @@ public struct FareEngine: Sendable {
         try validate(request)
         let segments = try tripSegments(request, meter: meter)
         let flats = meter.hasFlatSurcharges ? flatSurcharges(meter.version, request: request, clock: meter.clock) : []
-        let figures = segments.withUnsafeBufferPointer { self.figures(request, meter: meter, segments: $0, flats: flats) }
+        let band = modelBand(request, segments: segments)
+        let figures = segments.withUnsafeBufferPointer { self.figures(request, meter: meter, segments: $0, flats: flats, band: band) }
         return try quote(request, figures: figures, meter: meter, segments: segments, flats: flats)
     }
 
@@ -55,6 +56,9 @@ public struct FareEngine: Sendable {
         public var reading: Meter.Reading
         public var distanceMeters: Double
         public var durationSeconds: Double
+        /// The slow (standing) seconds the meter ran on: the sum of the segments' `slowSeconds`
+        /// (the model's, the cruise rule's or the caller's; a segment without one counts 0).
+        public var slowSeconds: Double
         /// Flat surcharges, summed.
         public var surcharges: Int64
         public var tolls: Int64
@@ -88,12 +92,14 @@ public struct FareEngine: Sendable {
         try validate(request)
         if case let .totals(distance, duration) = request.trip {
             var one = try totalsSegment(request, distance: distance, duration: duration, meter: meter)
+            let band = request.cruiseKmh == nil ? catalog.slowTime.map { Self.bandPerSecond($0, tripSeconds: duration) } : nil
             return withUnsafePointer(to: &one) { p in
-                self.figures(request, meter: meter, segments: UnsafeBufferPointer(start: p, count: 1), flats: nil)
+                self.figures(request, meter: meter, segments: UnsafeBufferPointer(start: p, count: 1), flats: nil, band: band)
             }
         }
         let segments = try tripSegments(request, meter: meter)
-        return segments.withUnsafeBufferPointer { self.figures(request, meter: meter, segments: $0, flats: nil) }
+        let band = modelBand(request, segments: segments)
+        return segments.withUnsafeBufferPointer { self.figures(request, meter: meter, segments: $0, flats: nil, band: band) }
     }
 
     /// Validates the request's party, tolls and fees and finds its meter: the named tariff's,
@@ -118,9 +124,32 @@ public struct FareEngine: Sendable {
         guard request.callFee >= 0 else { throw FareError(code: .negativeValue, message: "must not be negative, got \(request.callFee)", field: "call_fee") }
     }
 
+    /// The slow-time model's band for a trip, as seconds per second of trip
+    /// (``Meter/runScenarios(buffer:bandSecondsPerSecond:)``).
+    @inline(__always)
+    static func bandPerSecond(_ model: SlowTimeModel, tripSeconds: Double) -> Double {
+        tripSeconds > 0 ? model.bandHalfWidth(tripSeconds: tripSeconds) / tripSeconds : 0
+    }
+
+    /// The model's band when the model priced the trip's slow time (a `.totals` trip without
+    /// `cruise_kmh`, or `.segments` with ``FareRequest/modelSlowTime``); `nil`: physical bounds.
+    func modelBand(_ request: FareRequest, segments: [TripSegment]) -> Double? {
+        guard let model = catalog.slowTime else { return nil }
+        switch request.trip {
+        case .totals: if request.cruiseKmh != nil { return nil }
+        case .segments: if !request.modelSlowTime { return nil }
+        case .stops: return nil
+        }
+        var duration = 0.0
+        for s in segments { duration += s.durationSeconds }
+        return Self.bandPerSecond(model, tripSeconds: duration)
+    }
+
     /// The three meter runs (estimate, low, high) and the payment rounding.
-    func figures(_ request: FareRequest, meter: Meter, segments: UnsafeBufferPointer<TripSegment>, flats: [FareQuote.FlatItem]?) -> Figures {
-        let (reading, lowReading, highReading) = meter.runScenarios(buffer: segments)
+    /// - Parameter band: the slow-time model's band (``bandPerSecond(_:tripSeconds:)``), or
+    ///   `nil` for the physical bounds.
+    func figures(_ request: FareRequest, meter: Meter, segments: UnsafeBufferPointer<TripSegment>, flats: [FareQuote.FlatItem]?, band: Double?) -> Figures {
+        let (reading, lowReading, highReading) = meter.runScenarios(buffer: segments, bandSecondsPerSecond: band)
         var flatTotal: Int64 = 0
         if meter.hasFlatSurcharges {
             for f in flats ?? flatSurcharges(meter.version, request: request, clock: meter.clock) { flatTotal += f.amount }
@@ -130,12 +159,13 @@ public struct FareEngine: Sendable {
         let total = Meter.roundHalfUp(reading.amount + extras, divisor: 1, step: step)
         let low = Meter.roundHalfUp(lowReading.amount + extras, divisor: 1, step: step)
         let high = Meter.roundHalfUp(highReading.amount + extras, divisor: 1, step: step)
-        var distance = 0.0, duration = 0.0
+        var distance = 0.0, duration = 0.0, slow = 0.0
         for s in segments {
             distance += s.distanceMeters
             duration += s.durationSeconds
+            slow += s.slowSeconds ?? 0
         }
-        return Figures(reading: reading, distanceMeters: distance, durationSeconds: duration,
+        return Figures(reading: reading, distanceMeters: distance, durationSeconds: duration, slowSeconds: slow,
                        surcharges: flatTotal, tolls: request.tolls, callFee: request.callFee,
                        total: total, low: min(low, total), high: max(high, total),
                        splitUnit: request.splitUnit ?? meter.defaultSplitUnit)
@@ -173,7 +203,7 @@ public struct FareEngine: Sendable {
         let extras = f.surcharges + request.tolls + request.callFee
         return FareQuote(
             tariff: meter.tariffID, tariffVersion: meter.versionLabel, currency: meter.currency,
-            distanceMeters: f.distanceMeters, durationSeconds: f.durationSeconds,
+            distanceMeters: f.distanceMeters, durationSeconds: f.durationSeconds, slowSeconds: f.slowSeconds,
             meter: reading.amount, surcharges: f.surcharges, tolls: request.tolls, callFee: request.callFee,
             total: f.total, low: f.low, high: f.high, perPerson: shares, split: request.split,
             breakdown: .init(
@@ -186,8 +216,10 @@ public struct FareEngine: Sendable {
         )
     }
 
-    /// The one segment of a `.totals` trip, validated, with its slow time from the cruise speed.
+    /// The one segment of a `.totals` trip, validated, with its slow time from the slow-time
+    /// model, or from the cruise speed when the request gives one (or the catalog has no model).
     func totalsSegment(_ request: FareRequest, distance: Double, duration: Double, meter: Meter) throws(FareError) -> TripSegment {
+        let model = request.cruiseKmh == nil ? catalog.slowTime : nil
         let cruiseKmh = request.cruiseKmh ?? meter.defaultCruiseKmh
         guard cruiseKmh.isFinite, cruiseKmh > 0, cruiseKmh <= 200 else {
             throw FareError(.outOfRange("cruise_kmh", cruiseKmh, 0...200))
@@ -195,8 +227,26 @@ public struct FareEngine: Sendable {
         var segment = TripSegment(distanceMeters: distance, durationSeconds: duration, start: request.departure)
         segment.slowSeconds = 0
         do { try segment.validate() } catch { throw FareError(error) }
-        segment.slowSeconds = max(0, duration - distance / (cruiseKmh / 3.6))
+        if let model {
+            segment.slowSeconds = model.slowSeconds(distanceMeters: distance, durationSeconds: duration, cruise: model.cruise(tripSeconds: duration),
+                                                    changeoverSpeed: meter.changeoverSpeed, mode: meter.mode)
+        } else {
+            segment.slowSeconds = max(0, duration - distance / (cruiseKmh / 3.6))
+        }
         return segment
+    }
+
+    /// Sets every segment's `slowSeconds` from the slow-time model for the meter's changeover
+    /// speed and mode (T_trip = the segments' total duration). No-op without a model.
+    func applyModel(to segments: inout [TripSegment], meter: Meter) {
+        guard let model = catalog.slowTime else { return }
+        var trip = 0.0
+        for s in segments { trip += s.durationSeconds }
+        let c = model.cruise(tripSeconds: trip)
+        for i in segments.indices {
+            segments[i].slowSeconds = model.slowSeconds(distanceMeters: segments[i].distanceMeters, durationSeconds: segments[i].durationSeconds,
+                                                        cruise: c, changeoverSpeed: meter.changeoverSpeed, mode: meter.mode)
+        }
     }
 
     /// The segments the meter runs over, validated: a `.totals` trip's one segment, or the
@@ -215,6 +265,11 @@ public struct FareEngine: Sendable {
             }
             if meter.version.outOfZoneRatePercent == nil, let i = list.firstIndex(where: \.outsideZone) {
                 throw FareError(code: .unknownOutOfZoneRate, message: "tariff '\(meter.tariff.id)' version \(meter.version.label) has no known out-of-zone (시계외) rate, and segments[\(i)] runs outside its business zone; no source gives the rate", field: "segments[\(i)].outside")
+            }
+            if request.modelSlowTime && !request.segmentsModelled && catalog.slowTime != nil {
+                var modelled = list
+                applyModel(to: &modelled, meter: meter)
+                return modelled
             }
             return list
         }

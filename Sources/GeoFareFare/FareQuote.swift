@@ -11,6 +11,9 @@ public struct FareQuote: Sendable, Hashable, Codable {
     /// The trip the quote prices.
     public var distanceMeters: Double
     public var durationSeconds: Double
+    /// The slow (standing) seconds the meter ran on, summed over the segments: the slow-time
+    /// model's, the cruise rule's (`cruise_kmh`) or the caller's `slow_s` (JSON `slow_s`).
+    public var slowSeconds: Double
     /// What the taxi meter shows: base and units with their per-unit surcharges.
     public var meter: Int64
     /// Flat per-trip surcharges (NYC), summed.
@@ -19,7 +22,9 @@ public struct FareQuote: Sendable, Hashable, Codable {
     public var callFee: Int64
     /// What is paid: everything above, rounded per the tariff.
     public var total: Int64
-    /// The totals for the least and most slow time the trip's distance and duration allow.
+    /// The total's band: when the slow-time model priced the trip, the totals at its 10th and
+    /// 90th percentile of slow time; otherwise the totals for the least and most slow time the
+    /// trip's distance and duration allow (the physical bounds).
     public var low: Int64
     public var high: Int64
     /// Each rider's share, in rider order; sums to `total`.
@@ -63,6 +68,6 @@ public struct FareQuote: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case tariff, tariffVersion = "tariff_version", currency, distanceMeters = "distance_m", durationSeconds = "duration_s"
-        case meter, surcharges, tolls, callFee = "call_fee", total, low, high, perPerson = "per_person", split, breakdown
+        case slowSeconds = "slow_s", meter, surcharges, tolls, callFee = "call_fee", total, low, high, perPerson = "per_person", split, breakdown
     }
 }

@@ -13,10 +13,14 @@ public struct FareRequest: Sendable {
         /// the pricer's route estimator drives it. For proportional and Shapley splits, rider i
         /// gets off at the i-th stop (then the destination); riders beyond the stops ride to the end.
         case stops(origin: Coordinate, via: [Coordinate], destination: Coordinate)
-        /// Total driven distance (m) and duration (s); the slow time is estimated with a cruise
-        /// speed: `slow = max(0, duration − distance / cruise)`.
+        /// Total driven distance (m) and duration (s); the slow time is estimated by the
+        /// catalog's slow-time model (``SlowTimeModel``) for the tariff's changeover speed and
+        /// mode, or, when ``FareRequest/cruiseKmh`` is given (or the catalog has no model), with
+        /// a cruise speed: `slow = max(0, duration − distance / cruise)`.
         case totals(distanceMeters: Double, durationSeconds: Double)
-        /// Segments as the meter sees them; their start times are taken as given.
+        /// Segments as the meter sees them; their start times and slow seconds are taken as
+        /// given (a segment without `slowSeconds` is driven at uniform speed), unless
+        /// ``FareRequest/modelSlowTime`` is set.
         case segments([TripSegment])
     }
 
@@ -32,8 +36,18 @@ public struct FareRequest: Sendable {
     /// (a `.stops` trip sets them).
     public var origin: Coordinate?
     public var destination: Coordinate?
-    /// Average speed while moving, km/h, for `.totals`; `nil` uses the tariff's default.
+    /// Average speed while moving, km/h, for `.totals`: `slow = max(0, T − D / cruise)` and
+    /// `low`/`high` the physical bounds. `nil` (the default) uses the slow-time model
+    /// (``TariffCatalog/slowTime``) and its 10th–90th percentile band, or the tariff's
+    /// `default_cruise_kmh` when the catalog has no model.
     public var cruiseKmh: Double?
+    /// For `.segments`: replace every segment's `slowSeconds` by the slow-time model's for the
+    /// tariff (and give the model's band as `low`/`high`). ``TripPricer`` sets it for routed
+    /// trips whose estimator's slow time is not road-derived. No effect without a model.
+    public var modelSlowTime = false
+    /// With ``modelSlowTime``: the segments already carry the model's slow seconds (set in place
+    /// by ``TripPricer``, which saves the engine a copy of the segments); only the band is left.
+    var segmentsModelled = false
     /// Riders sharing the taxi, 1...20.
     public var partySize: Int = 1
     public var split: SplitMethod = .equal

@@ -27,6 +27,8 @@ public final class Meter: Sendable {
         /// The segments as given (their `slowSeconds`, or uniform speed).
         case estimate
         /// The least the meter can show for each segment's distance and duration: max(D, v*·T).
+        /// (A quote's `low` is this unless the slow-time model priced the trip: then it is the
+        /// model's 10th percentile, see ``Meter/runScenarios(buffer:bandSecondsPerSecond:)``.)
         case low
         /// The most: D + v*·T (all of the time slow while the whole distance is driven).
         case high
@@ -64,6 +66,10 @@ public final class Meter: Sendable {
     public let currency: String
     public let versionLabel: String
     public let defaultCruiseKmh: Double
+    /// The changeover speed v* = unit distance ÷ unit time, m/s: below it the meter counts time.
+    public let changeoverSpeed: Double
+    /// The version's mode (``TariffVersion/Mode``), copied for the same reason.
+    public let mode: TariffVersion.Mode
     public let roundingStep: Int64
     public let hasFlatSurcharges: Bool
     /// The unit shares are rounded to by default: 100 for KRW, 1 minor unit otherwise.
@@ -83,6 +89,8 @@ public final class Meter: Sendable {
         currency = tariff.currency
         versionLabel = version.label
         defaultCruiseKmh = tariff.defaultCruiseKmh
+        changeoverSpeed = version.unitDistanceMeters / version.unitTimeSeconds
+        mode = version.mode
         roundingStep = version.roundingStep
         hasFlatSurcharges = !version.flatSurcharges.isEmpty
         defaultSplitUnit = tariff.currency == "KRW" ? 100 : 1
@@ -142,18 +150,36 @@ public final class Meter: Sendable {
 
     /// The three scenarios' readings in one pass (what a quote needs): where a segment's rate
     /// changes (night windows, daylight-saving shifts) depends only on time, so each segment is
-    /// split once for all three counters. Gives exactly what three ``run(buffer:scenario:)``
-    /// calls give.
-    public func runScenarios(buffer segments: UnsafeBufferPointer<TripSegment>) -> (estimate: Reading, low: Reading, high: Reading) {
+    /// split once for all three counters. Without a band it gives exactly what three
+    /// ``run(buffer:scenario:)`` calls give.
+    /// - Parameter bandSecondsPerSecond: `nil`: `low` and `high` are the physical bounds
+    ///   (``Scenario/low``, ``Scenario/high``). Otherwise the slow-time model's band
+    ///   (``SlowTimeModel/bandHalfWidth(tripSeconds:)`` ÷ the trip's duration): each segment is
+    ///   run with `slowSeconds ∓ band·T_i`, clamped to [max(0, T_i − D_i/v*) in exclusive mode
+    ///   or 0, T_i], for the `low` and `high` readings (the model's 10th and 90th percentiles).
+    public func runScenarios(buffer segments: UnsafeBufferPointer<TripSegment>, bandSecondsPerSecond band: Double? = nil) -> (estimate: Reading, low: Reading, high: Reading) {
         guard let first = segments.first else { return (Reading(), Reading(), Reading()) }
         var e = boardingReading(first)
         var l = e, h = e
         var ce = 0.0, cl = 0.0, ch = 0.0     // scaled counters
-        var de = 0.0, dlh = 0.0              // their distance parts (low and high share one)
+        var de = 0.0, dl = 0.0, dh = 0.0     // their distance parts
         for segment in segments {
-            let step = increments(segment)
+            var step = increments(segment)
             de += step.estimateDistance
-            dlh += step.distance
+            if let band {
+                let d = segment.distanceMeters, t = segment.durationSeconds, slow = segment.slowSeconds ?? 0
+                let lower = SlowTimeModel.lowerBound(distanceMeters: d, durationSeconds: t, changeoverSpeed: changeoverSpeed, mode: mode)
+                let w = band * t
+                let lo = counter(distance: d, duration: t, slow: min(max(slow - w, lower), t))
+                let hi = counter(distance: d, duration: t, slow: min(max(slow + w, lower), t))
+                step.low = lo.f
+                step.high = hi.f
+                dl += lo.distance
+                dh += hi.distance
+            } else {
+                dl += step.distance
+                dh += step.distance
+            }
             var be = unitsReached(ce), bl = unitsReached(cl), bh = unitsReached(ch)
             forEachRatePeriod(of: segment) { whole, fraction, rate in
                 // A counter adding nothing is left alone, as `run` skips it.
@@ -165,8 +191,8 @@ public final class Meter: Sendable {
         }
         let unitT = version.unitTimeSeconds
         e.distanceUnits = min(unitsReached(de), e.units)
-        l.distanceUnits = min(unitsReached(dlh), l.units)
-        h.distanceUnits = min(unitsReached(dlh), h.units)
+        l.distanceUnits = min(unitsReached(dl), l.units)
+        h.distanceUnits = min(unitsReached(dh), h.units)
         e.counterMeters = ce / unitT
         l.counterMeters = cl / unitT
         h.counterMeters = ch / unitT
@@ -188,8 +214,16 @@ public final class Meter: Sendable {
     private func increments(_ segment: TripSegment) -> (estimate: Double, estimateDistance: Double, low: Double, high: Double, distance: Double) {
         let unitD = version.unitDistanceMeters, unitT = version.unitTimeSeconds
         let d = segment.distanceMeters, duration = segment.durationSeconds
+        let e = counter(distance: d, duration: duration, slow: segment.slowSeconds ?? 0)
+        return (e.f, e.distance, max(d * unitT, unitD * duration), d * unitT + unitD * duration, d * unitT)
+    }
+
+    /// What a segment of `distance` m and `duration` s with `slow` standing seconds (the rest
+    /// driven at uniform speed) adds to the scaled counter, and the part distance alone accounts for.
+    @inline(__always)
+    private func counter(distance d: Double, duration: Double, slow: Double) -> (f: Double, distance: Double) {
+        let unitD = version.unitDistanceMeters, unitT = version.unitTimeSeconds
         let fd = d * unitT
-        let slow = segment.slowSeconds ?? 0
         let moving = duration - slow
         var fe = slow * unitD, fde = fd
         let crawling = moving > 0 && d * unitT < unitD * moving
@@ -199,7 +233,7 @@ public final class Meter: Sendable {
             fe += crawling ? unitD * moving : d * unitT
             if crawling { fde = 0 }
         }
-        return (fe, fde, max(d * unitT, unitD * duration), d * unitT + unitD * duration, fd)
+        return (fe, fde)
     }
 
     /// Walks one segment period by period where the rate changes (night windows,

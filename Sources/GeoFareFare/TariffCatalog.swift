@@ -12,14 +12,20 @@ public final class TariffCatalog: Sendable {
     public let tariffs: [Tariff]
     /// Tariff regions and business zones.
     public let zones: ZoneSet
+    /// The slow-time model (`fare/slow-time.json`) that turns distance and duration into the
+    /// meter's slow seconds for every tariff; `nil` (a catalog built without one): the tariffs'
+    /// cruise speeds are used, `slow = max(0, T − D / cruise)`.
+    public let slowTime: SlowTimeModel?
     private let index: [String: Int]
     private let meters: [[Meter]]
     /// Each tariff's business-zone polygon, resolved once (routes need it per request).
     private let businessZones: [GeoPolygon?]
 
-    /// Loads `tariffs/*.json` and `zones/*.geojson` from a data catalog.
-    /// - Throws: ``FareError`` `invalid_tariff` naming the file and field, or for a zone file
-    ///   `invalid_zone`; a duplicate tariff id or alias is an error too.
+    /// Loads `tariffs/*.json`, `zones/*.geojson` and the slow-time model
+    /// (``SlowTimeModel/path``) from a data catalog.
+    /// - Throws: ``FareError`` `invalid_tariff` naming the file and field (a tariff or the
+    ///   slow-time model), or for a zone file `invalid_zone`; a duplicate tariff id or alias is
+    ///   an error too.
     public static func load(from data: DataCatalog = .embedded) throws(FareError) -> TariffCatalog {
         var tariffs: [Tariff] = []
         do {
@@ -47,13 +53,14 @@ public final class TariffCatalog: Sendable {
         } catch {
             throw FareError(code: .invalidZone, message: "\(error)", field: nil)
         }
-        return try TariffCatalog(tariffs: tariffs, zones: zones)
+        return try TariffCatalog(tariffs: tariffs, zones: zones, slowTime: try SlowTimeModel.load(from: data))
     }
 
     /// Builds a catalog from tariffs already loaded.
+    /// - Parameter slowTime: the slow-time model; `nil` prices with the tariffs' cruise speeds.
     /// - Throws: ``FareError`` `invalid_tariff` for a duplicate id or alias, or a zone a tariff
     ///   names that is not loaded.
-    public init(tariffs: [Tariff], zones: ZoneSet) throws(FareError) {
+    public init(tariffs: [Tariff], zones: ZoneSet, slowTime: SlowTimeModel? = nil) throws(FareError) {
         let sorted = tariffs.sorted { $0.id < $1.id }
         var index: [String: Int] = [:]
         for (i, t) in sorted.enumerated() {
@@ -69,6 +76,7 @@ public final class TariffCatalog: Sendable {
         }
         self.tariffs = sorted
         self.zones = zones
+        self.slowTime = slowTime
         self.index = index
         self.businessZones = sorted.map { t in t.businessZone.flatMap { zones.zone($0)?.polygon } }
         self.meters = sorted.map { t in
@@ -86,6 +94,7 @@ public final class TariffCatalog: Sendable {
     private init(copying other: TariffCatalog) {
         tariffs = other.tariffs
         zones = other.zones
+        slowTime = other.slowTime
         index = other.index
         businessZones = other.businessZones
         meters = other.meters.map { $0.map { $0.copy() } }

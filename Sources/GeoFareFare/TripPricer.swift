@@ -12,10 +12,16 @@ import GeoFareRoute
 public struct TripPricer: Sendable {
     public let engine: FareEngine
     public let estimator: any RouteEstimator
+    /// Names of route estimators (``RouteEstimator/name``) whose segments carry road-derived
+    /// slow time, kept as they are. Every other estimator's segments (`circuity-v1` writes the
+    /// tariff-agnostic cruise rule `max(0, T − D / cruise)`) get their slow seconds from the
+    /// catalog's slow-time model for the meter's changeover speed and mode.
+    public let roadDerivedSlowTime: Set<String>
 
-    public init(engine: FareEngine, estimator: any RouteEstimator) {
+    public init(engine: FareEngine, estimator: any RouteEstimator, roadDerivedSlowTime: Set<String> = []) {
         self.engine = engine
         self.estimator = estimator
+        self.roadDerivedSlowTime = roadDerivedSlowTime
     }
 
     /// The embedded tariffs, zones and route calibration, plus an optional user data directory,
@@ -39,7 +45,7 @@ public struct TripPricer: Sendable {
     /// millions of trips takes one, so the reference counts of shared meters never bounce
     /// between cores. Answers are identical to this pricer's.
     public func lane() -> TripPricer {
-        TripPricer(engine: engine.withPrivateMeters(), estimator: estimator)
+        TripPricer(engine: engine.withPrivateMeters(), estimator: estimator, roadDerivedSlowTime: roadDerivedSlowTime)
     }
 
     /// The tariff id a request resolves to.
@@ -110,7 +116,8 @@ public struct TripPricer: Sendable {
     /// Prices a trip: resolves its tariff (once), estimates its route when it is given by
     /// coordinates, and runs the meter.
     /// - Returns: the quote, and the route it was priced on (`nil` for distance/duration and
-    ///   segment trips).
+    ///   segment trips); its segments carry the slow seconds the meter ran on (the slow-time
+    ///   model's, unless the estimator is in ``roadDerivedSlowTime``).
     /// - Throws: ``FareError`` (tariff, route and fare errors, each with its field).
     public func quote(_ request: FareRequest) throws(FareError) -> (quote: FareQuote, route: Route?) {
         let (fare, meter, route) = try prepare(request)
@@ -118,16 +125,27 @@ public struct TripPricer: Sendable {
     }
 
     /// The request the meter runs on, and its meter: for a trip by coordinates the tariff is
-    /// resolved, the route estimated and, for proportional and Shapley splits, each rider's
-    /// drop-off set at the end of a leg; other trips are validated first, as the engine does.
+    /// resolved, the route estimated, its segments' slow seconds set from the slow-time model
+    /// (unless the estimator is in ``roadDerivedSlowTime``) and, for proportional and Shapley
+    /// splits, each rider's drop-off set at the end of a leg; other trips are validated first,
+    /// as the engine does.
     func prepare(_ request: FareRequest) throws(FareError) -> (FareRequest, Meter, Route?) {
         guard case .stops = request.trip else {
             try engine.validate(request)
             return (request, try engine.catalog.meter(tariffAt: try resolveTariff(request), at: request.departure), nil)
         }
         let tariff = try resolveTariff(request)
-        let route = try route(request, tariff: tariff)
+        var route = try route(request, tariff: tariff)
+        try engine.validate(request)  // before the meter's own errors, as the engine checks
+        let meter = try engine.catalog.meter(tariffAt: tariff, at: request.departure)
         var fare = request
+        if !roadDerivedSlowTime.contains(route.estimator) && engine.catalog.slowTime != nil {
+            // In place (the route's segments are not shared yet): the route returned is the
+            // one priced, its segments carrying the slow seconds the meter ran on.
+            engine.applyModel(to: &route.segments, meter: meter)
+            fare.modelSlowTime = true
+            fare.segmentsModelled = true
+        }
         fare.trip = .segments(route.segments)
         fare.tariffIndex = tariff
         if request.split != .equal && request.partySize >= 1 {  // a bad party size is the engine's error to report
@@ -135,6 +153,6 @@ public struct TripPricer: Sendable {
             fare.dropoffDistances = (0..<request.partySize).map { ends[min($0, ends.count - 1)] }
         }
         try engine.validate(fare)
-        return (fare, try engine.catalog.meter(tariffAt: tariff, at: request.departure), route)
+        return (fare, meter, route)
     }
 }

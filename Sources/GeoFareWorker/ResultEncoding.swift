@@ -77,6 +77,7 @@ public enum ResultEncoding {
             w.append(#","route":"#)
             writeRoute(route, segments: false, into: &w)
         }
+        w.append(#","slow_s":"#); w.jsonDouble(q.slowSeconds)
         w.append(#","split":"#); w.jsonString(q.split.rawValue)
         w.append(#","surcharges":"#); w.appendDecimal(q.surcharges)
         w.append(#","tariff":"#); w.jsonString(q.tariff)

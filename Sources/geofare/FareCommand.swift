@@ -13,7 +13,7 @@ struct FareCommand: ParsableCommand {
         abstract: "Price a taxi trip the way the meter will, and split it.",
         discussion: """
         Give the trip as coordinates (--from, --to, optional --via stops; the route is estimated),
-        or as --distance-m and --duration-s (priced with a cruise-speed assumption). Without
+        or as --distance-m and --duration-s (slow time from the slow-time model, or --cruise-kmh). Without
         --tariff the origin's region picks it (coordinates only). Money is in the tariff's
         currency: whole won for KRW, cents shown as dollars for USD.
 
@@ -26,7 +26,7 @@ struct FareCommand: ParsableCommand {
     @Option(parsing: .unconditionalSingleValue, help: "A stop as LAT,LON (repeatable, at most 25); for proportional/Shapley splits rider i gets off at stop i.") var via: [String] = []
     @Option(parsing: .unconditional, help: "Driven distance in metres (instead of coordinates).") var distanceM: Double?
     @Option(parsing: .unconditional, help: "Duration in seconds (with --distance-m).") var durationS: Double?
-    @Option(help: "Average speed while moving, km/h (with --distance-m; default: the tariff's).") var cruiseKmh: Double?
+    @Option(help: "Average speed while moving, km/h (with --distance-m): slow = max(0, duration − distance / cruise); default: the slow-time model.") var cruiseKmh: Double?
     @Option(help: "Departure as ISO 8601 with offset (default: now).") var at: String?
     @Option(help: "Tariff id, e.g. kr-seoul/regular, us-nyc/yellow (default: by the origin).") var tariff: String?
     @Option(help: "Riders sharing the taxi (1-20).") var party = 1
@@ -99,6 +99,7 @@ enum FareTable {
         rows.append(("base fare", money(b.base)))
         if b.baseSurcharge != 0 { rows.append(("base surcharge", money(b.baseSurcharge))) }
         rows.append(("units", "\(b.units) × \(money(b.unitPrice)) = \(money(b.unitsAmount))  (\(b.distanceUnits) distance, \(b.timeUnits) time)"))
+        rows.append(("slow time", "\(Int(q.slowSeconds.rounded())) s  (\(b.timeUnits) time units)"))
         if b.unitSurcharges != 0 { rows.append(("unit surcharges", money(b.unitSurcharges))) }
         rows.append(("meter", money(q.meter)))
         for f in b.flatSurcharges { rows.append((f.name.replacingOccurrences(of: "_", with: " "), money(f.amount))) }

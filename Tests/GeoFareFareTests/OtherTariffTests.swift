@@ -30,6 +30,10 @@ struct OtherTariffTests {
     func nycWithSurcharges() throws {
         // 5 miles in 20 minutes, a weekday 17:30 in May, Times Square → Wall Street.
         var r = FareRequest(trip: .totals(distanceMeters: 5 * 1_609.344, durationSeconds: 1_200), departure: at("2024-05-15T17:30:00-04:00"), tariff: "us-nyc/yellow")
+        // The cruise speed is given so the worked arithmetic below holds: without it the
+        // slow-time model prices the slow time (SlowTimeModelTests); this test is about the
+        // surcharges and units on completion, which either slow time exercises.
+        r.cruiseKmh = 29.8
         r.origin = try Coordinate(latitude: 40.7580, longitude: -73.9855)
         r.destination = try Coordinate(latitude: 40.7060, longitude: -74.0088)
         let q = try sharedEngine.quote(r)

@@ -42,6 +42,10 @@ struct TripPricerTests {
         let (q, _) = try pricer.quote(r)
         #expect(q.perPerson.reduce(0, +) == q.total)
         #expect(q.perPerson[0] < q.perPerson[1])
-        #expect(q.perPerson[1] == q.perPerson[2])
+        // Riders 1 and 2 both ride to the end: equal entitlements, so their shares differ by at
+        // most the one leftover unit (100 KRW) largest remainder gives the rider listed first.
+        // (With the cruise rule's slow time the total happened to split evenly; the slow-time
+        // model's total, 23,600 + 23,500 for these two, does not.)
+        #expect(q.perPerson[1] - q.perPerson[2] >= 0 && q.perPerson[1] - q.perPerson[2] <= 100)
     }
 }
