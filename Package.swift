@@ -45,7 +45,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "GeoFareGraph", dependencies: ["CZlib", "GeoFareCore", "GeoFareText", "GeoFareData"], swiftSettings: swiftSettings),
-        .target(name: "GeoFareRoute", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareProj", "GeoFareGraph"], swiftSettings: swiftSettings),
+        .target(name: "GeoFareRoute", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareGraph"], swiftSettings: swiftSettings),
         .target(name: "GeoFareFare", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareRoute"], swiftSettings: swiftSettings),
         .target(name: "GeoFareBatch", dependencies: ["GeoFareCore", "GeoFareText", "GeoFareFare"], swiftSettings: swiftSettings),
         .target(name: "GeoFareCluster", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),

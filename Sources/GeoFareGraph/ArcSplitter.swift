@@ -1,3 +1,4 @@
+import GeoFareCore
 /// Splits kept ways into arcs between routing nodes (see ``OSMRoadNetworkBuilder``).
 enum ArcSplitter {
     static func split(ways: WayCollector, nodes: NodeLocator, profile: RoadProfile, report: inout ImportReport) -> WorkingGraph {

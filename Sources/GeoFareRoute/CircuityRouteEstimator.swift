@@ -1,7 +1,6 @@
 import Foundation
 import GeoFareCore
 import GeoFareData
-import GeoFareProj
 
 /// Estimates routes without a road graph: each leg's geodesic distance times a circuity factor
 /// fitted on real road networks, driven at the region's hourly speeds.
@@ -98,11 +97,11 @@ public final class CircuityRouteEstimator: RouteEstimator {
     /// The straight (geodesic) length of a leg in metres. Legs under 100 km use a local
     /// ellipsoidal approximation at the leg's mean latitude (``CheapRuler``), within 0.01 % of
     /// Karney's geodesic there (a test measures it) at a twentieth of the cost; longer legs use
-    /// the geodesic itself. Either is far inside the circuity model's own ±12 %.
+    /// the WGS84 geodesic itself (``WGS84Geodesic``, in Swift: fares build without PROJ). Either is far inside the circuity model's own ±12 %.
     @inline(__always)
     static func straightMeters(_ a: Coordinate, _ b: Coordinate) -> Double {
         let d = CheapRuler(latitude: (a.latitude + b.latitude) / 2).distanceMeters(a, b)
-        return d < 100_000 ? d : Geodesic.wgs84.distanceMeters(a, b)
+        return d < 100_000 ? d : WGS84Geodesic.distanceMetres(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)
     }
 
     /// The parts of a straight leg inside and outside the zone, as shares of its length.

@@ -1,3 +1,4 @@
+import GeoFareCore
 import Foundation
 import GeoFareGraph
 import Testing
