@@ -81,10 +81,9 @@ struct CSVBench: ParsableCommand {
             copySamples.append(Double(copied) / (Double(DispatchTime.now().uptimeNanoseconds - copyStart) / 1e9))
         }
 
-        func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
-        let report = Report(rows: rows, form: form, machine: .current, rows_per_second: median(samples).rounded(),
+        let report = Report(rows: rows, form: form, machine: .current, rows_per_second: Stopwatch.median(samples).rounded(),
                             best_rows_per_second: (samples.max() ?? 0).rounded(),
-                            copy_rows_per_second: median(copySamples).rounded(), peak_rss_bytes: peak,
+                            copy_rows_per_second: Stopwatch.median(copySamples).rounded(), peak_rss_bytes: peak,
                             failed_rows: summary?.failed ?? 0, file_bytes: size)
         if options.json { print(try jsonLine(report)); return }
         print("geofare bench csv: \(rows) rows (\(form), \(size / 1_000_000) MB), \(report.machine.cores) cores (\(report.machine.cpu))")

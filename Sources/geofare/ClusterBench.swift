@@ -45,23 +45,41 @@ struct ClusterBench: ParsableCommand {
             if bad > 0 { StandardError.print("geofare: skipped \(bad) bad rows of \(csv)") }
             csvPoints = rows
         }
-        let report = ClusterBenchmark.run(points: points, distribution: distribution, seed: options.seed, csvPoints: csvPoints)
+        // --rounds full runs (a fresh index each); the first round's memory (later rounds reuse
+        // the allocator's pages), and per figure the median and the range over rounds.
+        var reports: [ClusterBenchmark.Report] = []
+        for _ in 0..<max(1, options.rounds) {
+            reports.append(ClusterBenchmark.run(points: points, distribution: distribution, seed: options.seed, csvPoints: csvPoints))
+        }
+        func stat(_ key: KeyPath<ClusterBenchmark.Report, Double>) -> (median: Double, low: Double, high: Double) {
+            let v = reports.map { $0[keyPath: key] }
+            return (Stopwatch.median(v), v.min() ?? .nan, v.max() ?? .nan)
+        }
+        var report = reports[0]
+        for key in [\ClusterBenchmark.Report.buildSeconds, \.viewportP50Us, \.viewportP99Us, \.seoulViewportP50Us, \.seoulViewportP99Us,
+                    \.worldP50Us, \.worldP99Us, \.filteredP50Us, \.filteredP99Us, \.updatesPerSecond, \.nearbyP50Us, \.nearbyP99Us] {
+            report[keyPath: key] = stat(key).median
+        }
+        func range(_ key: KeyPath<ClusterBenchmark.Report, Double>, _ f: (Double) -> String) -> String {
+            let s = stat(key)
+            return reports.count > 1 ? " (range \(f(s.low))–\(f(s.high)))" : ""
+        }
         if options.json {
             struct Output: Encodable { let benchmark = "cluster"; let machine: MachineInfo; let report: ClusterBenchmark.Report }
             // Flatten: the report's keys at the top level, plus the machine.
             var text = try jsonLine(report)
             text.removeLast()
-            print(text + #","benchmark":"cluster","machine":"# + (try jsonLine(MachineInfo.current)) + "}")
+            print(text + #","benchmark":"cluster","rounds":\#(reports.count),"machine":"# + (try jsonLine(MachineInfo.current)) + "}")
             return
         }
         let m = MachineInfo.current
-        print("geofare bench cluster: \(report.points) \(csv == nil ? dist : "CSV") points, \(m.cores) cores (\(m.cpu))")
-        print("build                  \(String(format: "%.3f", report.buildSeconds)) s")
+        print("geofare bench cluster: \(report.points) \(csv == nil ? dist : "CSV") points, median of \(reports.count) rounds, \(m.cores) cores (\(m.cpu))")
+        print("build                  \(String(format: "%.3f", report.buildSeconds)) s\(range(\.buildSeconds) { String(format: "%.3f", $0) })")
         print("resident memory        \(report.rssBytes / 1_048_576) MiB (index estimate \(report.indexBytesEstimate / 1_048_576) MiB)")
-        print("Seoul phone viewport   p50 \(Int(report.seoulViewportP50Us)) µs  p99 \(Int(report.seoulViewportP99Us)) µs  (zooms 10-18)")
+        print("Seoul phone viewport   p50 \(Int(report.seoulViewportP50Us)) µs  p99 \(Int(report.seoulViewportP99Us)) µs\(range(\.seoulViewportP99Us) { String(Int($0)) })  (zooms 10-18)")
         print("whole world            p50 \(Int(report.worldP50Us)) µs  p99 \(Int(report.worldP99Us)) µs  (zooms 0-16)")
-        print("filtered viewports     p50 \(Int(report.filteredP50Us)) µs  p99 \(Int(report.filteredP99Us)) µs")
-        print("updates                \(Int(report.updatesPerSecond)) /s")
+        print("filtered viewports     p50 \(Int(report.filteredP50Us)) µs  p99 \(Int(report.filteredP99Us)) µs\(range(\.filteredP99Us) { String(Int($0)) })")
+        print("updates                \(Int(report.updatesPerSecond)) /s\(range(\.updatesPerSecond) { String(Int($0)) })")
         print("nearby (2 km, 50)      p50 \(Int(report.nearbyP50Us)) µs  p99 \(Int(report.nearbyP99Us)) µs")
     }
 }
