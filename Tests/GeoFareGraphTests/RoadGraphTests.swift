@@ -149,3 +149,37 @@ import Testing
         #expect(graph.stats.nodes == net.nodeCount)
     }
 }
+
+/// A divided road: two one-way carriageways 16 m apart, joined by turning loops 1 km apart.
+struct DividedRoadTests {
+    /// Northbound at x = 0, southbound at x = 16 m, from y = 0 to y = 1000; loops at both ends.
+    static func dividedRoad() throws -> RoadGraph {
+        var b = TestNetworks.Builder()
+        let n0 = b.node(xMetres: 0, yMetres: 0), n1 = b.node(xMetres: 0, yMetres: 500), n2 = b.node(xMetres: 0, yMetres: 1000)
+        let s2 = b.node(xMetres: 16, yMetres: 1000), s1 = b.node(xMetres: 16, yMetres: 500), s0 = b.node(xMetres: 16, yMetres: 0)
+        b.arc(n0, n1); b.arc(n1, n2)          // northbound
+        b.arc(n2, s2); b.arc(s0, n0)          // the turning loops
+        b.arc(s2, s1); b.arc(s1, s0)          // southbound
+        return try RoadGraph(network: b.net, metadata: GraphMetadata(profileID: "test", profileFingerprint: "", osmTimestamp: "", buildTime: ""))
+    }
+
+    static func at(_ x: Double, _ y: Double) -> Coordinate {
+        let lat = TestNetworks.baseLat + y / TestNetworks.metresPerDegreeLat
+        return Coordinate(uncheckedLatitude: lat, longitude: TestNetworks.baseLon + x / (TestNetworks.metresPerDegreeLat * cos(TestNetworks.baseLat * .pi / 180)))
+    }
+
+    @Test("A rider on the wrong side of a divided road: both carriageways are candidates, so the route takes the one going the right way")
+    func wrongSide() throws {
+        let graph = try Self.dividedRoad()
+        // Standing 10 m east of the northbound carriageway (nearer the southbound one), going north.
+        let from = Self.at(10, 200), to = Self.at(0, 800)
+        let candidates = try graph.snap(from, maxDistanceMetres: 50)
+        #expect(Set(candidates.map(\.arc)).count >= 2, "both carriageways are offered")
+        let path = try graph.route(from: from, to: to, metric: .shortest)
+        // Straight up the northbound carriageway: 600 m, not the 2 km of a U-turn round the loop.
+        #expect(abs(path.distanceMetres - 600) < 1, "\(path.distanceMetres) m")
+        // Going south from the same spot takes the southbound carriageway directly.
+        let south = try graph.route(from: Self.at(6, 800), to: Self.at(16, 200), metric: .shortest)
+        #expect(abs(south.distanceMetres - 600) < 1, "\(south.distanceMetres) m")
+    }
+}
