@@ -20,6 +20,9 @@ public final class TariffCatalog: Sendable {
     private let meters: [[Meter]]
     /// Each tariff's business-zone polygon, resolved once (routes need it per request).
     private let businessZones: [GeoPolygon?]
+    /// The size of each tariff's region (its box, square degrees): where regions nest (a
+    /// province's city group inside the province), the smaller one is the more specific.
+    private let regionSizes: [Double]
 
     /// Loads `tariffs/*.json`, `zones/*.geojson` and the slow-time model
     /// (``SlowTimeModel/path``) from a data catalog.
@@ -79,6 +82,10 @@ public final class TariffCatalog: Sendable {
         self.slowTime = slowTime
         self.index = index
         self.businessZones = sorted.map { t in t.businessZone.flatMap { zones.zone($0)?.polygon } }
+        self.regionSizes = sorted.map { t in
+            guard let b = t.region.flatMap({ zones.zone($0)?.polygon.bounds }) else { return .infinity }
+            return (b.east - b.west) * (b.north - b.south)
+        }
         self.meters = sorted.map { t in
             let clock = LocalClock(timeZone: t.timeZone)
             return t.versions.map { Meter(tariff: t, version: $0, clock: clock) }
@@ -97,6 +104,7 @@ public final class TariffCatalog: Sendable {
         slowTime = other.slowTime
         index = other.index
         businessZones = other.businessZones
+        regionSizes = other.regionSizes
         meters = other.meters.map { $0.map { $0.copy() } }
     }
 
@@ -168,9 +176,15 @@ public final class TariffCatalog: Sendable {
                 .min { $0.1 < $1.1 }
             if let (id, d) = nearest, d <= Self.regionSnapMeters { containing = [id] }
         }
-        // Prefer each region's "regular" class when a region has several tariffs.
+        // The most specific region first (a province's city group before the whole province),
+        // then each region's "regular" class when a region has several tariffs, then id order.
         let candidates = tariffs.indices.filter { i in tariffs[i].region.map(containing.contains) ?? false }
-        guard let best = candidates.first(where: { tariffs[$0].id.hasSuffix("/regular") }) ?? candidates.first else {
+        guard let best = candidates.min(by: { a, b in
+            if regionSizes[a] != regionSizes[b] { return regionSizes[a] < regionSizes[b] }
+            let ra = tariffs[a].id.hasSuffix("/regular"), rb = tariffs[b].id.hasSuffix("/regular")
+            if ra != rb { return ra }
+            return a < b
+        }) else {
             throw FareError(code: .noTariffForLocation, message: "no tariff region contains \(origin); name a tariff", field: "from")
         }
         return best

@@ -62,7 +62,8 @@ struct TariffByLocationTests {
     @Test("Each group zone is inside its province's zone and the group tariffs point at it")
     func groupZones() throws {
         let zones = sharedEngine.catalog.zones
-        for (group, province) in [("kr-gyeonggi-standard", "kr-gyeonggi"), ("kr-gyeonggi-ga", "kr-gyeonggi"), ("kr-gyeonggi-na", "kr-gyeonggi"),
+        // (kr-gyeonggi-standard is drawn too, but the standard tariff's region is the whole province: the default.)
+        for (group, province) in [("kr-gyeonggi-ga", "kr-gyeonggi"), ("kr-gyeonggi-na", "kr-gyeonggi"),
                                   ("kr-chungnam-cheonan", "kr-chungnam"), ("kr-jeonbuk-jeonju", "kr-jeonbuk"), ("kr-jeonbuk-gunsan", "kr-jeonbuk"),
                                   ("kr-jeonbuk-wanju", "kr-jeonbuk"), ("kr-jeonnam-suncheon", "kr-jeonnam"),
                                   ("kr-gyeongbuk-pohang", "kr-gyeongbuk"), ("kr-gyeongnam-changwon", "kr-gyeongnam")] {
@@ -85,22 +86,24 @@ struct TariffByLocationTests {
         }
     }
 
-    @Test("A 시·군 whose tariff group no source names gets the clear error, not a neighbour's tariff")
+    @Test("A 시·군 whose tariff group no source names: in Gyeonggi the standard group (the province default), elsewhere the clear error")
     func unnamedGroup() throws {
-        // Paju (Gyeonggi: group not named by the sources) and Hongseong (Chungnam: only Cheonan is modelled).
-        for (lat, lon) in [(37.7600, 126.7800), (36.6011, 126.6608)] {
-            let error = try #require(throws: FareError.self) {
-                try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon))
-            }
-            #expect(error.code == "no_tariff_for_location")
+        // Paju and Bucheon (Gyeonggi: groups not named by the sources) take the standard group; Yongin (가형) keeps its own.
+        #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.7600, longitude: 126.7800)).id == "kr-gyeonggi/regular")
+        #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.5034, longitude: 126.7660)).id == "kr-gyeonggi/regular")
+        #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2411, longitude: 127.1776)).id == "kr-gyeonggi/regular-1800")
+        // Hongseong (Chungnam: only Cheonan is modelled).
+        let error = try #require(throws: FareError.self) {
+            try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 36.6011, longitude: 126.6608))
         }
+        #expect(error.code == "no_tariff_for_location")
     }
 
     @Test("A border sliver still snaps to the nearest region within 500 m")
     func snap() throws {
-        // The sub-metre Seoul–Gyeonggi sliver of TripPricerTests.
+        // The sub-metre Seoul–Gyeonggi sliver of TripPricerTests: either neighbour's tariff, never an error.
         let sliver = try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.575954, longitude: 127.101542))
-        #expect(sliver.id == "kr-seoul/regular")
+        #expect(["kr-seoul/regular", "kr-gyeonggi/regular"].contains(sliver.id), "\(sliver.id)")
     }
 
     @Test("A routed trip leaving a zone whose out-of-city rate no source gives is refused; inside it is priced")
