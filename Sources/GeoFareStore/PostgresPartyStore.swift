@@ -69,7 +69,8 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
     }
 
     deinit {
-        if let connection { _ = connection.close() }
+        // PostgresNIO wants a connection closed before it goes.
+        if let connection { try? connection.close().wait() }
     }
 
     // MARK: - Schema
@@ -165,10 +166,17 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
     /// A ``StoreError`` for `error`; drops the connection when it broke.
     private func fail(_ error: any Error, doing what: String) -> StoreError {
         if let c = connection, c.isClosed || Self.breaksConnection(error) {
-            _ = c.close()
+            Self.close(c)
             connection = nil
         }
         return Self.storeError(error, doing: what)
+    }
+
+    /// Closes `c` in the background, keeping it alive until it is closed (PostgresNIO asserts
+    /// that a connection is closed before it is freed).
+    static func close(_ c: PostgresConnection) {
+        let closing: EventLoopFuture<Void> = c.close()
+        closing.whenComplete { _ in withExtendedLifetime(c) {} }
     }
 
     static func breaksConnection(_ error: any Error) -> Bool {
@@ -193,7 +201,7 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
     /// Closes `c` if `body` has not returned within the statement timeout (the pending queries
     /// then fail).
     private func guarded<T>(_ c: PostgresConnection, _ body: () throws -> T) throws -> T {
-        let timer = eventLoop.scheduleTask(in: statementTimeout) { _ = c.close() }
+        let timer = eventLoop.scheduleTask(in: statementTimeout) { Self.close(c) }
         defer { timer.cancel() }
         return try body()
     }
