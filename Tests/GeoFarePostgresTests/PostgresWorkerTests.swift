@@ -27,7 +27,8 @@ struct PostgresWorkerTests {
         for i in 0..<50 {
             let (w, other) = i % 2 == 0 ? (a, b) : (b, a)
             #expect(w.call(#"{"id":\#(i),"op":"party.upsert","party":\#(Self.partyJSON("s\(i)", lat: 37.5 + Double(i) * 1e-3))}"#)?.isOK == true)
-            #expect(other.call(#"{"id":\#(i),"op":"party.get","party_id":"s\(i)"}"#)?["result"]?["party"]?["id"] == .string("s\(i)"))
+            let got = other.call(#"{"id":\#(i),"op":"party.get","party_id":"s\#(i)"}"#)
+            #expect(got?["result"]?["party"]?["id"] == .string("s\(i)"), "\(got.map { JSONWriter.string($0) } ?? "no answer")")
         }
         #expect(a.call(#"{"id":7,"op":"stats"}"#)?["result"]?["parties"]?.int64 == 50)
         #expect(b.call(#"{"id":8,"op":"stats"}"#)?["result"]?["parties"]?.int64 == 50)
