@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // PROJ, the system library (`libproj-dev`): `proj.h` and Karney's `geodesic.h`.
@@ -51,7 +52,11 @@ let package = Package(
         .target(name: "GeoFareCluster", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
         .target(
             name: "GeoFareStore",
-            dependencies: ["GeoFareCore", "GeoFareCluster", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "GeoFareCore", "GeoFareCluster",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -92,6 +97,12 @@ let package = Package(
         ),
         .testTarget(name: "GeoFareGraphTests", dependencies: ["GeoFareGraph", "GeoFareCore", "GeoFareProj"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        // The PostgreSQL store and workers on it, against a real server each test starts.
+        .testTarget(
+            name: "GeoFarePostgresTests",
+            dependencies: ["GeoFareStore", "GeoFareCluster", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "GeoFareClusterTests", dependencies: ["GeoFareCluster", "GeoFareCore"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute"], swiftSettings: swiftSettings),
         .testTarget(

@@ -1,7 +1,7 @@
-import GeoFareText
 import Foundation
 import GeoFareCore
 import GeoFareData
+import GeoFareText
 
 /// A vehicle profile for extracting a road network from OpenStreetMap: which ways drive, how
 /// fast, in which direction, and which turn rules apply. Decoded from JSON (see

@@ -4,19 +4,21 @@ import GeoFareCore
 import GeoFareStore
 import GeoFareText
 
-/// The party ops of the worker: the SQLite store (the truth) and the in-memory index (for
-/// queries), kept together.
+/// The party ops of the worker: the store (the truth: a SQLite file or a PostgreSQL database,
+/// any ``PartyStorage``) and the in-memory index (for queries), kept together.
 ///
 /// - At start the index is loaded from the store.
-/// - A write goes to SQLite first and is acknowledged only after its commit; then the index is
+/// - A write goes to the store first and is acknowledged only after its commit; then the index is
 ///   updated in place (no rebuild).
-/// - Before every party request the service asks SQLite whether another process changed the
-///   file (`PRAGMA data_version`) and, if so, applies the change feed to the index, so several
-///   workers on one file see each other's writes by their next request.
+/// - Before every party request the service asks the store whether another process wrote
+///   (SQLite: `PRAGMA data_version`; PostgreSQL: always, as one feed query) and, if so, applies
+///   the change feed to the index, so several workers on one store see each other's writes by
+///   their next request. When the store fails (PostgreSQL down), the request gets
+///   `storage_error` and the next one reconnects and catches up from the last sequence number.
 ///
 /// Used from the worker loop's thread only (the loop runs party ops in order there).
 public final class PartyService: @unchecked Sendable {
-    public let store: PartyStore
+    public let store: any PartyStorage
     let index: PartyIndex
     private var lastSeq: Int64
 
@@ -25,13 +27,13 @@ public final class PartyService: @unchecked Sendable {
 
     /// Opens the service over a store, loading every stored party into the index.
     /// - Throws: ``StoreError`` or ``InvalidInput`` (a bad cell size).
-    public init(store: PartyStore, cellSizePixels: Int = 64) throws {
+    public init(store: any PartyStorage, cellSizePixels: Int = 64) throws {
         self.store = store
         index = try PartyIndex(cellSizePixels: cellSizePixels)
         lastSeq = try store.lastChange()
         // The bulk path lays the index out in cell order (faster queries than one-by-one inserts).
         index.upsert(contentsOf: try store.allParties())
-        try store.pruneChanges(olderThan: 86_400)
+        try store.pruneChanges(olderThan: 86_400, now: Date())
     }
 
     /// Applies other processes' changes, if any.
@@ -44,18 +46,26 @@ public final class PartyService: @unchecked Sendable {
         lastSeq = last
     }
 
+    /// After a write of ours: when it was the next change in the feed, the feed need not be read
+    /// back for it.
+    private func ownWrite() {
+        if let seq = store.lastWrittenSeq, seq == lastSeq + 1 { lastSeq = seq }
+    }
+
     func run(_ op: WorkerOp, _ f: RequestFields) throws -> JSONValue {
         try sync()
         switch op {
         case .partyUpsert:
             let p = try Self.party(try f.nested("party"))
-            let stored = try store.upsert(p)
+            let stored = try store.upsert(p, now: Date())
             index.upsert(stored)
+            ownWrite()
             return .object(["party": Self.json(stored)])
         case .partyRemove:
             let id = try f.string("party_id")
-            let removed = try store.remove(id: id)
+            let removed = try store.remove(id: id, now: Date())
             index.remove(id: id)
+            if removed { ownWrite() }
             return .object(["removed": .bool(removed), "party_id": .string(id)])
         case .partyGet:
             let id = try f.string("party_id")

@@ -28,7 +28,7 @@ struct DemoCommand: ParsableCommand {
 
     func run() throws {
         let dispatcher = WorkerDispatcher(pricer: try data.pricer(), parties: try store.service())
-        print("# geofare demo on \(store.db): each request line (>) and the worker's response line (<)")
+        print("# geofare demo on \(store.location): each request line (>) and the worker's response line (<)")
         for line in Self.script {
             print("> " + line)
             let response = Array(line.utf8).withUnsafeBytes { dispatcher.respond(toLine: $0) }

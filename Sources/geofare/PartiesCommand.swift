@@ -56,11 +56,11 @@ struct PartiesCommand: ParsableCommand {
                 try reader.finish(emit: accept)
             }
             let s = try store.open()
-            do { _ = try s.upsertMany(parties) } catch {
+            do { _ = try s.upsertMany(parties, now: Date()) } catch {
                 StandardError.print("geofare: \(error.message)")
                 throw ExitCode(74)
             }
-            StandardError.print("geofare: imported \(parties.count) parties into \(store.db), \(errors) rows rejected")
+            StandardError.print("geofare: imported \(parties.count) parties into \(store.location), \(errors) rows rejected")
             if errors > 0 { throw GeoFareExit.dataError }
         }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoFareCore
+import GeoFareStore
 import GeoFareText
 
 /// `geofare bench worker`: requests through a real `geofare worker` process over pipes.
@@ -9,7 +10,8 @@ struct WorkerBench: ParsableCommand {
         commandName: "worker",
         abstract: "Pipeline requests through a real worker subprocess; requests/s and p50/p99 latency per op.",
         discussion: """
-        Spawns `geofare worker --db :memory:`, loads --parties random parties around Seoul, then
+        Spawns `geofare worker --db :memory:` (or on --store), loads --parties random parties around
+        Seoul (timed: the `party.upsert` row, each acknowledged after its commit), then
         for each op sends --requests requests with at most --window in flight (a pipelining
         client), timing each from its write to its response line. `ping` is the baseline: the
         protocol's own cost through the same process; `vs_ping` = op rate / ping rate.
@@ -20,6 +22,8 @@ struct WorkerBench: ParsableCommand {
     @Option(help: "Requests per op.") var requests = 100_000
     @Option(help: "Requests in flight at most.") var window = 512
     @Option(help: "Parties loaded before the clusters phase.") var parties = 20_000
+    @Option(help: "The worker's party store (--store of geofare worker: a SQLite path or postgres://...); default a private in-memory SQLite.")
+    var store: String?
 
     struct OpResult: Encodable {
         let requests: Int
@@ -40,17 +44,17 @@ struct WorkerBench: ParsableCommand {
 
     func run() throws {
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let client = try WorkerClient(executable: exe, arguments: ["worker", "--db", ":memory:"])
+        let client = try WorkerClient(executable: exe, arguments: ["worker"] + (store.map { ["--store", $0] } ?? ["--db", ":memory:"]))
         defer { client.close() }
         var rng = SeededGenerator(seed: options.seed)
         func point(_ latRange: ClosedRange<Double> = 37.45...37.65, _ lonRange: ClosedRange<Double> = 126.85...127.15) -> String {
             #"{"lat":\#(DecimalFormat.string(.random(in: latRange, using: &rng), decimals: 6)),"lon":\#(DecimalFormat.string(.random(in: lonRange, using: &rng), decimals: 6))}"#
         }
-        // Load parties (not timed).
+        // Load parties: the upsert rate, with the store's commit in each answer.
         let load = (0..<parties).map { i in
             #"{"id":"load\#(i)","op":"party.upsert","party":{"id":"p\#(i)","origin":\#(point()),"destination":\#(point()),"depart_at":"2030-05-15T22:30:00+09:00","seats_total":4,"seats_taken":\#(i % 4)}}"#
         }
-        _ = try client.measure(load, window: window)
+        let loaded = try client.measure(load, window: window)
 
         var lines: [String: [String]] = [:]
         lines["ping"] = (0..<requests).map { #"{"id":\#($0),"op":"ping"}"# }
@@ -69,20 +73,22 @@ struct WorkerBench: ParsableCommand {
             let (seconds, latencies, errors) = try client.measure(lines[op]!, window: window)
             results[op] = (Double(requests) / seconds, latencies, errors)
         }
+        results["party.upsert"] = (Double(parties) / loaded.0, loaded.1, loaded.2)
         let ping = results["ping"]!.0
         var ops: [String: OpResult] = [:]
         for (op, r) in results {
-            ops[op] = OpResult(requests: requests, requests_per_second: r.0.rounded(),
+            ops[op] = OpResult(requests: op == "party.upsert" ? parties : requests, requests_per_second: r.0.rounded(),
                                p50_us: (Stopwatch.quantile(r.1, 0.5) * 1e6).rounded(), p99_us: (Stopwatch.quantile(r.1, 0.99) * 1e6).rounded(),
                                errors: r.2, vs_ping: (r.0 / ping * 1000).rounded() / 1000)
         }
         let report = Report(machine: .current, window: window, ops: ops, requests_per_second: ops["fare"]!.requests_per_second)
         if options.json { print(try jsonLine(report)); return }
         print("geofare bench worker: \(requests) requests per op, window \(window), \(parties) parties, \(report.machine.cores) cores (\(report.machine.cpu))")
-        print("op         requests/s     p50 µs    p99 µs  errors  vs ping")
-        for op in ["ping", "fare", "clusters"] {
+        if let store { print("store: \(PostgresLocation.isPostgresURL(store) ? PostgresLocation.redact(store) : store)") }
+        print("op            requests/s     p50 µs    p99 µs  errors  vs ping")
+        for op in ["ping", "fare", "clusters", "party.upsert"] {
             let r = ops[op]!
-            print("\(op.padding(toLength: 9, withPad: " ", startingAt: 0)) \(String(format: "%11.0f", r.requests_per_second)) \(String(format: "%10.0f", r.p50_us)) \(String(format: "%9.0f", r.p99_us))  \(String(format: "%6d", r.errors))  \(r.vs_ping)")
+            print("\(op.padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(format: "%11.0f", r.requests_per_second)) \(String(format: "%10.0f", r.p50_us)) \(String(format: "%9.0f", r.p99_us))  \(String(format: "%6d", r.errors))  \(r.vs_ping)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoFareCore
 import GeoFareFare
 import GeoFareStore
 import GeoFareWorker
@@ -9,13 +10,33 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "The SQLite party store (created if missing); :memory: for a private in-memory one.")
     var db = "geofare.db"
 
-    @Flag(help: "fsync every commit (survives an OS crash, not only a process crash).")
+    @Option(help: ArgumentHelp(
+        "The party store as a URL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (shared by workers on several hosts; ?host=/dir for a Unix socket; PGPASSWORD when the URL has no password), or a SQLite path as --db takes.",
+        valueName: "url"))
+    var store: String?
+
+    @Flag(help: "fsync every commit (survives an OS crash, not only a process crash). SQLite only: PostgreSQL's own settings decide.")
     var syncFull = false
 
-    func open() throws -> PartyStore {
-        do { return try PartyStore(path: db, durability: syncFull ? .full : .normal) } catch {
+    /// Where the store is, for messages: the path, or the URL without its password.
+    var location: String {
+        guard let store else { return db }
+        return PostgresLocation.isPostgresURL(store) ? PostgresLocation.redact(store) : store
+    }
+
+    func validate() throws {
+        if store != nil && db != "geofare.db" { throw ValidationError("give --store or --db, not both") }
+    }
+
+    /// Opens the store: exit 74 with the error (never the password) on standard error when it
+    /// cannot be opened, 64 for a malformed URL.
+    func open() throws -> any PartyStorage {
+        do {
+            if let store, PostgresLocation.isPostgresURL(store) { return try PostgresPartyStore(url: store) }
+            return try PartyStore(path: store ?? db, durability: syncFull ? .full : .normal)
+        } catch {
             StandardError.print("geofare: \(error.message) [\(error.code)]")
-            throw ExitCode(74)
+            throw ExitCode(error.code == ErrorCode.invalidValue.rawValue ? 64 : 74)
         }
     }
 
@@ -55,7 +76,7 @@ struct WorkerCommand: ParsableCommand {
         let lanePricers = lanes > 1 ? (0..<lanes).map { _ in pricer.lane() } : []
         let dispatcher = WorkerDispatcher(pricer: pricer, parties: parties, lanePricers: lanePricers)
         WorkerLoop.installSignalHandlers()
-        StandardError.print("geofare worker: protocol \(WorkerDispatcher.protocolVersion), \(parties.count) parties in \(store.db), ready")
+        StandardError.print("geofare worker: protocol \(WorkerDispatcher.protocolVersion), \(parties.count) parties in \(parties.store.location), ready")
         let loop = WorkerLoop(dispatcher: dispatcher, maxLineBytes: max(64, maxLineBytes), threads: lanes)
         let status = loop.run()
         if status != 0 { throw ExitCode(status) }

@@ -1,0 +1,382 @@
+import Foundation
+import GeoFareCluster
+import GeoFareCore
+import PostgresNIO
+
+/// The party store in PostgreSQL (through PostgresNIO), shared by workers on several hosts.
+///
+/// - Tables `party` and `party_change` (the change feed, `seq` a `bigserial`), created at
+///   first open. A write runs `BEGIN; SELECT geofare_upsert_party(...); COMMIT` and returns only
+///   after `COMMIT` answered: an acknowledged write has committed.
+/// - Writers take a transaction-scoped advisory lock before they draw a `seq`, so sequence
+///   numbers commit in order: a reader that has seen `seq` n has seen every change below n, and
+///   ``changes(after:)`` from its last `seq` misses nothing (catch-up after a reconnect or a
+///   late start reads the same feed).
+/// - A lost connection fails the current call with `storage_error`; the next call reconnects,
+///   at most once per backoff period (50 ms doubling up to 2 s) so a dead server costs each
+///   request little.
+/// - A statement (or a transaction) that gets no answer within `statementTimeoutSeconds` (a
+///   server or network that hangs without closing the connection) closes the connection and
+///   fails with `storage_error`, as a lost connection does.
+/// - The password is used to connect and nowhere else: ``location`` and every error carry the
+///   URL without it.
+///
+/// Blocking: every call waits for the server on the caller's thread (the worker's loop thread,
+/// never an event loop). One owner at a time.
+public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
+    /// The URL without its password.
+    public let location: String
+    public private(set) var lastWrittenSeq: Int64?
+    private let configuration: PostgresConnection.Configuration
+    private let eventLoop: any EventLoop
+    private let logger: Logger
+    private var connection: PostgresConnection?
+    private var retryAt = Date.distantPast
+    private var backoffSeconds: TimeInterval = 0
+    private var nextConnectionID = 1
+    private let statementTimeout: TimeAmount
+
+    /// Advisory lock keys: one serialises schema creation, one the writers (commit order = seq order).
+    static let schemaLock: Int64 = 0x6765_6F66_0001
+    static let writeLock: Int64 = 0x6765_6F66_0002
+
+    /// Opens the store at `url` (see ``PostgresLocation``), connecting once and creating the
+    /// schema when missing.
+    /// - Parameter connectTimeoutSeconds: how long one connection attempt may take.
+    /// - Throws: ``StoreError``: `invalid_value` (field `store`) for a bad URL, `storage_error`
+    ///   when the server cannot be reached or refuses the login; never with the password.
+    /// - Parameter statementTimeoutSeconds: how long one statement or write transaction may wait
+    ///   for the server before the connection is given up.
+    public init(url: String, connectTimeoutSeconds: Int64 = 10, statementTimeoutSeconds: Int64 = 30) throws(StoreError) {
+        let where_ = try PostgresLocation(url: url)
+        location = where_.redacted
+        var config: PostgresConnection.Configuration
+        if let socket = where_.socketPath {
+            config = .init(unixSocketPath: socket, username: where_.user, password: where_.password, database: where_.database)
+        } else {
+            config = .init(host: where_.host, port: where_.port, username: where_.user, password: where_.password, database: where_.database, tls: .disable)
+        }
+        config.options.connectTimeout = .seconds(connectTimeoutSeconds)
+        configuration = config
+        statementTimeout = .seconds(statementTimeoutSeconds)
+        eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        // PostgresNIO logs through swift-log, whose default handler writes to a standard stream:
+        // the worker's stdout carries only responses, so nothing below critical is let through.
+        var logger = Logger(label: "geofare.postgres")
+        logger.logLevel = .critical
+        self.logger = logger
+        try migrate()
+    }
+
+    deinit {
+        // PostgresNIO wants a connection closed before it goes.
+        if let connection { try? connection.close().wait() }
+    }
+
+    // MARK: - Schema
+
+    static let schema: [String] = [
+        """
+        CREATE TABLE IF NOT EXISTS party (
+            id text PRIMARY KEY,
+            origin_lat double precision NOT NULL, origin_lon double precision NOT NULL,
+            dest_lat double precision NOT NULL, dest_lon double precision NOT NULL,
+            depart_at double precision NOT NULL,
+            seats_total bigint NOT NULL, seats_taken bigint NOT NULL,
+            status text NOT NULL CHECK (status IN ('open', 'full', 'closed')),
+            attributes text,
+            updated_at double precision NOT NULL,
+            version bigint NOT NULL
+        )
+        """,
+        "CREATE TABLE IF NOT EXISTS party_change (seq bigserial PRIMARY KEY, party_id text NOT NULL, at double precision NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS party_change_at ON party_change (at)",
+        """
+        CREATE OR REPLACE FUNCTION geofare_upsert_party(
+            p_id text, p_olat double precision, p_olon double precision, p_dlat double precision, p_dlon double precision,
+            p_depart double precision, p_total bigint, p_taken bigint, p_status text, p_attributes text, p_now double precision,
+            OUT new_version bigint, OUT change_seq bigint)
+        LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_advisory_xact_lock(\(writeLock));
+            INSERT INTO party AS p (id, origin_lat, origin_lon, dest_lat, dest_lon, depart_at, seats_total, seats_taken, status, attributes, updated_at, version)
+            VALUES (p_id, p_olat, p_olon, p_dlat, p_dlon, p_depart, p_total, p_taken, p_status, p_attributes, p_now, 1)
+            ON CONFLICT (id) DO UPDATE SET origin_lat = excluded.origin_lat, origin_lon = excluded.origin_lon,
+                dest_lat = excluded.dest_lat, dest_lon = excluded.dest_lon, depart_at = excluded.depart_at,
+                seats_total = excluded.seats_total, seats_taken = excluded.seats_taken, status = excluded.status,
+                attributes = excluded.attributes, updated_at = excluded.updated_at, version = p.version + 1
+            RETURNING p.version INTO new_version;
+            INSERT INTO party_change (party_id, at) VALUES (p_id, p_now) RETURNING seq INTO change_seq;
+            PERFORM pg_notify('geofare_party', change_seq::text);
+        END $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION geofare_remove_party(p_id text, p_now double precision, OUT removed boolean, OUT change_seq bigint)
+        LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_advisory_xact_lock(\(writeLock));
+            DELETE FROM party WHERE id = p_id;
+            removed := FOUND;
+            IF removed THEN
+                INSERT INTO party_change (party_id, at) VALUES (p_id, p_now) RETURNING seq INTO change_seq;
+                PERFORM pg_notify('geofare_party', change_seq::text);
+            END IF;
+        END $$
+        """,
+    ]
+
+    private func migrate() throws(StoreError) {
+        let c = try connected()
+        do {
+            // Several workers starting at once would race on CREATE OR REPLACE FUNCTION.
+            _ = try c.query("SELECT pg_advisory_lock(\(Self.schemaLock))", logger: logger).wait()
+            defer { _ = try? c.query("SELECT pg_advisory_unlock(\(Self.schemaLock))", logger: logger).wait() }
+            for statement in Self.schema {
+                _ = try c.query(PostgresQuery(unsafeSQL: statement), logger: logger).wait()
+            }
+        } catch {
+            throw fail(error, doing: "creating the party tables in \(location)")
+        }
+    }
+
+    // MARK: - Connection
+
+    /// The open connection, or a new one (at most one attempt per backoff period).
+    private func connected() throws(StoreError) -> PostgresConnection {
+        if let c = connection, !c.isClosed { return c }
+        connection = nil
+        let now = Date()
+        guard now >= retryAt else {
+            throw StoreError(code: .storageError, message: "PostgreSQL at \(location) is unreachable; next connection attempt in \(Int((retryAt.timeIntervalSince(now) * 1000).rounded(.up))) ms")
+        }
+        do {
+            let c = try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: nextConnectionID, logger: logger).wait()
+            nextConnectionID += 1
+            connection = c
+            backoffSeconds = 0
+            retryAt = .distantPast
+            return c
+        } catch {
+            backoffSeconds = min(max(backoffSeconds * 2, 0.05), 2)
+            retryAt = Date().addingTimeInterval(backoffSeconds)
+            throw Self.storeError(error, doing: "connecting to \(location)")
+        }
+    }
+
+    /// A ``StoreError`` for `error`; drops the connection when it broke.
+    private func fail(_ error: any Error, doing what: String) -> StoreError {
+        if let c = connection, c.isClosed || Self.breaksConnection(error) {
+            Self.close(c)
+            connection = nil
+        }
+        return Self.storeError(error, doing: what)
+    }
+
+    /// Closes `c` in the background, keeping it alive until it is closed (PostgresNIO asserts
+    /// that a connection is closed before it is freed).
+    static func close(_ c: PostgresConnection) {
+        let closing: EventLoopFuture<Void> = c.close()
+        closing.whenComplete { _ in withExtendedLifetime(c) {} }
+    }
+
+    static func breaksConnection(_ error: any Error) -> Bool {
+        guard let p = error as? PSQLError else { return false }
+        return p.code != .server
+    }
+
+    /// `error` worded without anything from the URL but ``location``.
+    static func storeError(_ error: any Error, doing what: String) -> StoreError {
+        if let e = error as? StoreError { return e }
+        if let p = error as? PSQLError {
+            if p.code == .server, let info = p.serverInfo {
+                return StoreError(code: .storageError, message: "\(what): PostgreSQL error \(info[.sqlState] ?? "?"): \(info[.message] ?? "?")")
+            }
+            var text = "\(p.code)"
+            if let u = p.underlying { text += " (\(u))" }
+            return StoreError(code: .storageError, message: "\(what): \(text)")
+        }
+        return StoreError(code: .storageError, message: "\(what): \(error)")
+    }
+
+    /// Closes `c` if `body` has not returned within the statement timeout (the pending queries
+    /// then fail).
+    private func guarded<T>(_ c: PostgresConnection, _ body: () throws -> T) throws -> T {
+        let timer = eventLoop.scheduleTask(in: statementTimeout) { Self.close(c) }
+        defer { timer.cancel() }
+        return try body()
+    }
+
+    /// Runs one statement and returns its rows.
+    private func rows(_ query: PostgresQuery, doing what: String) throws(StoreError) -> [PostgresRow] {
+        let c = try connected()
+        do { return try guarded(c) { try c.query(query, logger: logger).wait().rows } } catch {
+            throw fail(error, doing: what)
+        }
+    }
+
+    /// Runs `statements` in one transaction and returns the rows of each; succeeds only when
+    /// `COMMIT` answered `COMMIT`. The statements are queued together: the connection sends each
+    /// as the previous one completes, without a trip back to this thread.
+    private func transaction(_ statements: [PostgresQuery], doing what: String) throws(StoreError) -> [[PostgresRow]] {
+        let c = try connected()
+        do {
+            return try guarded(c) { () throws -> [[PostgresRow]] in try run(statements, on: c, doing: what) }
+        } catch {
+            throw fail(error, doing: what)
+        }
+    }
+
+    private func run(_ statements: [PostgresQuery], on c: PostgresConnection, doing what: String) throws -> [[PostgresRow]] {
+        let begin = c.query("BEGIN", logger: logger)
+        let results = statements.map { c.query($0, logger: logger) }
+        let commit = c.query("COMMIT", logger: logger)
+        do {
+            _ = try begin.wait()
+            var out: [[PostgresRow]] = []
+            var firstError: (any Error)?
+            for r in results {
+                do { out.append(try r.wait().rows) } catch { if firstError == nil { firstError = error } }
+            }
+            let committed = try commit.wait()
+            if let firstError { throw firstError }
+            guard committed.metadata.command == "COMMIT" else {
+                throw StoreError(code: .storageError, message: "\(what): the transaction was rolled back (\(committed.metadata.command))")
+            }
+            return out
+        }
+    }
+
+    // MARK: - Writes
+
+    static func upsertQuery(_ p: Party, now: Date) -> PostgresQuery {
+        let (olat, olon, dlat, dlon) = (p.origin.latitude, p.origin.longitude, p.destination.latitude, p.destination.longitude)
+        let (depart, total, taken, status, attributes, at) = (p.departure.timeIntervalSince1970, Int64(p.seatsTotal), Int64(p.seatsTaken),
+                                                              p.status.rawValue, p.attributesJSON, now.timeIntervalSince1970)
+        return "SELECT new_version, change_seq FROM geofare_upsert_party(\(p.id), \(olat), \(olon), \(dlat), \(dlon), \(depart), \(total), \(taken), \(status), \(attributes), \(at))"
+    }
+
+    public func upsert(_ party: Party, now: Date = Date()) throws(StoreError) -> Party {
+        let out = try transaction([Self.upsertQuery(party, now: now)], doing: "writing party '\(party.id)'")
+        return try stored(party, now: now, row: out[0].first, doing: "writing party '\(party.id)'")
+    }
+
+    private func stored(_ party: Party, now: Date, row: PostgresRow?, doing what: String) throws(StoreError) -> Party {
+        guard let row else { throw StoreError(code: .storageError, message: "\(what): no row returned") }
+        var p = party
+        do {
+            let (version, seq) = try row.decode((Int64, Int64).self)
+            p.version = version
+            p.updatedAt = now
+            lastWrittenSeq = seq
+        } catch { throw Self.storeError(error, doing: what) }
+        return p
+    }
+
+    public func upsertMany(_ parties: [Party], now: Date = Date()) throws(StoreError) -> [Party] {
+        let what = "importing \(parties.count) parties"
+        let out = try transaction(parties.map { Self.upsertQuery($0, now: now) }, doing: what)
+        var stored: [Party] = []
+        stored.reserveCapacity(parties.count)
+        for (p, rows) in zip(parties, out) { stored.append(try self.stored(p, now: now, row: rows.first, doing: what)) }
+        return stored
+    }
+
+    public func remove(id: String, now: Date = Date()) throws(StoreError) -> Bool {
+        let what = "removing party '\(id)'"
+        let at = now.timeIntervalSince1970
+        let out = try transaction(["SELECT removed, change_seq FROM geofare_remove_party(\(id), \(at))"], doing: what)
+        guard let row = out[0].first else { throw StoreError(code: .storageError, message: "\(what): no row returned") }
+        do {
+            let (removed, seq) = try row.decode((Bool, Int64?).self)
+            if let seq { lastWrittenSeq = seq }
+            return removed
+        } catch { throw Self.storeError(error, doing: what) }
+    }
+
+    // MARK: - Reads
+
+    static let columns = "id, origin_lat, origin_lon, dest_lat, dest_lon, depart_at, seats_total, seats_taken, status, attributes, updated_at, version"
+
+    public func party(id: String) throws(StoreError) -> Party? {
+        let what = "reading party '\(id)'"
+        let rows = try rows("SELECT \(unescaped: Self.columns) FROM party WHERE id = \(id)", doing: what)
+        guard let row = rows.first else { return nil }
+        return try Self.party(row.makeRandomAccess(), from: 0, doing: what)
+    }
+
+    public func allParties() throws(StoreError) -> [Party] {
+        let what = "reading parties"
+        var out: [Party] = []
+        for row in try rows("SELECT \(unescaped: Self.columns) FROM party ORDER BY id", doing: what) {
+            out.append(try Self.party(row.makeRandomAccess(), from: 0, doing: what))
+        }
+        return out
+    }
+
+    public func count() throws(StoreError) -> Int {
+        let what = "counting parties"
+        guard let row = try rows("SELECT count(*) FROM party", doing: what).first else { return 0 }
+        do { return Int(try row.decode(Int64.self)) } catch { throw Self.storeError(error, doing: what) }
+    }
+
+    // MARK: - Change feed
+
+    public func lastChange() throws(StoreError) -> Int64 {
+        let what = "reading the change feed"
+        guard let row = try rows("SELECT coalesce(max(seq), 0)::bigint FROM party_change", doing: what).first else { return 0 }
+        do { return try row.decode(Int64.self) } catch { throw Self.storeError(error, doing: what) }
+    }
+
+    /// Always `true`: PostgreSQL cannot say cheaply that nobody wrote, so the caller reads the
+    /// feed (one round trip that returns no row when nothing changed).
+    public func externallyChanged() throws(StoreError) -> Bool { true }
+
+    public func changes(after seq: Int64) throws(StoreError) -> (changes: [(id: String, party: Party?)], last: Int64) {
+        let what = "reading the change feed"
+        // One statement, one snapshot: a party row seen here has its change row seen too.
+        let rows = try rows("""
+            SELECT c.seq, c.party_id, \(unescaped: Self.columns.split(separator: ",").map { "p." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
+            FROM party_change c LEFT JOIN party p ON p.id = c.party_id WHERE c.seq > \(seq) ORDER BY c.seq
+            """, doing: what)
+        var last = seq
+        var seen = Set<String>()
+        var out: [(id: String, party: Party?)] = []
+        do {
+            for row in rows.reversed() {
+                let r = row.makeRandomAccess()
+                let s = try r[0].decode(Int64.self)
+                last = max(last, s)
+                let id = try r[1].decode(String.self)
+                guard seen.insert(id).inserted else { continue }
+                let present = try r[2].decode(String?.self) != nil
+                out.append((id, present ? try Self.party(r, from: 2, doing: what) : nil))
+            }
+        } catch { throw Self.storeError(error, doing: what) }
+        return (out.reversed(), last)
+    }
+
+    public func pruneChanges(olderThan age: TimeInterval, now: Date = Date()) throws(StoreError) {
+        let cutoff = now.timeIntervalSince1970 - age
+        // Never the newest record: a new worker's `lastChange()` must not fall back to 0 while
+        // parties exist.
+        _ = try rows("DELETE FROM party_change WHERE at < \(cutoff) AND seq < (SELECT max(seq) FROM party_change)", doing: "pruning the change feed")
+    }
+
+    static func party(_ r: PostgresRandomAccessRow, from k: Int, doing what: String) throws(StoreError) -> Party {
+        do {
+            return Party(
+                id: try r[k].decode(String.self),
+                origin: Coordinate(uncheckedLatitude: try r[k + 1].decode(Double.self), longitude: try r[k + 2].decode(Double.self)),
+                destination: Coordinate(uncheckedLatitude: try r[k + 3].decode(Double.self), longitude: try r[k + 4].decode(Double.self)),
+                departure: Date(timeIntervalSince1970: try r[k + 5].decode(Double.self)),
+                seatsTotal: Int(try r[k + 6].decode(Int64.self)), seatsTaken: Int(try r[k + 7].decode(Int64.self)),
+                status: PartyStatus(rawValue: try r[k + 8].decode(String.self)) ?? .closed,
+                attributesJSON: try r[k + 9].decode(String?.self),
+                updatedAt: Date(timeIntervalSince1970: try r[k + 10].decode(Double.self)),
+                version: try r[k + 11].decode(Int64.self)
+            )
+        } catch {
+            throw storeError(error, doing: what)
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import GeoFareCore
+import GeoFareTestSupport
+import GeoFareText
+import Testing
+
+/// `geofare worker --store postgres://...` as a backend runs it: real binaries, a real server.
+@Suite(.serialized)
+struct PostgresWorkerTests {
+    static func partyJSON(_ id: String, lat: Double = 37.5665, lon: Double = 126.978, taken: Int = 1) -> String {
+        #"{"id":"\#(id)","origin":{"lat":\#(lat),"lon":\#(lon)},"destination":{"lat":37.4979,"lon":127.0276},"depart_at":"2030-05-15T22:30:00+09:00","seats_total":4,"seats_taken":\#(taken),"attributes":{"k":"v"}}"#
+    }
+
+    @Test("Two workers on one PostgreSQL database see each other's writes by their next request; a late third one and parties export see all")
+    func twoWorkers() throws {
+        let server = try PostgresServer()
+        defer { server.destroy() }
+        let a = try WorkerProcess(arguments: ["--store", server.url])
+        let b = try WorkerProcess(arguments: ["--store", server.url])
+        #expect(a.call(#"{"id":1,"op":"party.upsert","party":\#(Self.partyJSON("shared"))}"#)?.isOK == true)
+        let seen = b.call(#"{"id":2,"op":"nearby","center":{"lat":37.5665,"lon":126.978},"radius_m":100}"#)
+        #expect(seen?["result"]?["parties"]?.array?.first?["id"] == .string("shared"))
+        #expect(b.call(#"{"id":3,"op":"party.upsert","party":\#(Self.partyJSON("shared", taken: 3))}"#)?["result"]?["party"]?["version"]?.int64 == 2)
+        #expect(a.call(#"{"id":4,"op":"party.get","party_id":"shared"}"#)?["result"]?["party"]?["seats_taken"]?.int64 == 3)
+        #expect(b.call(#"{"id":5,"op":"party.remove","party_id":"shared"}"#)?["result"]?["removed"] == .bool(true))
+        #expect(a.call(#"{"id":6,"op":"party.get","party_id":"shared"}"#)?["error"]?["code"] == .string("not_found"))
+        // Interleaved streams from both: each sees the other's last write, counts agree.
+        for i in 0..<50 {
+            let (w, other) = i % 2 == 0 ? (a, b) : (b, a)
+            #expect(w.call(#"{"id":\#(i),"op":"party.upsert","party":\#(Self.partyJSON("s\(i)", lat: 37.5 + Double(i) * 1e-3))}"#)?.isOK == true)
+            let got = other.call(#"{"id":\#(i),"op":"party.get","party_id":"s\#(i)"}"#)
+            #expect(got?["result"]?["party"]?["id"] == .string("s\(i)"), "\(got.map { JSONWriter.string($0) } ?? "no answer")")
+        }
+        #expect(a.call(#"{"id":7,"op":"stats"}"#)?["result"]?["parties"]?.int64 == 50)
+        #expect(b.call(#"{"id":8,"op":"stats"}"#)?["result"]?["parties"]?.int64 == 50)
+        let c = try WorkerProcess(arguments: ["--store", server.url])
+        #expect(c.call(#"{"id":9,"op":"stats"}"#)?["result"]?["parties"]?.int64 == 50)
+        let version = c.call(#"{"id":10,"op":"version"}"#).map { JSONWriter.string($0) } ?? ""
+        #expect(!version.isEmpty && !version.contains(server.password))
+        for w in [a, b, c] { w.closeInput(); #expect(w.wait() == 0) }
+        for w in [a, b, c] { #expect(!String(decoding: w.errorOutput, as: UTF8.self).contains(server.password)) }
+        #expect(String(decoding: a.errorOutput, as: UTF8.self).contains("postgres://geofare:***@127.0.0.1:\(server.port)/postgres"))
+        let export = try GeoFareBinary.run(["parties", "export", "--store", server.url])
+        #expect(export.status == 0)
+        #expect(export.stdout.split(separator: "\n").count == 50)
+    }
+
+    @Test("parties import --store writes into PostgreSQL, and a worker started later serves them")
+    func importThenServe() throws {
+        let server = try PostgresServer()
+        defer { server.destroy() }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-pg-import-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try (0..<200).map { Self.partyJSON("m\($0)", lat: 37.5 + Double($0) * 1e-4) }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let r = try GeoFareBinary.run(["parties", "import", file.path, "--store", server.url])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stderr.contains(server.password))
+        let w = try WorkerProcess(arguments: ["--store", server.url])
+        #expect(w.call(#"{"id":1,"op":"stats"}"#)?["result"]?["parties"]?.int64 == 200)
+        #expect(w.call(#"{"id":2,"op":"party.get","party_id":"m199"}"#)?["result"]?["party"]?["attributes"]?["k"] == .string("v"))
+        w.closeInput()
+        #expect(w.wait() == 0)
+    }
+
+    @Test("A wrong password or a bad URL: the worker exits 74 or 64 with a typed message and no password")
+    func startupFailures() throws {
+        let server = try PostgresServer()
+        defer { server.destroy() }
+        let wrong = try GeoFareBinary.run(["worker", "--store", server.urlWithWrongPassword])
+        #expect(wrong.status == 74)
+        #expect(wrong.stderr.contains("password authentication failed") && wrong.stderr.contains("[storage_error]"), "\(wrong.stderr)")
+        #expect(!wrong.stderr.contains("not-\(server.password)") && !wrong.stdout.contains(server.password))
+        let bad = try GeoFareBinary.run(["worker", "--store", "postgres://geofare:hunter2@127.0.0.1:\(server.port)"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("[invalid_value]") && !bad.stderr.contains("hunter2"), "\(bad.stderr)")
+    }
+
+    @Test("The server crashes and restarts under a stream of upserts: every acknowledged write is there, stateless ops keep answering, the worker reconnects")
+    func restartUnderLoad() throws {
+        let server = try PostgresServer()
+        defer { server.destroy() }
+        let w = try WorkerProcess(arguments: ["--store", server.url])
+        var acked = Set<String>()
+        var failedCodes = Set<String>()
+        var next = 0
+        func burst(_ n: Int) -> [JSONValue] {
+            let ids = (next..<next + n).map { "r\($0)" }
+            next += n
+            w.send(Array(ids.enumerated().map { #"{"id":\#($0.offset),"op":"party.upsert","party":\#(Self.partyJSON($0.element, lat: 37.5 + Double($0.offset % 100) * 1e-3))}"# }.joined(separator: "\n").utf8) + [0x0A])
+            let answers = w.receive(n, timeout: 120)
+            for (id, a) in zip(ids, answers) {
+                if a.isOK, a["result"]?["party"]?["id"] == .string(id) { acked.insert(id) } else if let c = a["error"]?["code"]?.string { failedCodes.insert(c) }
+            }
+            #expect(answers.count == n)
+            return answers
+        }
+        _ = burst(300)
+        #expect(acked.count == 300)
+        // Crash the server (immediate: no shutdown checkpoint, WAL recovery at start) while
+        // bursts of upserts are in flight: they go on until the crash has happened.
+        let crashed = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            usleep(200_000)
+            _ = try? server.stop(mode: "immediate")
+            crashed.signal()
+        }
+        var during: [JSONValue] = []
+        repeat { during += burst(500) } while crashed.wait(timeout: .now()) == .timedOut
+        // The server is down: party ops fail with storage_error, stateless ones answer.
+        #expect(w.call(#"{"id":1,"op":"party.get","party_id":"r0"}"#)?["error"]?["code"] == .string("storage_error"))
+        #expect(w.call(#"{"id":2,"op":"ping"}"#)?["result"]?["pong"] == .bool(true))
+        #expect(w.call(#"{"id":3,"op":"distance","from":{"lat":37.5,"lon":127},"to":{"lat":37.6,"lon":127}}"#)?.isOK == true)
+        #expect(during.contains { !$0.isOK }, "the crash failed no request of the burst")
+        #expect(failedCodes == ["storage_error"])
+        try server.start()
+        // Reconnect with backoff on the next party requests.
+        var back = false
+        for attempt in 0..<60 where !back {
+            if w.call(#"{"id":\#(attempt),"op":"stats"}"#)?.isOK == true,
+               w.call(#"{"id":\#(attempt),"op":"party.get","party_id":"r0"}"#)?.isOK == true { back = true } else { usleep(100_000) }
+        }
+        #expect(back, "the worker did not reconnect")
+        let before = acked.count
+        _ = burst(300)
+        #expect(acked.count == before + 300)
+        w.closeInput()
+        #expect(w.wait() == 0)
+        // Every acknowledged write is in the database (a fresh process reads it).
+        let export = try GeoFareBinary.run(["parties", "export", "--store", server.url])
+        #expect(export.status == 0)
+        let stored = Set(export.stdout.split(separator: "\n").compactMap { line in (try? JSONParser.parse(Array(line.utf8)))?["id"]?.string })
+        let lost = acked.subtracting(stored)
+        #expect(lost.isEmpty, "\(lost.count) acknowledged writes lost, e.g. \(lost.sorted().prefix(5))")
+        #expect(acked.count >= 600)
+    }
+}
