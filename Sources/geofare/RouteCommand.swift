@@ -61,34 +61,20 @@ struct RouteCommand: ParsableCommand {
         var map = SVGMap.around(stops + (route.geometry ?? []))
         if let zone { map.polygon(zone.rings, fill: "#60a5fa", stroke: "#2563eb", title: "tariff business zone", cssClass: "zone") }
         if let road = route.geometry, road.count >= 2 {
-            // On a road graph: the road path, and the segments' colours along it by distance.
-            Self.drawAlong(road, route.segments, on: &map)
-            for (i, p) in stops.enumerated() {
-                let name = i == 0 ? "from" : i == stops.count - 1 ? "to" : "via \(i)"
-                map.circle(p, radius: 6, fill: "#111827", label: nil, title: name, cssClass: "stop")
-                map.text(p, name)
-            }
-            try map.write(to: path, caption: "\(DecimalFormat.string(route.distanceMeters / 1000, decimals: 2)) km, \(DecimalFormat.string(route.durationSeconds / 60, decimals: 1)) min, \(route.segments.count) segments (\(route.estimator)) — geofare route")
-            return
-        }
-        // The estimator's segments lie along each leg in order; without a road geometry they are
-        // drawn on the straight line, in proportion to their distance.
-        var k = 0
-        for leg in route.legs {
-            var done = 0.0
-            func at(_ d: Double) -> Coordinate {
-                let t = leg.distanceMeters > 0 ? min(1, d / leg.distanceMeters) : 0
-                return Coordinate(uncheckedLatitude: leg.from.latitude + (leg.to.latitude - leg.from.latitude) * t,
-                                  longitude: leg.from.longitude + (leg.to.longitude - leg.from.longitude) * t)
-            }
-            while k < route.segments.count, done < leg.distanceMeters - 1e-6 || (leg.distanceMeters == 0 && done == 0) {
-                let s = route.segments[k]
-                map.line([at(done), at(done + s.distanceMeters)], color: s.outsideZone ? "#dc2626" : "#2563eb",
-                         title: "segment \(k): \(DecimalFormat.string(s.distanceMeters, decimals: 0)) m, \(DecimalFormat.string(s.durationSeconds, decimals: 0)) s\(s.outsideZone ? ", outside the zone" : "")",
-                         cssClass: "segment")
-                done += s.distanceMeters
-                k += 1
-                if leg.distanceMeters == 0 { break }
+            // On a road graph: the road path, the segments' colours along it by distance.
+            Self.drawAlong(road, route.segments[...], firstIndex: 0, on: &map)
+        } else {
+            // Without a road geometry each leg is drawn straight, its segments (which lie along
+            // the legs in order) in proportion to their distance.
+            var k = 0
+            for leg in route.legs {
+                var end = k, driven = 0.0
+                while end < route.segments.count && (end == k || driven < leg.distanceMeters - 1e-6) {
+                    driven += route.segments[end].distanceMeters
+                    end += 1
+                }
+                Self.drawAlong([leg.from, leg.to], route.segments[k..<end], firstIndex: k, on: &map)
+                k = end
             }
         }
         for (i, p) in stops.enumerated() {
@@ -99,8 +85,9 @@ struct RouteCommand: ParsableCommand {
         try map.write(to: path, caption: "\(DecimalFormat.string(route.distanceMeters / 1000, decimals: 2)) km, \(DecimalFormat.string(route.durationSeconds / 60, decimals: 1)) min, \(route.segments.count) segments (\(route.estimator)) — geofare route")
     }
 
-    /// Cuts a road polyline into the segments by their distances (local metres) and draws each.
-    static func drawAlong(_ road: [Coordinate], _ segments: [TripSegment], on map: inout SVGMap) {
+    /// Cuts a polyline into the segments by their distances (local metres, scaled to the line's
+    /// length) and draws each, numbered from `firstIndex`.
+    static func drawAlong(_ road: [Coordinate], _ segments: ArraySlice<TripSegment>, firstIndex: Int, on map: inout SVGMap) {
         var lengths = [0.0]
         for k in 1..<road.count {
             lengths.append(lengths[k - 1] + CheapRuler(latitude: road[k].latitude).distanceMeters(road[k - 1], road[k]))
@@ -117,7 +104,7 @@ struct RouteCommand: ParsableCommand {
                               longitude: road[k - 1].longitude + (road[k].longitude - road[k - 1].longitude) * t)
         }
         var done = 0.0
-        for (n, s) in segments.enumerated() {
+        for (n, s) in zip(firstIndex..., segments) {
             let a = done * scale, b = (done + s.distanceMeters) * scale
             var pts = [point(at: a)]
             for k in 1..<road.count where lengths[k] > a && lengths[k] < b { pts.append(road[k]) }
