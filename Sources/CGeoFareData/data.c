@@ -132,6 +132,10 @@ static const unsigned char zones_us_nyc_congestion_geojson[] = {
 #embed "../../Data/zones/us-nyc-congestion.geojson"
 };
 
+static const unsigned char zones_us_nyc_geojson[] = {
+#embed "../../Data/zones/us-nyc.geojson"
+};
+
 static const geofare_data_file files[] = {
     {"crs/aliases.json", crs_aliases_json, sizeof(crs_aliases_json)},
     {"fare/slow-time.json", fare_slow_time_json, sizeof(fare_slow_time_json)},
@@ -165,6 +169,7 @@ static const geofare_data_file files[] = {
     {"zones/kr-seoul-business-zone.geojson", zones_kr_seoul_business_zone_geojson, sizeof(zones_kr_seoul_business_zone_geojson)},
     {"zones/kr-tariff-groups.geojson", zones_kr_tariff_groups_geojson, sizeof(zones_kr_tariff_groups_geojson)},
     {"zones/us-nyc-congestion.geojson", zones_us_nyc_congestion_geojson, sizeof(zones_us_nyc_congestion_geojson)},
+    {"zones/us-nyc.geojson", zones_us_nyc_geojson, sizeof(zones_us_nyc_geojson)},
 };
 
 size_t geofare_data_file_count(void) { return sizeof(files) / sizeof(files[0]); }

@@ -4,8 +4,8 @@ import GeoFareCore
 @testable import GeoFareFare
 
 /// The origin picks the tariff: a city hall in each of the seventeen regions, a point in each
-/// province city group, and points where no tariff applies (at sea, or in a 시·군 whose group no
-/// source names) with their clear error.
+/// province city group, New York's five boroughs, and points where no tariff applies (at sea,
+/// outside New York, or in a 시·군 whose group no source names) with their clear error.
 struct TariffByLocationTests {
     struct Place: Sendable, CustomStringConvertible {
         let name: String
@@ -47,14 +47,9 @@ struct TariffByLocationTests {
         Place(name: "Gunwi-gun Office (Daegu since 2023)", lat: 36.2400, lon: 128.5700, tariff: "kr-daegu/regular"),
     ]
 
-    @Test("A city hall picks its region's tariff", arguments: cityHalls)
-    func cityHall(_ p: Place) throws {
-        let t = try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: p.lat, longitude: p.lon))
-        #expect(t.id == p.tariff, "\(p.name): \(t.id)")
-    }
-
-    @Test("A point in a province's city group picks that group's tariff", arguments: groups)
-    func group(_ p: Place) throws {
+    @Test("The origin picks its region's tariff: a city hall per Korean region, a point per province group, New York's boroughs",
+          arguments: cityHalls + groups + newYork)
+    func picksByLocation(_ p: Place) throws {
         let t = try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: p.lat, longitude: p.lon))
         #expect(t.id == p.tariff, "\(p.name): \(t.id)")
     }
@@ -97,6 +92,44 @@ struct TariffByLocationTests {
             try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 36.6011, longitude: 126.6608))
         }
         #expect(error.code == "no_tariff_for_location")
+    }
+
+    /// New York City (the five boroughs, Data/zones/us-nyc.geojson) and points just outside it.
+    static let newYork: [Place] = [
+        Place(name: "Times Square (Manhattan)", lat: 40.7580, lon: -73.9855, tariff: "us-nyc/yellow"),
+        Place(name: "JFK Terminal 4 (Queens)", lat: 40.6441, lon: -73.7822, tariff: "us-nyc/yellow"),
+        Place(name: "St. George ferry terminal (Staten Island)", lat: 40.6437, lon: -74.0736, tariff: "us-nyc/yellow"),
+        Place(name: "Tottenville (Staten Island's south tip)", lat: 40.5083, lon: -74.2390, tariff: "us-nyc/yellow"),
+        Place(name: "Bronx Zoo", lat: 40.8506, lon: -73.8770, tariff: "us-nyc/yellow"),
+        Place(name: "Coney Island (Brooklyn)", lat: 40.5755, lon: -73.9707, tariff: "us-nyc/yellow"),
+    ]
+
+    @Test("Hoboken, Newark, Jersey City and Yonkers are outside New York City: no_tariff_for_location")
+    func outsideNewYork() throws {
+        // Hoboken Terminal (1.3 km across the Hudson from Manhattan), Newark Penn Station,
+        // Journal Square (Jersey City), Yonkers City Hall (just north of the Bronx).
+        for (lat, lon) in [(40.7350, -74.0275), (40.7347, -74.1644), (40.7328, -74.0627), (40.9345, -73.8988)] {
+            let error = try #require(throws: FareError.self) {
+                try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon))
+            }
+            #expect(error.code == "no_tariff_for_location", "\(lat),\(lon)")
+        }
+    }
+
+    @Test("A trip from Times Square names no tariff and is priced as if it named us-nyc/yellow, also to Newark")
+    func newYorkByLocation() throws {
+        let timesSquare = Coordinate(uncheckedLatitude: 40.7580, longitude: -73.9855)
+        for to in [Coordinate(uncheckedLatitude: 40.7060, longitude: -74.0088), Coordinate(uncheckedLatitude: 40.7347, longitude: -74.1644)] {
+            let byPlace = FareRequest(from: timesSquare, to: to, departure: at("2024-05-15T14:00:00-04:00"))
+            var named = byPlace
+            named.tariff = "us-nyc/yellow"
+            let (q, _) = try pricer.quote(byPlace)
+            let (n, _) = try pricer.quote(named)
+            #expect(q.tariff == "us-nyc/yellow")
+            #expect(q.total == n.total && q.total > 0)
+            // The tariff has no business zone: leaving the city adds nothing (as when named).
+            #expect(q.breakdown.unitSurcharges == 0)
+        }
     }
 
     @Test("A border sliver still snaps to the nearest region within 500 m")
