@@ -102,6 +102,9 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case unknownOutOfZoneRate = "unknown_out_of_zone_rate"
     /// A tariff id or alias that is not loaded (the known ones are listed).
     case unknownTariff = "unknown_tariff"
+    /// The origin lies in a province whose cities and counties set their own tariffs, in one
+    /// whose tariff group no source gives.
+    case unknownTariffGroup = "unknown_tariff_group"
     /// A JSON value of the wrong type.
     case wrongType = "wrong_type"
     /// A graph file whose checksum or structure does not match its content.

@@ -28,7 +28,7 @@ public struct FareEngine: Sendable {
     }
 
     /// Prices a trip.
-    /// - Throws: ``FareError``: `unknown_tariff`, `no_tariff_version`, `no_tariff_for_location`,
+    /// - Throws: ``FareError``: `unknown_tariff`, `no_tariff_version`, `no_tariff_for_location`, `unknown_tariff_group`,
     ///   `invalid_party_size` (field `party_size`), `invalid_split`, or an input code with the
     ///   field (`distance_m`, `segments[2].duration_s`, `cruise_kmh`, `tolls`, ...).
     public func quote(_ request: FareRequest) throws(FareError) -> FareQuote {

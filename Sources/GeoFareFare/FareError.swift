@@ -3,7 +3,8 @@ import GeoFareCore
 /// A fare request or tariff file GeoFare cannot price with.
 ///
 /// Codes: `unknown_tariff`, `no_tariff_version` (the date is before any version of the tariff),
-/// `no_tariff_for_location` (no tariff region contains the origin), `invalid_tariff` (a malformed
+/// `no_tariff_for_location` (no tariff region contains the origin), `unknown_tariff_group` (the
+/// origin is in a province whose modelled city groups do not include it), `invalid_tariff` (a malformed
 /// tariff file: the field names the file and the JSON path), `invalid_party_size`,
 /// `invalid_split`, `unknown_out_of_zone_rate` (a segment outside the business zone, priced with a
 /// tariff version whose out-of-zone rate no source gives), plus the ``InvalidInput`` codes for the numbers of the trip.

@@ -23,6 +23,9 @@ public final class TariffCatalog: Sendable {
     /// The size of each tariff's region (its box, square degrees): where regions nest (a
     /// province's city group inside the province), the smaller one is the more specific.
     private let regionSizes: [Double]
+    /// Provinces whose city groups have tariffs but which have none of their own (no
+    /// province-wide default): zone id → the ids of the group tariffs inside it.
+    private let groupOnlyProvinces: [String: [String]]
 
     /// Loads `tariffs/*.json`, `zones/*.geojson` and the slow-time model
     /// (``SlowTimeModel/path``) from a data catalog.
@@ -86,6 +89,7 @@ public final class TariffCatalog: Sendable {
             guard let b = t.region.flatMap({ zones.zone($0)?.polygon.bounds }) else { return .infinity }
             return (b.east - b.west) * (b.north - b.south)
         }
+        self.groupOnlyProvinces = Self.groupOnlyProvinces(tariffs: sorted, zones: zones)
         self.meters = sorted.map { t in
             let clock = LocalClock(timeZone: t.timeZone)
             return t.versions.map { Meter(tariff: t, version: $0, clock: clock) }
@@ -105,6 +109,7 @@ public final class TariffCatalog: Sendable {
         index = other.index
         businessZones = other.businessZones
         regionSizes = other.regionSizes
+        groupOnlyProvinces = other.groupOnlyProvinces
         meters = other.meters.map { $0.map { $0.copy() } }
     }
 
@@ -160,13 +165,16 @@ public final class TariffCatalog: Sendable {
 
     /// The tariff whose region contains a point (the first, in id order), for requests that
     /// name none. A point in no region but within ``regionSnapMeters`` of one takes that one.
-    /// - Throws: ``FareError`` `no_tariff_for_location`.
+    /// - Throws: ``FareError`` `unknown_tariff_group` or `no_tariff_for_location`
+    ///   (see ``tariffIndex(forOrigin:)``).
     public func tariff(forOrigin origin: Coordinate) throws(FareError) -> Tariff {
         tariffs[try tariffIndex(forOrigin: origin)]
     }
 
     /// ``tariff(forOrigin:)``'s position in ``tariffs``.
-    /// - Throws: ``FareError`` `no_tariff_for_location`.
+    /// - Throws: ``FareError`` `unknown_tariff_group` for an origin in a province whose city
+    ///   groups have tariffs but that has no tariff of its own (the message names the province
+    ///   and the modelled groups); `no_tariff_for_location` anywhere else without a tariff.
     public func tariffIndex(forOrigin origin: Coordinate) throws(FareError) -> Int {
         var containing = Set(zones.zones(containing: origin))
         if containing.isEmpty {
@@ -185,8 +193,24 @@ public final class TariffCatalog: Sendable {
             if ra != rb { return ra }
             return a < b
         }) else {
+            if let province = zones.zones.first(where: { containing.contains($0.id) && groupOnlyProvinces[$0.id] != nil }) {
+                let modelled = groupOnlyProvinces[province.id]!.joined(separator: ", ")
+                throw FareError(code: .unknownTariffGroup, message: "\(origin) lies in \(province.name) (\(province.id)), whose cities and counties set their own taxi tariffs; no source gives the tariff group of this city or county (modelled: \(modelled)); name a tariff", field: "from")
+            }
             throw FareError(code: .noTariffForLocation, message: "no tariff region contains \(origin); name a tariff", field: "from")
         }
         return best
+    }
+
+    /// Zones named as `parent` by some tariff's region but not themselves any tariff's region,
+    /// with the ids of the tariffs whose regions name them.
+    private static func groupOnlyProvinces(tariffs: [Tariff], zones: ZoneSet) -> [String: [String]] {
+        let regions = Set(tariffs.compactMap(\.region))
+        var out: [String: [String]] = [:]
+        for t in tariffs {
+            guard let parent = t.region.flatMap({ zones.zone($0)?.parent }), !regions.contains(parent) else { continue }
+            out[parent, default: []].append(t.id)
+        }
+        return out
     }
 }

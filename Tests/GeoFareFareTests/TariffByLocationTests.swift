@@ -81,17 +81,29 @@ struct TariffByLocationTests {
         }
     }
 
-    @Test("A 시·군 whose tariff group no source names: in Gyeonggi the standard group (the province default), elsewhere the clear error")
+    @Test("A 시·군 whose tariff group no source names: in Gyeonggi the standard group (the province default), elsewhere unknown_tariff_group")
     func unnamedGroup() throws {
         // Paju and Bucheon (Gyeonggi: groups not named by the sources) take the standard group; Yongin (가형) keeps its own.
         #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.7600, longitude: 126.7800)).id == "kr-gyeonggi/regular")
         #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.5034, longitude: 126.7660)).id == "kr-gyeonggi/regular")
         #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2411, longitude: 127.1776)).id == "kr-gyeonggi/regular-1800")
-        // Hongseong (Chungnam: only Cheonan is modelled).
-        let error = try #require(throws: FareError.self) {
-            try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 36.6011, longitude: 126.6608))
+        // Provinces with city groups and no province-wide tariff: the error names the province
+        // and the modelled groups. Hongseong (Chungnam: only Cheonan), Iksan (Jeonbuk), Mokpo
+        // (Jeonnam), Andong (Gyeongbuk), Gimhae (Gyeongnam).
+        for (lat, lon, province, modelled) in [(36.6011, 126.6608, "kr-chungnam", "kr-chungnam/regular-cheonan"),
+                                               (35.9483, 126.9576, "kr-jeonbuk", "kr-jeonbuk/regular-jeonju"),
+                                               (34.8118, 126.3922, "kr-jeonnam", "kr-jeonnam/regular-suncheon"),
+                                               (36.5684, 128.7294, "kr-gyeongbuk", "kr-gyeongbuk/regular-pohang"),
+                                               (35.2285, 128.8894, "kr-gyeongnam", "kr-gyeongnam/regular-changwon")] {
+            let error = try #require(throws: FareError.self) {
+                try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon))
+            }
+            #expect(error.code == "unknown_tariff_group", "\(province): \(error)")
+            #expect(error.field == "from")
+            #expect(error.message.contains("(\(province))") && error.message.contains(modelled) && error.message.contains("tariff group"), "\(error.message)")
         }
-        #expect(error.code == "no_tariff_for_location")
+        // A province with a default (Gangwon, Chungbuk) or a city (Busan) never gives it; the sea neither (atSea).
+        #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.7519, longitude: 128.8761)).id == "kr-gangwon/regular")
     }
 
     /// New York City (the five boroughs, Data/zones/us-nyc.geojson) and points just outside it.

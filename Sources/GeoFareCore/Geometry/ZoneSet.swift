@@ -10,6 +10,9 @@ public struct ZoneSet: Sendable {
     public struct Zone: Sendable, Hashable {
         public let id: String
         public let name: String
+        /// The id of the zone this one lies in (`properties.parent`: a province's city group
+        /// names its province), or `nil`.
+        public let parent: String?
         public let polygon: GeoPolygon
     }
 
@@ -71,7 +74,7 @@ public struct ZoneSet: Sendable {
                     rings.append(points)
                 }
             }
-            let zone = Zone(id: id, name: props["name"] as? String ?? id, polygon: GeoPolygon(rings: rings))
+            let zone = Zone(id: id, name: props["name"] as? String ?? id, parent: props["parent"] as? String, polygon: GeoPolygon(rings: rings))
             if let existing = byID[id] { zones[existing] = zone } else {
                 byID[id] = zones.count
                 zones.append(zone)
