@@ -147,7 +147,7 @@ public final class TariffCatalog: Sendable {
         while v >= 0 && versions[v].version.effectiveFrom > date { v -= 1 }
         guard v >= 0 else {
             let t = tariffs[i]
-            throw FareError(code: .noTariffVersion, message: "tariff '\(t.id)' has no version in force at \(date); its first starts \(t.versions[0].label)", field: "depart_at")
+            throw FareError(code: .noTariffVersion, message: "tariff '\(t.id)' has no version in force at \(date): its first modelled version starts \(t.versions[0].label); earlier versions are left out where no source gives their start date or their units (the tariff file's notes say which)", field: "depart_at")
         }
         return versions[v]
     }

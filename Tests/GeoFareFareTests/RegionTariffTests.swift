@@ -210,5 +210,13 @@ struct RegionTariffTests {
             try quote("kr-ulsan/regular", meters: 3_000, seconds: 400, at: "2024-05-15T14:00:00+09:00")
         }
         #expect(error.code == "no_tariff_version")
+        #expect(error.field == "depart_at")
+        // Ulsan's January 2023 version has no day of effect in any source: the message says where
+        // the modelled period starts and why earlier trips are refused.
+        #expect(error.message.contains("kr-ulsan/regular") && error.message.contains("2025-03-10T00:00:00+09:00")
+                && error.message.contains("left out"), "\(error.message)")
+        // A second after the first version starts is priced (at night: 4,500 × 1.2; 1 km in 200 s
+        // stays under the 2 km base whatever the slow time, 1,000 + 200 s × 125/30 m/s < 2,000 m).
+        #expect(try quote("kr-ulsan/regular", meters: 1_000, seconds: 200, at: "2025-03-10T00:00:01+09:00").meter == 5_400)
     }
 }
