@@ -363,6 +363,7 @@ def write_nyc(out_dir, nyc, boroughs):
         {"boroughs": boroughs,
          "source": "NYC Department of City Planning, Borough Boundaries (nybb) 16A, clipped to "
                    "the shoreline; public domain; via geopandas 0.12.2. Simplified by GeoFare."})]}
+    os.makedirs(out_dir, exist_ok=True)
     p = os.path.join(out_dir, NYC_FILE)
     with open(p, "w", encoding="utf-8") as f:
         json.dump(fc, f, ensure_ascii=False, separators=(",", ":"))
