@@ -9,7 +9,7 @@ change.  Monaco stays out of every fit (steep coastal terrain; fit.py's reasons)
 reported apart.
 
 Schemes (every error is |estimate - driven| / driven, median and p90, numpy percentiles):
-  step1      the model in Data/route/circuity.json against fastest and shortest routes;
+  step1      the first model (shortest-path fit, SHORTEST_PATH_MODEL) against fastest and shortest routes;
   korea_out  fit on the fit split of the non-Korean networks, report on every Korean pair;
   lono       leave one network out: fit on the others' fit split, report on all its pairs;
   shipped    fit on the fit split of every network but Monaco, report on the holdout split;
@@ -59,9 +59,9 @@ def rows(d, nets, split=None):
     return fit.take(d, m)
 
 
-def spec_from_json(path):
-    j = json.load(open(path))
-    return {"kind": "pwl", "knots_m": [k["straight_m"] for k in j["knots"]], "factors": [k["factor"] for k in j["knots"]]}
+# The first model (fit.py on build_pairs.py's junction-to-junction shortest paths, four networks),
+# as shipped in Data/route/circuity.json before this refit (commit 41097bc).
+SHORTEST_PATH_MODEL = {"kind": "pwl", "knots_m": [200, 20000], "factors": [1.3991, 1.206]}
 
 
 def report(spec, d, nets):
@@ -117,7 +117,7 @@ def main():
     raw = fit.load(args.pairs)
     fast, short = with_target(raw, "fastest_m"), with_target(raw, "shortest_m")
     nets = [n for n in NETS if np.any(raw["network"] == n)]
-    old = spec_from_json(MODEL_JSON)
+    old = SHORTEST_PATH_MODEL
     rep = {"pairs": args.pairs, "n": int(len(raw["network"])), "old_model": old}
 
     # step 1: how the old model does against fastest and shortest routes
@@ -207,13 +207,15 @@ def write_model(rep, spec, bands, n_fit):
     ship, hold = rep["shipped"], rep[SHIPPED_OBJECTIVE]["shipped_candidate"]
     j["description"] = ("Estimated driven (road) distance of a taxi leg from its straight-line distance: estimate_m = straight_m * "
                         "factor(straight_m). Fitted on the FASTEST car route (what a taxi and a map app drive) of GeoFare's road "
-                        "router over ten OpenStreetMap networks (US, Europe, Brazil, Korea).")
+                        "router over nine OpenStreetMap networks (US, Europe, Brazil, Korea; Monaco reported apart).")
     j["method"] = j["method"].replace("Point estimate minimises mean |estimate - driven| / driven.",
                                       "Point estimate: the conditional median of driven / straight (minimises sum |factor - driven/straight|), so "
                                       "about half of the fastest routes are longer and half shorter.")
     j["knots"] = [{"straight_m": float(s0), "factor": f0}, {"straight_m": float(s1), "factor": f1}]
     j["band"] = [{"max_straight_m": b["max_straight_m"], "n": b["n"], "p10": b["p10"], "p50": b["p50"], "p90": b["p90"]} for b in bands]
-    j["band_definition"] = j["band_definition"].replace("fit-split pairs", "fit-split pairs of the fitted networks")
+    j["band_definition"] = ("quantiles of driven_m / estimate_m over fit-split pairs of the fitted networks with lower < straight_m "
+                            "<= max_straight_m (lower = previous band's max_straight_m, 0 for the first); percentiles with linear "
+                            "interpolation between order statistics (numpy default)")
     j["fitted_on"] = {"networks": FITTABLE, "split": "fit", "n": n_fit, "target": "fastest_m",
                       "objective": "minimise sum |factor - driven/straight| (linear programme, HiGHS; the conditional median of the "
                                    "ratio), factors rounded to 4 decimals; every metric below uses the rounded factors",
