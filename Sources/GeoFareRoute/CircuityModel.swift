@@ -6,8 +6,9 @@ import GeoFareData
 /// factor linear in ln(straight) between fitted knots and clamped outside them, plus an 80 %
 /// band (p10–p90 of driven ÷ estimate) per distance band.
 ///
-/// Fitted on shortest car paths over real OpenStreetMap networks (`Data/route/circuity.json`,
-/// method and numbers in `Data/route/calibration/README.md`).
+/// Fitted on the fastest car routes (what a taxi drives) of GeoFare's road router over real
+/// OpenStreetMap networks, Korea included, as the median of driven ÷ straight
+/// (`Data/route/circuity.json`, method and numbers in `Data/route/calibration/README.md`).
 public struct CircuityModel: Sendable, Hashable {
     /// (ln straight metres, factor) knots, ascending.
     public let knots: [(logMeters: Double, factor: Double)]
