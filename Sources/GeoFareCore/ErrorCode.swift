@@ -100,6 +100,9 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case unknownProfile = "unknown_profile"
     /// A tariff version with no known out-of-zone rate, for a trip that leaves its business zone.
     case unknownOutOfZoneRate = "unknown_out_of_zone_rate"
+    /// A departure inside the month in which a tariff changed on a day no source gives (the
+    /// tariff and the month are named): either version could be in force, so none is guessed.
+    case tariffVersionUncertain = "tariff_version_uncertain"
     /// A tariff id or alias that is not loaded (the known ones are listed).
     case unknownTariff = "unknown_tariff"
     /// The origin lies in a province whose cities and counties set their own tariffs, in one

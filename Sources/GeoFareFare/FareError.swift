@@ -3,6 +3,8 @@ import GeoFareCore
 /// A fare request or tariff file GeoFare cannot price with.
 ///
 /// Codes: `unknown_tariff`, `no_tariff_version` (the date is before any version of the tariff),
+/// `tariff_version_uncertain` (the date falls in a month in which the tariff changed on a day no
+/// source gives),
 /// `no_tariff_for_location` (no tariff region contains the origin), `unknown_tariff_group` (the
 /// origin is in a province whose modelled city groups do not include it), `invalid_tariff` (a malformed
 /// tariff file: the field names the file and the JSON path), `invalid_party_size`,

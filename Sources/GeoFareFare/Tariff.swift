@@ -28,9 +28,32 @@ public struct Tariff: Sendable, Hashable {
     /// Where the tariff was loaded from (`embedded:tariffs/...` or a file path).
     public let origin: String
 
-    /// The version in force at `date`, or `nil` if the date is before the first version.
+    /// Which version, if any, is in force at an instant.
+    public enum VersionLookup: Sendable, Hashable {
+        /// The version at this position in ``Tariff/versions``.
+        case inForce(Int)
+        /// Before the first version (and outside its uncertain month, if it has one).
+        case beforeFirst
+        /// Inside the month in which the version at this position took effect on a day no
+        /// source gives (``TariffVersion/uncertainFrom`` ..< ``TariffVersion/effectiveFrom``).
+        case uncertainMonth(Int)
+    }
+
+    /// The version in force at `date`: the last one whose `effectiveFrom` is at or before it,
+    /// unless `date` falls in the uncertain month of the next one.
+    /// - Complexity: O(number of versions).
+    public func versionLookup(at date: Date) -> VersionLookup {
+        var v = versions.count - 1
+        while v >= 0 && versions[v].effectiveFrom > date { v -= 1 }
+        if v + 1 < versions.count, let u = versions[v + 1].uncertainFrom, u <= date { return .uncertainMonth(v + 1) }
+        return v >= 0 ? .inForce(v) : .beforeFirst
+    }
+
+    /// The version in force at `date`, or `nil` if the date is before the first version or in
+    /// a month whose day of change no source gives (see ``versionLookup(at:)``).
     public func version(at date: Date) -> TariffVersion? {
-        versions.last { $0.effectiveFrom <= date }
+        if case let .inForce(v) = versionLookup(at: date) { return versions[v] }
+        return nil
     }
 }
 
@@ -76,8 +99,15 @@ public struct TariffVersion: Sendable, Hashable {
         public let zone: String?
     }
 
+    /// The instant the version is known to be in force from. For a version whose start is
+    /// known only to the month (`effective_month`), the first instant of the next month.
     public let effectiveFrom: Date
-    /// The `effective_from` text as written in the file, used as the version label.
+    /// For a version whose start is known only to the month: the first instant of that month
+    /// (local time of the tariff). From then until ``effectiveFrom`` neither this version nor
+    /// the one before is known to be in force, and a departure there is `tariff_version_uncertain`.
+    /// `nil` when the source gives the day.
+    public let uncertainFrom: Date?
+    /// The `effective_from` (or `effective_month`) text as written in the file, used as the version label.
     public let label: String
     public let sources: [String]
     /// Fields of this version known only from secondary sources.

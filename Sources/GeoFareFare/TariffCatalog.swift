@@ -133,23 +133,27 @@ public final class TariffCatalog: Sendable {
     }
 
     /// The meter of the tariff version in force at `date` (its `tariff` and `version` say which).
-    /// - Throws: ``FareError`` `unknown_tariff`, or `no_tariff_version` when `date` is before
-    ///   the tariff's first version.
+    /// - Throws: ``FareError`` `unknown_tariff`; `no_tariff_version` when `date` is before
+    ///   the tariff's first version; `tariff_version_uncertain` when it falls in a month in
+    ///   which the tariff changed on a day no source gives.
     public func meter(tariff id: String, at date: Date) throws(FareError) -> Meter {
         try meter(tariffAt: tariffIndex(id), at: date)
     }
 
     /// ``meter(tariff:at:)`` for the tariff at a position in ``tariffs``.
-    /// - Throws: ``FareError`` `no_tariff_version`.
+    /// - Throws: ``FareError`` `no_tariff_version` or `tariff_version_uncertain`.
     public func meter(tariffAt i: Int, at date: Date) throws(FareError) -> Meter {
-        let versions = meters[i]
-        var v = versions.count - 1
-        while v >= 0 && versions[v].version.effectiveFrom > date { v -= 1 }
-        guard v >= 0 else {
+        switch tariffs[i].versionLookup(at: date) {
+        case let .inForce(v):
+            return meters[i][v]
+        case .beforeFirst:
             let t = tariffs[i]
-            throw FareError(code: .noTariffVersion, message: "tariff '\(t.id)' has no version in force at \(date): its first modelled version starts \(t.versions[0].label); earlier versions are left out where no source gives their start date or their units (the tariff file's notes say which)", field: "depart_at")
+            throw FareError(code: .noTariffVersion, message: "tariff '\(t.id)' has no version in force at \(date): its first modelled version \(t.versions[0].uncertainFrom == nil ? "starts" : "took effect on an unknown day of") \(t.versions[0].label); earlier versions are left out where no source gives their start date or their units (the tariff file's notes say which)", field: "depart_at")
+        case let .uncertainMonth(v):
+            let t = tariffs[i], version = t.versions[v]
+            let before = v > 0 ? "version \(t.versions[v - 1].label) applies until the month begins" : "no earlier version is modelled"
+            throw FareError(code: .tariffVersionUncertain, message: "tariff '\(t.id)' changed during \(version.label) on a day no source gives, so the version in force at \(date) is unknown: \(before), version \(version.label) from the first day of the next month; a departure inside \(version.label) is not priced rather than guessed", field: "depart_at")
         }
-        return versions[v]
     }
 
     /// Every version's meter of a tariff, oldest first (each `meter.version.effectiveFrom`

@@ -14,7 +14,8 @@ struct TariffFile: Decodable {
             let zone: String?
         }
         struct Rounding: Decodable { let step: Int64; let mode: String }
-        let effective_from: String
+        let effective_from: String?
+        let effective_month: String?
         let sources: [String]
         let secondary: [String]?
         let base_fare: Int64
@@ -65,8 +66,20 @@ struct TariffFile: Decodable {
         var out: [TariffVersion] = []
         for (i, v) in versions.enumerated() {
             let at = "versions[\(i)]"
-            guard let from = ISO8601.parse(v.effective_from) else { throw fail("\(at).effective_from", "not an ISO 8601 time with offset: '\(v.effective_from)'") }
-            if let last = out.last, last.effectiveFrom >= from { throw fail("\(at).effective_from", "versions must be in increasing order of effective_from") }
+            let from: Date, uncertainFrom: Date?, label: String
+            switch (v.effective_from, v.effective_month) {
+            case let (text?, nil):
+                guard let d = ISO8601.parse(text) else { throw fail("\(at).effective_from", "not an ISO 8601 time with offset: '\(text)'") }
+                (from, uncertainFrom, label) = (d, nil, text)
+            case let (nil, text?):
+                guard let (start, next) = Self.month(text, in: tz) else { throw fail("\(at).effective_month", "expected YYYY-MM, got '\(text)'") }
+                (from, uncertainFrom, label) = (next, start, text)
+            default:
+                throw fail(at, "needs exactly one of effective_from (the instant) and effective_month (YYYY-MM, when no source gives the day)")
+            }
+            if let last = out.last, last.effectiveFrom >= (uncertainFrom ?? from) {
+                throw fail("\(at).\(uncertainFrom == nil ? "effective_from" : "effective_month")", "versions must be in increasing order of start, and a version must start before the month in which the next one took effect")
+            }
             guard !v.sources.isEmpty else { throw fail("\(at).sources", "every version names its sources") }
             guard v.base_fare >= 0 else { throw fail("\(at).base_fare", "must not be negative") }
             guard v.base_distance_m.isFinite, v.base_distance_m >= 0 else { throw fail("\(at).base_distance_m", "must be ≥ 0") }
@@ -107,7 +120,7 @@ struct TariffFile: Decodable {
                 flats.append(.init(name: f.name, amount: f.amount, fromSecond: a, toSecond: b, weekdays: f.weekdays.map(Set.init), zone: f.zone))
             }
             out.append(TariffVersion(
-                effectiveFrom: from, label: v.effective_from, sources: v.sources, secondary: v.secondary ?? [],
+                effectiveFrom: from, uncertainFrom: uncertainFrom, label: label, sources: v.sources, secondary: v.secondary ?? [],
                 baseFare: v.base_fare, baseDistanceMeters: v.base_distance_m, unitPrice: v.unit_price,
                 unitDistanceMeters: v.unit_distance_m, unitTimeSeconds: v.unit_time_s, mode: v.mode, chargeUnit: v.charge_unit,
                 night: night, outOfZoneRatePercent: v.out_of_zone_rate_percent, maxCombinedRatePercent: v.max_combined_rate_percent,
@@ -117,6 +130,18 @@ struct TariffFile: Decodable {
         }
         return Tariff(id: id, aliases: aliases ?? [], name: name, currency: currency, timeZone: tz, region: region,
                       businessZone: business_zone, defaultCruiseKmh: default_cruise_kmh, versions: out, origin: origin)
+    }
+
+    /// `YYYY-MM` → the first instant of that month and of the next, at local midnight in `zone`.
+    static func month(_ text: String, in zone: TimeZone) -> (start: Date, next: Date)? {
+        let p = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.count == 7, p.count == 2, p[0].count == 4, p[1].count == 2,
+              let y = Int(p[0]), let m = Int(p[1]), (1...12).contains(m) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        guard let start = calendar.date(from: DateComponents(year: y, month: m, day: 1)),
+              let next = calendar.date(byAdding: .month, value: 1, to: start) else { return nil }
+        return (start, next)
     }
 
     /// `HH:MM` → seconds after midnight (`24:00` allowed as the end of the day).

@@ -47,6 +47,10 @@ struct FareErrorTests {
         ("\"effective_from\": \"2023-01-01T00:00:00+09:00\"", "\"effective_from\": \"2023-01-01\"", "versions[0].effective_from"),
         ("\"id\": \"xx-test/regular\"", "\"id\": \"flat\"", "id"),
         ("\"sources\": [\"test\"], ", "", "versions[0].sources"),
+        ("\"effective_from\": \"2023-01-01T00:00:00+09:00\"", "\"effective_month\": \"2023-13\"", "versions[0].effective_month"),
+        ("\"effective_from\": \"2023-01-01T00:00:00+09:00\"", "\"effective_month\": \"2023-1\"", "versions[0].effective_month"),
+        ("\"effective_from\": \"2023-01-01T00:00:00+09:00\"", "\"effective_from\": \"2023-01-01T00:00:00+09:00\", \"effective_month\": \"2023-01\"", "versions[0]"),
+        ("\"effective_from\": \"2023-01-01T00:00:00+09:00\", ", "", "versions[0]"),
     ])
     func malformed(find: String, replace: String, field: String) {
         let text = Self.valid.replacingOccurrences(of: find, with: replace)
@@ -59,6 +63,41 @@ struct FareErrorTests {
             #expect(error.field == "bad.json: \(field)", "field was \(error.field ?? "nil")")
         }
         #expect(throws: FareError.self) { try TariffFile.load(Data("{not json".utf8), origin: "broken.json") }
+    }
+
+    /// `valid` with a second version, 4,000 KRW, known only to the month `month`.
+    static func withMonthVersion(_ month: String) -> String {
+        let first = valid[valid.index(after: valid.firstIndex(of: "[")!)..<valid.lastIndex(of: "]")!]
+        let second = first.replacingOccurrences(of: "\"effective_from\": \"2023-01-01T00:00:00+09:00\"", with: "\"effective_month\": \"\(month)\"")
+            .replacingOccurrences(of: "\"base_fare\": 4800", with: "\"base_fare\": 4000")
+        return valid.replacingOccurrences(of: first, with: first + ", " + second)
+    }
+
+    @Test("A version known only to the month: the one before runs until the month begins, the month is tariff_version_uncertain, the new one starts on the next month's first day (local time)")
+    func monthPrecisionVersion() throws {
+        let tariff = try TariffFile.load(Data(Self.withMonthVersion("2024-02").utf8), origin: "month.json")
+        #expect(tariff.versions[1].label == "2024-02")
+        let catalog = try TariffCatalog(tariffs: [tariff], zones: ZoneSet())
+        func meter(_ time: String) throws(FareError) -> Meter { try catalog.meter(tariff: "xx-test/regular", at: ISO8601.parse(time)!) }
+        // Asia/Seoul: February 2024 begins at 2024-01-31T15:00Z and March at 2024-02-29T15:00Z (a leap year).
+        #expect(try meter("2024-01-31T14:59:59Z").version.baseFare == 4800)
+        #expect(try meter("2024-03-01T00:00:00+09:00").version.baseFare == 4000)
+        #expect(try meter("2024-02-29T15:00:00Z").version.label == "2024-02")
+        for inside in ["2024-01-31T15:00:00Z", "2024-02-15T12:00:00+09:00", "2024-02-29T23:59:59+09:00"] {
+            let error = try #require(throws: FareError.self) { try meter(inside) }
+            #expect(error.code == "tariff_version_uncertain" && error.field == "depart_at", "\(inside)")
+            #expect(error.message.contains("xx-test/regular") && error.message.contains("2024-02")
+                    && error.message.contains("version 2023-01-01T00:00:00+09:00 applies until the month begins"), "\(error.message)")
+        }
+        #expect(tariff.version(at: ISO8601.parse("2024-02-15T12:00:00+09:00")!) == nil)
+        // The month must begin after the version before it starts.
+        do {
+            _ = try TariffFile.load(Data(Self.withMonthVersion("2022-12").utf8), origin: "bad.json")
+            Issue.record("accepted a month before the previous version")
+        } catch {
+            #expect(error.code == "invalid_tariff" && error.field == "bad.json: versions[1].effective_month")
+        }
+        #expect(throws: FareError.self) { try TariffFile.load(Data(Self.withMonthVersion("2023-01").utf8), origin: "bad.json") }
     }
 
     @Test("A user data directory adds a tariff and a broken one is reported with its path")

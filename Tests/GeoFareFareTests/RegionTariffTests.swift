@@ -64,6 +64,8 @@ struct RegionTariffTests {
         Case(name: "Daejeon 2019", tariff: "kr-daejeon/regular", version: "2019-01-01T00:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 340, units: 41, dayTotal: 7400, nightTotal: 8900),
         // Ulsan 2025: 4,500 KRW / 2,000 m, 100 KRW per 125 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 125 = 7,260 m; N = ⌊(7,260 − 2,000) / 125⌋ + 1 = 43; day 4,500 + 43 × 100 = 8,800 → 8,800; night +20 %: base 4,500 × 120/100 → 5,400, unit → 120: 5,400 + 43 × 120 = 10,560 → 10,600.
         Case(name: "Ulsan 2025", tariff: "kr-ulsan/regular", version: "2025-03-10T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4500, slowSeconds: 300, units: 43, dayTotal: 8800, nightTotal: 10600),
+        // Ulsan 2023 (known to the month: in force from 2023-02-01): 4,000 KRW / 2,000 m, 100 KRW per 125 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 125 = 7,260 m; N = ⌊(7,260 − 2,000) / 125⌋ + 1 = 43; day 4,000 + 43 × 100 = 8,300 → 8,300; night (22–04) +20 %: base 4,000 × 120/100 → 4,800, unit → 120: 4,800 + 43 × 120 = 9,960 → 10,000.
+        Case(name: "Ulsan 2023", tariff: "kr-ulsan/regular", version: "2023-01", day: "2024-05-15T14:00:00+09:00", night: "2024-05-16T00:30:00+09:00", shortMeters: 1000, base: 4000, slowSeconds: 300, units: 43, dayTotal: 8300, nightTotal: 10000),
         // Sejong 2024: 4,000 KRW / 1,400 m, 100 KRW per 97 m or 29 s. 6,010 m with 290 s slow: F = 6,010 + 10 × 97 = 6,980 m; N = ⌊(6,980 − 1,400) / 97⌋ + 1 = 58; day 4,000 + 58 × 100 = 9,800 → 9,800; night +30 %: base 4,000 × 130/100 → 5,200, unit → 130: 5,200 + 58 × 130 = 12,740 → 12,700.
         Case(name: "Sejong 2024", tariff: "kr-sejong/regular", version: "2024-08-01T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 700, base: 4000, slowSeconds: 290, units: 58, dayTotal: 9800, nightTotal: 12700),
         // Sejong 2022: 3,300 KRW / 1,500 m, 100 KRW per 105 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 105 = 7,060 m; N = ⌊(7,060 − 1,500) / 105⌋ + 1 = 53; day 3,300 + 53 × 100 = 8,600 → 8,600; night +25 %: base 3,300 × 125/100 → 4,130, unit → 130: 4,130 + 53 × 130 = 11,020 → 11,000.
@@ -96,8 +98,12 @@ struct RegionTariffTests {
         Case(name: "Cheonan 2019", tariff: "kr-chungnam/regular-cheonan", version: "2019-06-01T00:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 300, units: 45, dayTotal: 7800, nightTotal: 9400),
         // Jeonju 2023: 4,300 KRW / 2,000 m, 100 KRW per 134 m or 32 s. 6,010 m with 320 s slow: F = 6,010 + 10 × 134 = 7,350 m; N = ⌊(7,350 − 2,000) / 134⌋ + 1 = 40; day 4,300 + 40 × 100 = 8,300 → 8,300; night +20 %: base 4,300 × 120/100 → 5,160, unit → 120: 5,160 + 40 × 120 = 9,960 → 10,000.
         Case(name: "Jeonju 2023", tariff: "kr-jeonbuk/regular-jeonju", version: "2023-08-01T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4300, slowSeconds: 320, units: 40, dayTotal: 8300, nightTotal: 10000),
+        // Jeonju 2019 (known to the month: in force from 2019-06-01): 3,300 KRW / 2,000 m, 100 KRW per 137 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 137 = 7,380 m; N = ⌊(7,380 − 2,000) / 137⌋ + 1 = 40; day 3,300 + 40 × 100 = 7,300 → 7,300; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 40 × 120 = 8,760 → 8,800.
+        Case(name: "Jeonju 2019", tariff: "kr-jeonbuk/regular-jeonju", version: "2019-05", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 330, units: 40, dayTotal: 7300, nightTotal: 8800),
         // Gunsan 2023: 4,300 KRW / 2,000 m, 100 KRW per 134 m or 32 s. 6,010 m with 320 s slow: F = 6,010 + 10 × 134 = 7,350 m; N = ⌊(7,350 − 2,000) / 134⌋ + 1 = 40; day 4,300 + 40 × 100 = 8,300 → 8,300; night +20 %: base 4,300 × 120/100 → 5,160, unit → 120: 5,160 + 40 × 120 = 9,960 → 10,000.
         Case(name: "Gunsan 2023", tariff: "kr-jeonbuk/regular-gunsan", version: "2023-08-01T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4300, slowSeconds: 320, units: 40, dayTotal: 8300, nightTotal: 10000),
+        // Gunsan 2019 (known to the month: in force from 2019-06-01): 3,300 KRW / 2,000 m, 100 KRW per 137 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 137 = 7,380 m; N = ⌊(7,380 − 2,000) / 137⌋ + 1 = 40; day 3,300 + 40 × 100 = 7,300 → 7,300; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 40 × 120 = 8,760 → 8,800.
+        Case(name: "Gunsan 2019", tariff: "kr-jeonbuk/regular-gunsan", version: "2019-05", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 330, units: 40, dayTotal: 7300, nightTotal: 8800),
         // Wanju 2023: 5,000 KRW / 2,000 m, 163 KRW per 134 m or 32 s. 6,010 m with 320 s slow: F = 6,010 + 10 × 134 = 7,350 m; N = ⌊(7,350 − 2,000) / 134⌋ + 1 = 40; day 5,000 + 40 × 163 = 11,520 → 11,500; night +20 %: base 5,000 × 120/100 → 6,000, unit → 200: 6,000 + 40 × 200 = 14,000 → 14,000.
         Case(name: "Wanju 2023", tariff: "kr-jeonbuk/regular-wanju", version: "2023-08-11T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 5000, slowSeconds: 320, units: 40, dayTotal: 11500, nightTotal: 14000),
         // Wanju 2019: 4,000 KRW / 2,000 m, 160 KRW per 137 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 137 = 7,380 m; N = ⌊(7,380 − 2,000) / 137⌋ + 1 = 40; day 4,000 + 40 × 160 = 10,400 → 10,400; night +20 %: base 4,000 × 120/100 → 4,800, unit → 190: 4,800 + 40 × 190 = 12,400 → 12,400.
@@ -114,6 +120,8 @@ struct RegionTariffTests {
         Case(name: "Changwon 2023", tariff: "kr-gyeongnam/regular-changwon", version: "2023-06-10T04:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4000, slowSeconds: 310, units: 41, dayTotal: 8100, nightTotal: 9700),
         // Changwon 2019: 3,300 KRW / 2,000 m, 100 KRW per 133 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 133 = 7,340 m; N = ⌊(7,340 − 2,000) / 133⌋ + 1 = 41; day 3,300 + 41 × 100 = 7,400 → 7,400; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 41 × 120 = 8,880 → 8,900.
         Case(name: "Changwon 2019", tariff: "kr-gyeongnam/regular-changwon", version: "2019-04-11T04:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 340, units: 41, dayTotal: 7400, nightTotal: 8900),
+        // Changwon 2013 (known to the month: in force from 2013-08-01): 2,800 KRW / 2,000 m, 100 KRW per 143 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 143 = 7,440 m; N = ⌊(7,440 − 2,000) / 143⌋ + 1 = 39; day 2,800 + 39 × 100 = 6,700 → 6,700; night +20 %: base 2,800 × 120/100 → 3,360, unit → 120: 3,360 + 39 × 120 = 8,040 → 8,000.
+        Case(name: "Changwon 2013", tariff: "kr-gyeongnam/regular-changwon", version: "2013-07", day: "2018-03-14T14:00:00+09:00", night: "2018-03-15T00:30:00+09:00", shortMeters: 1000, base: 2800, slowSeconds: 340, units: 39, dayTotal: 6700, nightTotal: 8000),
         // Jeju 2023: 4,100 KRW / 2,000 m, 100 KRW per 126 m or 31 s. 6,010 m with 310 s slow: F = 6,010 + 10 × 126 = 7,270 m; N = ⌊(7,270 − 2,000) / 126⌋ + 1 = 42; day 4,100 + 42 × 100 = 8,300 → 8,300; night +20 %: base 4,100 × 120/100 → 4,920, unit → 120: 4,920 + 42 × 120 = 9,960 → 10,000.
         Case(name: "Jeju 2023", tariff: "kr-jeju/regular", version: "2023-11-20T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4100, slowSeconds: 310, units: 42, dayTotal: 8300, nightTotal: 10000),
         // Jeju 2019: 3,300 KRW / 2,000 m, 100 KRW per 126 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 126 = 7,270 m; N = ⌊(7,270 − 2,000) / 126⌋ + 1 = 42; day 3,300 + 42 × 100 = 7,500 → 7,500; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 42 × 120 = 9,000 → 9,000.
@@ -207,16 +215,43 @@ struct RegionTariffTests {
     @Test("Before a tariff's first version the answer is no_tariff_version, not a later version")
     func beforeFirstVersion() throws {
         let error = try #require(throws: FareError.self) {
-            try quote("kr-ulsan/regular", meters: 3_000, seconds: 400, at: "2024-05-15T14:00:00+09:00")
+            try quote("kr-ulsan/regular", meters: 3_000, seconds: 400, at: "2022-12-31T23:59:59+09:00")
         }
         #expect(error.code == "no_tariff_version")
         #expect(error.field == "depart_at")
-        // Ulsan's January 2023 version has no day of effect in any source: the message says where
-        // the modelled period starts and why earlier trips are refused.
-        #expect(error.message.contains("kr-ulsan/regular") && error.message.contains("2025-03-10T00:00:00+09:00")
+        // Ulsan's 2019 version has no units in any source: the message says where the modelled
+        // period starts and why earlier trips are refused.
+        #expect(error.message.contains("kr-ulsan/regular") && error.message.contains("2023-01")
                 && error.message.contains("left out"), "\(error.message)")
-        // A second after the first version starts is priced (at night: 4,500 × 1.2; 1 km in 200 s
-        // stays under the 2 km base whatever the slow time, 1,000 + 200 s × 125/30 m/s < 2,000 m).
+    }
+
+    @Test("A departure in the month of a change whose day no source gives is tariff_version_uncertain, naming the tariff and the month",
+          arguments: [("kr-ulsan/regular", "2023-01", "2023-01-01T00:00:00+09:00"), ("kr-ulsan/regular", "2023-01", "2023-01-15T14:00:00+09:00"),
+                      ("kr-ulsan/regular", "2023-01", "2023-01-31T23:59:59+09:00"), ("kr-jeonbuk/regular-jeonju", "2019-05", "2019-05-01T00:00:00+09:00"),
+                      ("kr-jeonbuk/regular-gunsan", "2019-05", "2019-05-31T23:59:59+09:00")])
+    func uncertainMonth(_ tariff: String, _ month: String, _ at: String) throws {
+        let error = try #require(throws: FareError.self) { try quote(tariff, meters: 1_000, seconds: 200, at: at) }
+        #expect(error.code == "tariff_version_uncertain")
+        #expect(error.field == "depart_at")
+        #expect(error.message.contains(tariff) && error.message.contains(month) && error.message.contains("no source gives"), "\(error.message)")
+    }
+
+    @Test("Both sides of an uncertain month: before it the older version (or none), from the next month's first second the new one")
+    func uncertainMonthEdges() throws {
+        // 1 km in 200 s stays under every 2 km base (1,000 + 200 s × 137/33 m/s < 2,000 m): the meter is the base fare.
+        // Jeonju: no version before May 2019 is modelled; from 2019-06-01 00:00 3,300 (at night × 1.2 = 3,960).
+        #expect(throws: FareError.self) { try quote("kr-jeonbuk/regular-jeonju", meters: 1_000, seconds: 200, at: "2019-04-30T23:59:59+09:00") }
+        let jeonju = try quote("kr-jeonbuk/regular-jeonju", meters: 1_000, seconds: 200, at: "2019-06-01T00:00:00+09:00")
+        #expect(jeonju.tariffVersion == "2019-05" && jeonju.meter == 3_960)
+        // ... until the day-precise 2023 version: 2023-07-31 23:59:59 still 2019's (by day, Jeonju's night starts at 00:00),
+        // 2023-08-01 00:00 4,300 × 1.2 = 5,160.
+        #expect(try quote("kr-jeonbuk/regular-jeonju", meters: 1_000, seconds: 200, at: "2023-07-31T23:59:59+09:00").meter == 3_300)
+        #expect(try quote("kr-jeonbuk/regular-jeonju", meters: 1_000, seconds: 200, at: "2023-08-01T00:00:00+09:00").meter == 5_160)
+        // Ulsan: 2023-02-01 00:00 (night 22–04) 4,000 × 1.2 = 4,800; the 2023 version runs until
+        // 2025-03-10 00:00, when 4,500 × 1.2 = 5,400 starts.
+        let ulsan = try quote("kr-ulsan/regular", meters: 1_000, seconds: 200, at: "2023-02-01T00:00:00+09:00")
+        #expect(ulsan.tariffVersion == "2023-01" && ulsan.meter == 4_800)
+        #expect(try quote("kr-ulsan/regular", meters: 1_000, seconds: 200, at: "2025-03-09T23:59:59+09:00").meter == 4_800)
         #expect(try quote("kr-ulsan/regular", meters: 1_000, seconds: 200, at: "2025-03-10T00:00:01+09:00").meter == 5_400)
     }
 }
