@@ -174,11 +174,7 @@ public final class PartyStore: @unchecked Sendable {
     }
 
     /// Every party, in id order (for loading the in-memory index at start).
-    public func allParties() throws(StoreError) -> [Party] {
-        do { return try db.read { db in try Row.fetchAll(db, sql: "SELECT * FROM party ORDER BY id").map(Self.party) } } catch {
-            throw StoreError(error, doing: "reading parties")
-        }
-    }
+    public func allParties() throws(StoreError) -> [Party] { try snapshot().parties }
 
     /// The number of stored parties.
     public func count() throws(StoreError) -> Int {

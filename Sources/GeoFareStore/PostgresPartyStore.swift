@@ -15,9 +15,9 @@ import PostgresNIO
 /// - A lost connection fails the current call with `storage_error`; the next call reconnects,
 ///   at most once per backoff period (50 ms doubling up to 2 s) so a dead server costs each
 ///   request little.
-/// - A statement (or a transaction) that gets no answer within `statementTimeoutSeconds` (a
-///   server or network that hangs without closing the connection) closes the connection and
-///   fails with `storage_error`, as a lost connection does.
+/// - A statement (or a transaction, per 10,000 statements) that gets no answer within
+///   `statementTimeoutSeconds` (a server or network that hangs without closing the connection)
+///   closes the connection and fails with `storage_error`, as a lost connection does.
 /// - The password is used to connect and nowhere else: ``location`` and every error carry the
 ///   URL without it.
 ///
@@ -219,8 +219,10 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
 
     /// Closes `c` if `body` has not returned within the statement timeout (the pending queries
     /// then fail).
-    private func guarded<T>(_ c: PostgresConnection, _ body: () throws -> T) throws -> T {
-        let timer = eventLoop.scheduleTask(in: statementTimeout) { Self.close(c) }
+    /// - Parameter statements: how many statements `body` waits for: a transaction of `n`
+    ///   statements gets the timeout once per 10,000 (an import of 1M parties is one transaction).
+    private func guarded<T>(_ c: PostgresConnection, statements: Int = 1, _ body: () throws -> T) throws -> T {
+        let timer = eventLoop.scheduleTask(in: statementTimeout * Int64(1 + statements / 10_000)) { Self.close(c) }
         defer { timer.cancel() }
         return try body()
     }
@@ -239,7 +241,7 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
     private func transaction(_ statements: [PostgresQuery], begin: PostgresQuery = "BEGIN", doing what: String) throws(StoreError) -> [[PostgresRow]] {
         let c = try connected()
         do {
-            return try guarded(c) { () throws -> [[PostgresRow]] in try run(statements, begin: begin, on: c, doing: what) }
+            return try guarded(c, statements: statements.count) { () throws -> [[PostgresRow]] in try run(statements, begin: begin, on: c, doing: what) }
         } catch {
             throw fail(error, doing: what)
         }
@@ -320,14 +322,8 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
         return try Self.party(row.makeRandomAccess(), from: 0, doing: what)
     }
 
-    public func allParties() throws(StoreError) -> [Party] {
-        let what = "reading parties"
-        var out: [Party] = []
-        for row in try rows("SELECT \(unescaped: Self.columns) FROM party ORDER BY id", doing: what) {
-            out.append(try Self.party(row.makeRandomAccess(), from: 0, doing: what))
-        }
-        return out
-    }
+    /// Every party, in id order, through the bulk path (``snapshot()``).
+    public func allParties() throws(StoreError) -> [Party] { try snapshot().parties }
 
     public func count() throws(StoreError) -> Int {
         let what = "counting parties"
@@ -375,17 +371,42 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
 
     /// Every party and the newest sequence number in one REPEATABLE READ transaction (one
     /// snapshot; writers commit in `seq` order, so no change at or below `last` is missing
-    /// from it).
+    /// from it). The bulk path: one query whose rows are decoded as they stream in (no buffer
+    /// of rows), the four statements queued together.
     public func snapshot() throws(StoreError) -> (parties: [Party], last: Int64) {
         let what = "reading parties"
-        let out = try transaction(["SELECT coalesce(max(seq), 0)::bigint FROM party_change",
-                                   "SELECT \(unescaped: Self.columns) FROM party ORDER BY id"],
-                                  begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", doing: what)
+        let c = try connected()
+        let sink = PartySink()
+        do {
+            return try guarded(c) { () throws -> (parties: [Party], last: Int64) in
+                let begin = c.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+                let newest = c.query("SELECT coalesce(max(seq), 0)::bigint FROM party_change", logger: logger)
+                let streamed = c.query("SELECT \(unescaped: Self.columns) FROM party ORDER BY id", logger: logger) { row in
+                    sink.parties.append(try Self.party(row.makeRandomAccess(), from: 0, doing: what))
+                }
+                let commit = c.query("COMMIT", logger: logger)
+                // Wait for every statement before throwing, so the connection is idle again.
+                var firstError: (any Error)?
+                var last: Int64 = 0
+                do { _ = try begin.wait() } catch { firstError = firstError ?? error }
+                do { last = try newest.wait().rows.first?.decode(Int64.self) ?? 0 } catch { firstError = firstError ?? error }
+                do { _ = try streamed.wait() } catch { firstError = firstError ?? error }
+                let committed = try commit.wait()
+                if let firstError { throw firstError }
+                guard committed.metadata.command == "COMMIT" else {
+                    throw StoreError(code: .storageError, message: "\(what): the transaction was rolled back (\(committed.metadata.command))")
+                }
+                return (sink.parties, last)
+            }
+        } catch {
+            throw fail(error, doing: what)
+        }
+    }
+
+    /// The parties of a streamed query, appended on the connection's event loop and read on the
+    /// caller's thread once the query's future has completed (which orders the two).
+    final class PartySink: @unchecked Sendable {
         var parties: [Party] = []
-        parties.reserveCapacity(out[1].count)
-        for row in out[1] { parties.append(try Self.party(row.makeRandomAccess(), from: 0, doing: what)) }
-        guard let row = out[0].first else { return (parties, 0) }
-        do { return (parties, try row.decode(Int64.self)) } catch { throw Self.storeError(error, doing: what) }
     }
 
     public func pruneChanges(olderThan age: TimeInterval, now: Date = Date()) throws(StoreError) {
