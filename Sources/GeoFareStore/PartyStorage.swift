@@ -13,13 +13,12 @@ import GeoFareCluster
 public protocol PartyStorage: AnyObject, Sendable {
     /// Where the store is, for logs: a path, or a URL without its password.
     var location: String { get }
-    /// Inserts or replaces a party; sets its `version` (previous + 1) and `updatedAt` (`now`).
-    /// - Throws: ``StoreError``.
-    func upsert(_ party: Party, now: Date) throws(StoreError) -> Party
-    /// Upserts many parties in one transaction: all are written or none.
-    func upsertMany(_ parties: [Party], now: Date) throws(StoreError) -> [Party]
-    /// Deletes a party; whether it existed.
-    func remove(id: String, now: Date) throws(StoreError) -> Bool
+    /// Commits `writes` in order as ONE transaction (all or none) and returns what each did,
+    /// once the commit has answered. An upsert sets the party's `version` (previous + 1) and
+    /// `updatedAt` (`now`); each write that changed something appends one change record.
+    /// Every other write method is this one.
+    /// - Throws: ``StoreError``; then nothing of the group was written.
+    func write(_ writes: [PartyWrite], now: Date) throws(StoreError) -> [PartyWriteResult]
     /// One party, or `nil`.
     func party(id: String) throws(StoreError) -> Party?
     /// Every party, in id order.
@@ -31,17 +30,52 @@ public protocol PartyStorage: AnyObject, Sendable {
     /// Whether someone else may have written since the last call (`true` when the store cannot
     /// tell cheaply: the caller then reads the feed).
     func externallyChanged() throws(StoreError) -> Bool
-    /// The parties changed after `seq`, each with its current state (`nil`: deleted), and the
-    /// newest sequence number.
-    func changes(after seq: Int64) throws(StoreError) -> (changes: [(id: String, party: Party?)], last: Int64)
-    /// The sequence number of this store's own last write, when the store knows it (the caller
-    /// need not read back its own change from the feed).
-    var lastWrittenSeq: Int64? { get }
+    /// The parties changed after `seq`, each once with its current state (`nil`: deleted), in
+    /// the order of their last change, and the newest sequence number; `nil` when more than
+    /// `limit` change records follow `seq` (the caller then reloads with ``snapshot()``, which
+    /// costs less than applying them one by one).
+    func changes(after seq: Int64, limit: Int) throws(StoreError) -> (changes: [(id: String, party: Party?)], last: Int64)?
+    /// Every party, in id order, and the newest change sequence number, read from one snapshot:
+    /// the feed after `last` holds exactly the changes the parties do not show.
+    func snapshot() throws(StoreError) -> (parties: [Party], last: Int64)
     /// Drops change records older than `age` seconds.
     func pruneChanges(olderThan age: TimeInterval, now: Date) throws(StoreError)
+    /// Asks the store to call `handler` (on any thread) whenever it learns, unasked, that a
+    /// change was committed: PostgreSQL's `NOTIFY`, listened to on the store's connection (and
+    /// again after a reconnect). SQLite has no such signal and never calls it.
+    func onChangeNotice(_ handler: @escaping @Sendable () -> Void)
+}
+
+extension PartyStorage {
+    /// Inserts or replaces a party (a group of one); the party as stored.
+    /// - Throws: ``StoreError``.
+    @discardableResult
+    public func upsert(_ party: Party, now: Date = Date()) throws(StoreError) -> Party {
+        guard case let .upserted(stored, _) = try write([.upsert(party)], now: now)[0] else { preconditionFailure("an upsert answers upserted") }
+        return stored
+    }
+
+    /// Upserts many parties in one transaction (bulk import): all are written or none.
+    public func upsertMany(_ parties: [Party], now: Date = Date()) throws(StoreError) -> [Party] {
+        try write(parties.map(PartyWrite.upsert), now: now).map { result in
+            guard case let .upserted(stored, _) = result else { preconditionFailure("an upsert answers upserted") }
+            return stored
+        }
+    }
+
+    /// Deletes a party (a group of one); whether it existed.
+    @discardableResult
+    public func remove(id: String, now: Date = Date()) throws(StoreError) -> Bool {
+        try write([.remove(id: id)], now: now)[0].seq != nil
+    }
+
+    /// Every change after `seq`, however many (see ``changes(after:limit:)``).
+    public func changes(after seq: Int64) throws(StoreError) -> (changes: [(id: String, party: Party?)], last: Int64) {
+        try changes(after: seq, limit: .max)!
+    }
 }
 
 extension PartyStore: PartyStorage {
     public var location: String { path }
-    public var lastWrittenSeq: Int64? { nil }
+    public func onChangeNotice(_ handler: @escaping @Sendable () -> Void) {}
 }

@@ -69,9 +69,10 @@ public final class PartyStore: @unchecked Sendable {
         }
     }
 
-    /// Writes one party inside the caller's transaction. Every statement is a cached prepared
-    /// statement: compiling them per call cost more than running them.
-    static func upsert(_ party: Party, now: Date, in db: Database) throws -> Party {
+    /// Writes one party inside the caller's transaction; the party as stored and its change
+    /// record's sequence number. Every statement is a cached prepared statement: compiling them
+    /// per call cost more than running them.
+    static func upsert(_ party: Party, now: Date, in db: Database) throws -> PartyWriteResult {
         var stored = party
         let previous = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM party WHERE id = ?"), arguments: [party.id]) ?? 0
         stored.version = previous + 1
@@ -87,7 +88,15 @@ public final class PartyStore: @unchecked Sendable {
                                      stored.departure.timeIntervalSince1970, stored.seatsTotal, stored.seatsTaken, stored.status.rawValue,
                                      stored.attributesJSON, now.timeIntervalSince1970, stored.version])
         try db.cachedStatement(sql: "INSERT INTO party_change (party_id, at) VALUES (?, ?)").execute(arguments: [stored.id, now.timeIntervalSince1970])
-        return stored
+        return .upserted(stored, seq: db.lastInsertedRowID)
+    }
+
+    /// Deletes one party inside the caller's transaction.
+    static func remove(id: String, now: Date, in db: Database) throws -> PartyWriteResult {
+        guard let rowid = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rowid FROM party WHERE id = ?"), arguments: [id]) else { return .removed(id: id, seq: nil) }
+        try db.cachedStatement(sql: "DELETE FROM party WHERE rowid = ?").execute(arguments: [rowid])
+        try db.cachedStatement(sql: "INSERT INTO party_change (party_id, at) VALUES (?, ?)").execute(arguments: [id, now.timeIntervalSince1970])
+        return .removed(id: id, seq: db.lastInsertedRowID)
     }
 
     static var migrator: DatabaseMigrator {
@@ -124,46 +133,35 @@ public final class PartyStore: @unchecked Sendable {
 
     // MARK: - Writes
 
-    /// Inserts or replaces a party; sets its `version` (previous + 1) and `updatedAt` (now).
-    /// Returns the stored party once the transaction has committed.
-    /// - Throws: ``StoreError``.
-    @discardableResult
-    public func upsert(_ party: Party, now: Date = Date()) throws(StoreError) -> Party {
-        do {
-            return try db.write { db in try Self.upsert(party, now: now, in: db) }
-        } catch {
-            throw StoreError(error, doing: "writing party '\(party.id)'")
-        }
-    }
-
-    /// Upserts many parties in one transaction (bulk import): all are written or none.
-    /// - Returns: the stored parties.
-    public func upsertMany(_ parties: [Party], now: Date = Date()) throws(StoreError) -> [Party] {
+    /// Commits `writes` in order as one transaction and returns what each did, once committed.
+    /// - Throws: ``StoreError``; then nothing of the group was written.
+    public func write(_ writes: [PartyWrite], now: Date = Date()) throws(StoreError) -> [PartyWriteResult] {
         do {
             return try db.write { db in
-                var out: [Party] = []
-                out.reserveCapacity(parties.count)
-                for party in parties { out.append(try Self.upsert(party, now: now, in: db)) }
+                var out: [PartyWriteResult] = []
+                out.reserveCapacity(writes.count)
+                for w in writes {
+                    switch w {
+                    case let .upsert(party): out.append(try Self.upsert(party, now: now, in: db))
+                    case let .remove(id): out.append(try Self.remove(id: id, now: now, in: db))
+                    }
+                }
                 return out
             }
         } catch {
-            throw StoreError(error, doing: "importing \(parties.count) parties")
+            throw StoreError(error, doing: Self.describe(writes))
         }
     }
 
-    /// Deletes a party. Returns whether it existed, once the transaction has committed.
-    @discardableResult
-    public func remove(id: String, now: Date = Date()) throws(StoreError) -> Bool {
-        do {
-            return try db.write { db in
-                guard let rowid = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rowid FROM party WHERE id = ?"), arguments: [id]) else { return false }
-                try db.cachedStatement(sql: "DELETE FROM party WHERE rowid = ?").execute(arguments: [rowid])
-                try db.cachedStatement(sql: "INSERT INTO party_change (party_id, at) VALUES (?, ?)").execute(arguments: [id, now.timeIntervalSince1970])
-                return true
+    /// A group of writes in words, for errors.
+    static func describe(_ writes: [PartyWrite]) -> String {
+        if writes.count == 1 {
+            switch writes[0] {
+            case let .upsert(p): return "writing party '\(p.id)'"
+            case let .remove(id): return "removing party '\(id)'"
             }
-        } catch {
-            throw StoreError(error, doing: "removing party '\(id)'")
         }
+        return "writing a group of \(writes.count) party changes"
     }
 
     // MARK: - Reads
@@ -176,11 +174,7 @@ public final class PartyStore: @unchecked Sendable {
     }
 
     /// Every party, in id order (for loading the in-memory index at start).
-    public func allParties() throws(StoreError) -> [Party] {
-        do { return try db.read { db in try Row.fetchAll(db, sql: "SELECT * FROM party ORDER BY id").map(Self.party) } } catch {
-            throw StoreError(error, doing: "reading parties")
-        }
-    }
+    public func allParties() throws(StoreError) -> [Party] { try snapshot().parties }
 
     /// The number of stored parties.
     public func count() throws(StoreError) -> Int {
@@ -206,26 +200,43 @@ public final class PartyStore: @unchecked Sendable {
         return v != lastDataVersion
     }
 
-    /// The parties changed after `seq`, each with its current state (`nil`: deleted), and the
-    /// newest sequence number.
-    public func changes(after seq: Int64) throws(StoreError) -> (changes: [(id: String, party: Party?)], last: Int64) {
+    /// The parties changed after `seq` (see ``PartyStorage/changes(after:limit:)``): one
+    /// statement joining the feed to the parties, in one read transaction.
+    public func changes(after seq: Int64, limit: Int) throws(StoreError) -> (changes: [(id: String, party: Party?)], last: Int64)? {
         do {
             return try db.read { db in
-                let rows = try Row.fetchAll(db, sql: "SELECT seq, party_id FROM party_change WHERE seq > ? ORDER BY seq", arguments: [seq])
+                let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                    SELECT c.seq AS change_seq, c.party_id AS change_id, p.* FROM party_change c LEFT JOIN party p ON p.id = c.party_id
+                    WHERE c.seq > ? ORDER BY c.seq LIMIT ?
+                    """), arguments: [seq, limit == .max ? -1 : limit + 1])
+                guard rows.count <= limit else { return nil }
                 var last = seq
                 var seen = Set<String>()
                 var out: [(String, Party?)] = []
                 for row in rows.reversed() {
-                    let s: Int64 = row["seq"]
+                    let s: Int64 = row["change_seq"]
                     last = max(last, s)
-                    let id: String = row["party_id"]
+                    let id: String = row["change_id"]
                     guard seen.insert(id).inserted else { continue }
-                    out.append((id, try Row.fetchOne(db, sql: "SELECT * FROM party WHERE id = ?", arguments: [id]).map(Self.party)))
+                    out.append((id, (row["id"] as String?) == nil ? nil : Self.party(row)))
                 }
                 return (out.reversed(), last)
             }
         } catch {
             throw StoreError(error, doing: "reading the change feed")
+        }
+    }
+
+    /// Every party and the newest sequence number, from one read transaction (one snapshot of
+    /// the WAL file).
+    public func snapshot() throws(StoreError) -> (parties: [Party], last: Int64) {
+        do {
+            return try db.read { db in
+                let last = try Int64.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) FROM party_change") ?? 0
+                return (try Row.fetchAll(db, sql: "SELECT * FROM party ORDER BY id").map(Self.party), last)
+            }
+        } catch {
+            throw StoreError(error, doing: "reading parties")
         }
     }
 

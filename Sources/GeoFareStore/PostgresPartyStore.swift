@@ -15,9 +15,9 @@ import PostgresNIO
 /// - A lost connection fails the current call with `storage_error`; the next call reconnects,
 ///   at most once per backoff period (50 ms doubling up to 2 s) so a dead server costs each
 ///   request little.
-/// - A statement (or a transaction) that gets no answer within `statementTimeoutSeconds` (a
-///   server or network that hangs without closing the connection) closes the connection and
-///   fails with `storage_error`, as a lost connection does.
+/// - A statement (or a transaction, per 10,000 statements) that gets no answer within
+///   `statementTimeoutSeconds` (a server or network that hangs without closing the connection)
+///   closes the connection and fails with `storage_error`, as a lost connection does.
 /// - The password is used to connect and nowhere else: ``location`` and every error carry the
 ///   URL without it.
 ///
@@ -26,7 +26,6 @@ import PostgresNIO
 public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
     /// The URL without its password.
     public let location: String
-    public private(set) var lastWrittenSeq: Int64?
     private let configuration: PostgresConnection.Configuration
     private let eventLoop: any EventLoop
     private let logger: Logger
@@ -35,6 +34,10 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
     private var backoffSeconds: TimeInterval = 0
     private var nextConnectionID = 1
     private let statementTimeout: TimeAmount
+    /// Called on NOTIFY `geofare_party` (see ``onChangeNotice(_:)``).
+    private var changeNotice: (@Sendable () -> Void)?
+    /// The channel every write notifies, with its change's sequence number as payload.
+    static let notifyChannel = "geofare_party"
 
     /// Advisory lock keys: one serialises schema creation, one the writers (commit order = seq order).
     static let schemaLock: Int64 = 0x6765_6F66_0001
@@ -107,7 +110,7 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
                 attributes = excluded.attributes, updated_at = excluded.updated_at, version = p.version + 1
             RETURNING p.version INTO new_version;
             INSERT INTO party_change (party_id, at) VALUES (p_id, p_now) RETURNING seq INTO change_seq;
-            PERFORM pg_notify('geofare_party', change_seq::text);
+            PERFORM pg_notify('\(notifyChannel)', change_seq::text);
         END $$
         """,
         """
@@ -119,7 +122,7 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
             removed := FOUND;
             IF removed THEN
                 INSERT INTO party_change (party_id, at) VALUES (p_id, p_now) RETURNING seq INTO change_seq;
-                PERFORM pg_notify('geofare_party', change_seq::text);
+                PERFORM pg_notify('\(notifyChannel)', change_seq::text);
             END IF;
         END $$
         """,
@@ -153,6 +156,7 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
             let c = try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: nextConnectionID, logger: logger).wait()
             nextConnectionID += 1
             connection = c
+            listen(on: c)
             backoffSeconds = 0
             retryAt = .distantPast
             return c
@@ -161,6 +165,21 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
             retryAt = Date().addingTimeInterval(backoffSeconds)
             throw Self.storeError(error, doing: "connecting to \(location)")
         }
+    }
+
+    /// Listens to the change channel on `c` when someone asked for notices: PostgresNIO sends
+    /// `LISTEN` and calls the handler on its event loop for each notification.
+    private func listen(on c: PostgresConnection) {
+        guard let notice = changeNotice else { return }
+        c.addListener(channel: Self.notifyChannel) { _, _ in notice() }
+    }
+
+    /// Calls `handler` on every NOTIFY of a committed change (ours included), from now on and
+    /// on every later connection. Notices arrive while the connection is open; after the
+    /// connection was lost, the next call that reconnects listens again.
+    public func onChangeNotice(_ handler: @escaping @Sendable () -> Void) {
+        changeNotice = handler
+        if let c = connection, !c.isClosed { listen(on: c) }
     }
 
     /// A ``StoreError`` for `error`; drops the connection when it broke.
@@ -200,8 +219,10 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
 
     /// Closes `c` if `body` has not returned within the statement timeout (the pending queries
     /// then fail).
-    private func guarded<T>(_ c: PostgresConnection, _ body: () throws -> T) throws -> T {
-        let timer = eventLoop.scheduleTask(in: statementTimeout) { Self.close(c) }
+    /// - Parameter statements: how many statements `body` waits for: a transaction of `n`
+    ///   statements gets the timeout once per 10,000 (an import of 1M parties is one transaction).
+    private func guarded<T>(_ c: PostgresConnection, statements: Int = 1, _ body: () throws -> T) throws -> T {
+        let timer = eventLoop.scheduleTask(in: statementTimeout * Int64(1 + statements / 10_000)) { Self.close(c) }
         defer { timer.cancel() }
         return try body()
     }
@@ -217,17 +238,17 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
     /// Runs `statements` in one transaction and returns the rows of each; succeeds only when
     /// `COMMIT` answered `COMMIT`. The statements are queued together: the connection sends each
     /// as the previous one completes, without a trip back to this thread.
-    private func transaction(_ statements: [PostgresQuery], doing what: String) throws(StoreError) -> [[PostgresRow]] {
+    private func transaction(_ statements: [PostgresQuery], begin: PostgresQuery = "BEGIN", doing what: String) throws(StoreError) -> [[PostgresRow]] {
         let c = try connected()
         do {
-            return try guarded(c) { () throws -> [[PostgresRow]] in try run(statements, on: c, doing: what) }
+            return try guarded(c, statements: statements.count) { () throws -> [[PostgresRow]] in try run(statements, begin: begin, on: c, doing: what) }
         } catch {
             throw fail(error, doing: what)
         }
     }
 
-    private func run(_ statements: [PostgresQuery], on c: PostgresConnection, doing what: String) throws -> [[PostgresRow]] {
-        let begin = c.query("BEGIN", logger: logger)
+    private func run(_ statements: [PostgresQuery], begin: PostgresQuery, on c: PostgresConnection, doing what: String) throws -> [[PostgresRow]] {
+        let begin = c.query(begin, logger: logger)
         let results = statements.map { c.query($0, logger: logger) }
         let commit = c.query("COMMIT", logger: logger)
         do {
@@ -255,42 +276,39 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
         return "SELECT new_version, change_seq FROM geofare_upsert_party(\(p.id), \(olat), \(olon), \(dlat), \(dlon), \(depart), \(total), \(taken), \(status), \(attributes), \(at))"
     }
 
-    public func upsert(_ party: Party, now: Date = Date()) throws(StoreError) -> Party {
-        let out = try transaction([Self.upsertQuery(party, now: now)], doing: "writing party '\(party.id)'")
-        return try stored(party, now: now, row: out[0].first, doing: "writing party '\(party.id)'")
-    }
-
-    private func stored(_ party: Party, now: Date, row: PostgresRow?, doing what: String) throws(StoreError) -> Party {
-        guard let row else { throw StoreError(code: .storageError, message: "\(what): no row returned") }
-        var p = party
-        do {
-            let (version, seq) = try row.decode((Int64, Int64).self)
-            p.version = version
-            p.updatedAt = now
-            lastWrittenSeq = seq
-        } catch { throw Self.storeError(error, doing: what) }
-        return p
-    }
-
-    public func upsertMany(_ parties: [Party], now: Date = Date()) throws(StoreError) -> [Party] {
-        let what = "importing \(parties.count) parties"
-        let out = try transaction(parties.map { Self.upsertQuery($0, now: now) }, doing: what)
-        var stored: [Party] = []
-        stored.reserveCapacity(parties.count)
-        for (p, rows) in zip(parties, out) { stored.append(try self.stored(p, now: now, row: rows.first, doing: what)) }
-        return stored
-    }
-
-    public func remove(id: String, now: Date = Date()) throws(StoreError) -> Bool {
-        let what = "removing party '\(id)'"
+    static func removeQuery(_ id: String, now: Date) -> PostgresQuery {
         let at = now.timeIntervalSince1970
-        let out = try transaction(["SELECT removed, change_seq FROM geofare_remove_party(\(id), \(at))"], doing: what)
-        guard let row = out[0].first else { throw StoreError(code: .storageError, message: "\(what): no row returned") }
-        do {
-            let (removed, seq) = try row.decode((Bool, Int64?).self)
-            if let seq { lastWrittenSeq = seq }
-            return removed
-        } catch { throw Self.storeError(error, doing: what) }
+        return "SELECT removed, change_seq FROM geofare_remove_party(\(id), \(at))"
+    }
+
+    /// Commits `writes` as one transaction: the statements are queued together on the
+    /// connection (one round trip and one commit for the group).
+    public func write(_ writes: [PartyWrite], now: Date = Date()) throws(StoreError) -> [PartyWriteResult] {
+        let what = PartyStore.describe(writes)
+        let out = try transaction(writes.map { w in
+            switch w {
+            case let .upsert(p): Self.upsertQuery(p, now: now)
+            case let .remove(id): Self.removeQuery(id, now: now)
+            }
+        }, doing: what)
+        var results: [PartyWriteResult] = []
+        results.reserveCapacity(writes.count)
+        for (w, rows) in zip(writes, out) {
+            guard let row = rows.first else { throw StoreError(code: .storageError, message: "\(what): no row returned") }
+            do {
+                switch w {
+                case var .upsert(p):
+                    let (version, seq) = try row.decode((Int64, Int64).self)
+                    p.version = version
+                    p.updatedAt = now
+                    results.append(.upserted(p, seq: seq))
+                case let .remove(id):
+                    let (removed, seq) = try row.decode((Bool, Int64?).self)
+                    results.append(.removed(id: id, seq: removed ? seq : nil))
+                }
+            } catch { throw Self.storeError(error, doing: what) }
+        }
+        return results
     }
 
     // MARK: - Reads
@@ -304,14 +322,8 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
         return try Self.party(row.makeRandomAccess(), from: 0, doing: what)
     }
 
-    public func allParties() throws(StoreError) -> [Party] {
-        let what = "reading parties"
-        var out: [Party] = []
-        for row in try rows("SELECT \(unescaped: Self.columns) FROM party ORDER BY id", doing: what) {
-            out.append(try Self.party(row.makeRandomAccess(), from: 0, doing: what))
-        }
-        return out
-    }
+    /// Every party, in id order, through the bulk path (``snapshot()``).
+    public func allParties() throws(StoreError) -> [Party] { try snapshot().parties }
 
     public func count() throws(StoreError) -> Int {
         let what = "counting parties"
@@ -331,13 +343,15 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
     /// feed (one round trip that returns no row when nothing changed).
     public func externallyChanged() throws(StoreError) -> Bool { true }
 
-    public func changes(after seq: Int64) throws(StoreError) -> (changes: [(id: String, party: Party?)], last: Int64) {
+    public func changes(after seq: Int64, limit: Int) throws(StoreError) -> (changes: [(id: String, party: Party?)], last: Int64)? {
         let what = "reading the change feed"
+        let cap = limit == .max ? Int64.max : Int64(limit) + 1
         // One statement, one snapshot: a party row seen here has its change row seen too.
         let rows = try rows("""
             SELECT c.seq, c.party_id, \(unescaped: Self.columns.split(separator: ",").map { "p." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
-            FROM party_change c LEFT JOIN party p ON p.id = c.party_id WHERE c.seq > \(seq) ORDER BY c.seq
+            FROM party_change c LEFT JOIN party p ON p.id = c.party_id WHERE c.seq > \(seq) ORDER BY c.seq LIMIT \(cap)
             """, doing: what)
+        guard rows.count <= limit else { return nil }
         var last = seq
         var seen = Set<String>()
         var out: [(id: String, party: Party?)] = []
@@ -353,6 +367,46 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
             }
         } catch { throw Self.storeError(error, doing: what) }
         return (out.reversed(), last)
+    }
+
+    /// Every party and the newest sequence number in one REPEATABLE READ transaction (one
+    /// snapshot; writers commit in `seq` order, so no change at or below `last` is missing
+    /// from it). The bulk path: one query whose rows are decoded as they stream in (no buffer
+    /// of rows), the four statements queued together.
+    public func snapshot() throws(StoreError) -> (parties: [Party], last: Int64) {
+        let what = "reading parties"
+        let c = try connected()
+        let sink = PartySink()
+        do {
+            return try guarded(c) { () throws -> (parties: [Party], last: Int64) in
+                let begin = c.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+                let newest = c.query("SELECT coalesce(max(seq), 0)::bigint FROM party_change", logger: logger)
+                let streamed = c.query("SELECT \(unescaped: Self.columns) FROM party ORDER BY id", logger: logger) { row in
+                    sink.parties.append(try Self.party(row.makeRandomAccess(), from: 0, doing: what))
+                }
+                let commit = c.query("COMMIT", logger: logger)
+                // Wait for every statement before throwing, so the connection is idle again.
+                var firstError: (any Error)?
+                var last: Int64 = 0
+                do { _ = try begin.wait() } catch { firstError = firstError ?? error }
+                do { last = try newest.wait().rows.first?.decode(Int64.self) ?? 0 } catch { firstError = firstError ?? error }
+                do { _ = try streamed.wait() } catch { firstError = firstError ?? error }
+                let committed = try commit.wait()
+                if let firstError { throw firstError }
+                guard committed.metadata.command == "COMMIT" else {
+                    throw StoreError(code: .storageError, message: "\(what): the transaction was rolled back (\(committed.metadata.command))")
+                }
+                return (sink.parties, last)
+            }
+        } catch {
+            throw fail(error, doing: what)
+        }
+    }
+
+    /// The parties of a streamed query, appended on the connection's event loop and read on the
+    /// caller's thread once the query's future has completed (which orders the two).
+    final class PartySink: @unchecked Sendable {
+        var parties: [Party] = []
     }
 
     public func pruneChanges(olderThan age: TimeInterval, now: Date = Date()) throws(StoreError) {

@@ -67,23 +67,35 @@ public final class WorkerDispatcher: @unchecked Sendable {
         return respond(to: parsed)
     }
 
-    /// Answers one parsed request.
-    public func respond(to request: JSONValue) -> [UInt8] {
+    /// A request taken apart: its id, op and fields, or the error response when it has none.
+    enum Unwrapped {
+        case request(id: JSONValue, op: WorkerOp, fields: RequestFields)
+        case answered([UInt8])
+    }
+
+    /// Takes a parsed request apart (``Unwrapped``).
+    func unwrap(_ request: JSONValue) -> Unwrapped {
         guard let object = request.object else {
-            return response(id: .null, error: WorkerError(code: .invalidRequest, message: "a request is a JSON object, got \(request.typeName)", field: nil))
+            return .answered(response(id: .null, error: WorkerError(code: .invalidRequest, message: "a request is a JSON object, got \(request.typeName)", field: nil)))
         }
         let id = object["id"] ?? .null
         guard id.isScalar else {
-            return response(id: .null, error: WorkerError(code: .invalidRequest, message: "id must be a string, number, boolean or null", field: "id"))
+            return .answered(response(id: .null, error: WorkerError(code: .invalidRequest, message: "id must be a string, number, boolean or null", field: "id")))
         }
+        let fields = RequestFields(object)
         do {
-            let fields = RequestFields(object)
-            let op = try WorkerOp.named(try fields.string("op"))
-            return response(id: id, result: try run(op, fields))
-        } catch let error as any CodedError {
-            return response(id: id, error: error)
+            return .request(id: id, op: try WorkerOp.named(try fields.string("op")), fields: fields)
         } catch {
-            return response(id: id, error: WorkerError(code: .internalError, message: "\(error)", field: nil))
+            return .answered(response(id: id, error: error))
+        }
+    }
+
+    /// Answers one parsed request.
+    public func respond(to request: JSONValue) -> [UInt8] {
+        switch unwrap(request) {
+        case let .answered(bytes): return bytes
+        case let .request(id, op, fields):
+            do { return response(id: id, result: try run(op, fields)) } catch { return response(id: id, thrown: error) }
         }
     }
 
@@ -119,7 +131,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
     func run(_ op: WorkerOp, _ f: RequestFields) throws -> JSONValue {
         if op.needsPartyStore {
             guard let parties else { throw WorkerError(code: .unavailable, message: "this worker has no party store", field: "op") }
-            return try parties.run(op, f)
+            return try runPartyOp(op, f, on: parties)
         }
         switch op {
         case .ping: return .object(["pong": .bool(true)])
@@ -129,7 +141,10 @@ public final class WorkerDispatcher: @unchecked Sendable {
         case .route: return try route(f)
         case .fare: return try fare(f)
         case .split: return try split(f)
-        case .stats: return stats()
+        case .stats:
+            // The count reported is the state every other party op sees.
+            try parties?.sync()
+            return stats()
         case .partyUpsert, .partyRemove, .partyGet, .nearby, .clusters, .clusterLeaves:
             preconditionFailure("party ops are answered above")
         }
@@ -302,6 +317,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
             "uptime_s": .double((Date().timeIntervalSince(started) * 1000).rounded() / 1000),
             "requests": .int(requests),
             "errors": .object(errorsByCode.mapValues { .int($0) }),
+            "party_feed": parties.map { p in .object(["seq": .int(p.feedSeq), "idle_catch_ups": .int(Int64(p.idleCatchUps))]) } ?? .null,
         ])
     }
 
@@ -319,6 +335,13 @@ public final class WorkerDispatcher: @unchecked Sendable {
         return out
     }
 
+    /// The error response for anything thrown: a ``CodedError`` as it is, anything else as
+    /// `internal_error`.
+    func response(id: JSONValue, thrown error: any Error) -> [UInt8] {
+        if let coded = error as? any CodedError { return response(id: id, error: coded) }
+        return response(id: id, error: WorkerError(code: .internalError, message: "\(error)", field: nil))
+    }
+
     func response(id: JSONValue, error: any CodedError) -> [UInt8] {
         count(error: error.code)
         var out: [UInt8] = []
@@ -328,6 +351,12 @@ public final class WorkerDispatcher: @unchecked Sendable {
         JSONWriter.append(.object(["code": .string(error.code), "message": .string(error.message), "field": error.field.map(JSONValue.string) ?? .null]), to: &out)
         out.append(contentsOf: "}\n".utf8)
         return out
+    }
+
+    /// Called by the loop while it waits for input: a quiet worker catches up with the changes
+    /// its store announced (``PartyService/catchUpIfNoticed()``).
+    public func idle() {
+        parties?.catchUpIfNoticed()
     }
 
     /// The response to a line longer than the limit (its id cannot be known).

@@ -11,8 +11,11 @@ let stopRequested = Atomic<Bool>(false)
 /// in order, and writes the answers to another.
 ///
 /// - Complete lines available at once are answered as a batch: runs of stateless requests are
-///   spread over the cores, party requests run in order on this thread. Responses are written
-///   in input order.
+///   spread over the cores, party requests run in order on this thread, and each run of party
+///   writes (`party.upsert`/`party.remove`) is committed as one transaction. Responses are
+///   written in input order, after the commits they acknowledge.
+/// - While no input comes (every 200 ms of quiet), the party store's change notices are acted
+///   on (``WorkerDispatcher/idle()``).
 /// - Output is flushed whenever the worker is about to wait for more input, so a client that
 ///   sends a line and waits always gets its answer; a pipelining client gets batched writes.
 /// - A line longer than `maxLineBytes` is skipped to its end and answered `request_too_large`.
@@ -109,7 +112,7 @@ public final class WorkerLoop: @unchecked Sendable {
             guard write(&out) else { return 1 }
             var fds = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             let ready = poll(&fds, 1, 200)
-            if ready == 0 { continue }
+            if ready == 0 { dispatcher.idle(); continue }
             if ready < 0 { if errno == EINTR { continue } else { return 1 } }
             let n = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if n < 0 { if errno == EINTR || errno == EAGAIN { continue } else { return 1 } }
@@ -171,8 +174,16 @@ public final class WorkerLoop: @unchecked Sendable {
             if fast[k] == nil {
                 guard let request = parsed[k] else { k += 1; continue }
                 if let op = WorkerOp(request: request), op.runsInOrder {
-                    responses[k] = dispatcher.respond(to: request)
-                    k += 1
+                    guard op.isPartyWrite else {
+                        responses[k] = dispatcher.respond(to: request)
+                        k += 1
+                        continue
+                    }
+                    // A run of party writes: one transaction, each answered after its commit.
+                    var end = k + 1
+                    while end < lines.count, fast[end] == nil, tooLarge[end] == nil, let r = parsed[end], WorkerOp(request: r)?.isPartyWrite == true { end += 1 }
+                    for (i, bytes) in zip(k..<end, dispatcher.respond(toWrites: (k..<end).map { parsed[$0]! })) { responses[i] = bytes }
+                    k = end
                     continue
                 }
             }

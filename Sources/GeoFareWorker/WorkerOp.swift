@@ -21,6 +21,10 @@ public enum WorkerOp: String, CaseIterable, Sendable {
         }
     }
 
+    /// The party writes, which the loop commits in groups (one transaction for those that
+    /// arrive together).
+    public var isPartyWrite: Bool { self == .partyUpsert || self == .partyRemove }
+
     /// Ops answered by the party store (`unavailable` without one).
     public var needsPartyStore: Bool { runsInOrder && self != .stats }
 

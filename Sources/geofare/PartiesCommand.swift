@@ -37,7 +37,7 @@ struct PartiesCommand: ParsableCommand {
                 var data = Data()
                 while let chunk = source.next() { data.append(chunk) }
                 for (n, line) in data.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
-                    do { parties.append(try PartyService.partyFromJSON(Array(line))) } catch {
+                    do { parties.append(try PartyJSON.partyFromJSON(Array(line))) } catch {
                         errors += 1
                         StandardError.print("geofare: line \(n + 1): \(error)")
                     }
@@ -109,12 +109,12 @@ struct PartiesCommand: ParsableCommand {
                 CSVWriter.appendRecord(["id", "origin_lat", "origin_lon", "dest_lat", "dest_lon", "depart_at", "seats_total", "seats_taken", "status", "version", "updated_at"], to: &out)
                 for p in parties {
                     CSVWriter.appendRecord([p.id, "\(p.origin.latitude)", "\(p.origin.longitude)", "\(p.destination.latitude)", "\(p.destination.longitude)",
-                                            PartyService.isoString(p.departure), "\(p.seatsTotal)", "\(p.seatsTaken)", p.status.rawValue, "\(p.version)",
-                                            PartyService.isoString(p.updatedAt)], to: &out)
+                                            PartyJSON.isoString(p.departure), "\(p.seatsTotal)", "\(p.seatsTaken)", p.status.rawValue, "\(p.version)",
+                                            PartyJSON.isoString(p.updatedAt)], to: &out)
                 }
             } else {
                 for p in parties {
-                    JSONWriter.append(PartyService.json(p), to: &out)
+                    JSONWriter.append(PartyJSON.json(p), to: &out)
                     out.append(0x0A)
                 }
             }

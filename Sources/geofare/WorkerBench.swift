@@ -22,8 +22,8 @@ struct WorkerBench: ParsableCommand {
     @Option(help: "Requests per op.") var requests = 100_000
     @Option(help: "Requests in flight at most.") var window = 512
     @Option(help: "Parties loaded before the clusters phase.") var parties = 20_000
-    @Option(help: "The worker's party store (--store of geofare worker: a SQLite path or postgres://...); default a private in-memory SQLite.")
-    var store: String?
+    @Option(help: "The worker's party store (--store of geofare worker: a SQLite path or postgres://...); default a private in-memory SQLite. Repeat it to measure several stores one after the other in this run, one report each.")
+    var store: [String] = []
 
     struct OpResult: Encodable {
         let requests: Int
@@ -38,11 +38,17 @@ struct WorkerBench: ParsableCommand {
         let benchmark = "worker"
         let machine: MachineInfo
         let window: Int
+        /// The store measured (a path, `:memory:`, or the URL without its password).
+        let store: String
         let ops: [String: OpResult]
         let requests_per_second: Double
     }
 
     func run() throws {
+        for store in store.isEmpty ? [nil] : store.map(Optional.some) { try measure(store: store) }
+    }
+
+    func measure(store: String?) throws {
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let client = try WorkerClient(executable: exe, arguments: ["worker"] + (store.map { ["--store", $0] } ?? ["--db", ":memory:"]))
         defer { client.close() }
@@ -68,8 +74,11 @@ struct WorkerBench: ParsableCommand {
             let w = 390.0 / (256 * pow(2, Double(z))) * 360, h = 844.0 / (256 * pow(2, Double(z))) * 360 * cos(lat * .pi / 180)
             return #"{"id":\#(i),"op":"clusters","zoom":\#(z),"bbox":{"west":\#(lon - w / 2),"south":\#(lat - h / 2),"east":\#(lon + w / 2),"north":\#(lat + h / 2)}}"#
         }
+        lines["nearby"] = (0..<requests).map { i in
+            #"{"id":\#(i),"op":"nearby","center":\#(point(37.50...37.60, 126.92...127.05)),"radius_m":1000,"limit":20}"#
+        }
         var results: [String: (Double, [Double], Int)] = [:]
-        for op in ["ping", "fare", "clusters"] {
+        for op in ["ping", "fare", "nearby", "clusters"] {
             let (seconds, latencies, errors) = try client.measure(lines[op]!, window: window)
             results[op] = (Double(requests) / seconds, latencies, errors)
         }
@@ -81,12 +90,13 @@ struct WorkerBench: ParsableCommand {
                                p50_us: (Stopwatch.quantile(r.1, 0.5) * 1e6).rounded(), p99_us: (Stopwatch.quantile(r.1, 0.99) * 1e6).rounded(),
                                errors: r.2, vs_ping: (r.0 / ping * 1000).rounded() / 1000)
         }
-        let report = Report(machine: .current, window: window, ops: ops, requests_per_second: ops["fare"]!.requests_per_second)
+        let shown = store.map { PostgresLocation.isPostgresURL($0) ? PostgresLocation.redact($0) : $0 } ?? ":memory:"
+        let report = Report(machine: .current, window: window, store: shown, ops: ops, requests_per_second: ops["fare"]!.requests_per_second)
         if options.json { print(try jsonLine(report)); return }
         print("geofare bench worker: \(requests) requests per op, window \(window), \(parties) parties, \(report.machine.cores) cores (\(report.machine.cpu))")
-        if let store { print("store: \(PostgresLocation.isPostgresURL(store) ? PostgresLocation.redact(store) : store)") }
+        print("store: \(shown)")
         print("op            requests/s     p50 µs    p99 µs  errors  vs ping")
-        for op in ["ping", "fare", "clusters", "party.upsert"] {
+        for op in ["ping", "fare", "nearby", "clusters", "party.upsert"] {
             let r = ops[op]!
             print("\(op.padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(format: "%11.0f", r.requests_per_second)) \(String(format: "%10.0f", r.p50_us)) \(String(format: "%9.0f", r.p99_us))  \(String(format: "%6d", r.errors))  \(r.vs_ping)")
         }

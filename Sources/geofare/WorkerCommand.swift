@@ -42,7 +42,8 @@ struct StoreOptions: ParsableArguments {
 
     func service() throws -> PartyService {
         let store = try open()
-        do { return try PartyService(store: store) } catch {
+        // Catch-up reloads are reported on standard error (never stdout: it carries responses).
+        do { return try PartyService(store: store, log: { StandardError.print("geofare worker: \($0)") }) } catch {
             StandardError.print("geofare: \(error)")
             throw ExitCode(74)
         }

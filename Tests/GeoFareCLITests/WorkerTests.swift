@@ -176,6 +176,96 @@ struct WorkerTests {
         #expect(second.wait() == 0)
     }
 
+    @Test("Writes that arrive together commit as one group: an invalid one answers its own error, a refused one fails its whole group, order holds, and kill -9 keeps every acknowledged write")
+    func writeGroups() throws {
+        let db = temporaryDatabase()
+        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
+        let worker = try WorkerProcess(arguments: ["--db", db])
+        #expect(worker.call(#"{"id":0,"op":"ping"}"#)?.isOK == true)
+        // SQLite itself refuses the party 'boom' (a trigger made by another process).
+        let trigger = try GeoFareBinary.runTool("/usr/bin/env", ["sqlite3", db, "CREATE TRIGGER refuse BEFORE INSERT ON party WHEN NEW.id = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;"])
+        #expect(trigger.status == 0, "\(trigger.stderr)")
+        let upsert = { (id: Int, pid: String) in #"{"id":\#(id),"op":"party.upsert","party":\#(Self.partyJSON(pid, lat: 37.5, lon: 127))}"# }
+        // One write (under PIPE_BUF, so the worker reads it at once): two runs of writes split by a party.get.
+        let lines = [
+            upsert(1, "g1"), upsert(2, "g2"),
+            #"{"id":3,"op":"party.upsert","party":{"id":"bad","origin":{"lat":37.5,"lon":127}}}"#,
+            #"{"id":4,"op":"party.remove","party_id":"g1"}"#, upsert(5, "g2"),
+            #"{"id":6,"op":"party.get","party_id":"g2"}"#,
+            upsert(7, "h1"), upsert(8, "boom"), upsert(9, "h2"),
+            #"{"id":10,"op":"stats"}"#,
+        ].joined(separator: "\n") + "\n"
+        #expect(lines.utf8.count < 4096)
+        worker.send(Array(lines.utf8))
+        let answers = worker.receive(10)
+        #expect(answers.map { $0["id"]?.int64 ?? -1 } == Array(1...10))
+        guard answers.count == 10 else { return }
+        #expect(answers[0]["result"]?["party"]?["version"]?.int64 == 1 && answers[1].isOK)
+        #expect(answers[2]["error"]?["code"] == .string("missing_field") && (answers[2]["error"]?["field"]?.string ?? "").hasPrefix("party."))
+        #expect(answers[3]["result"]?["removed"] == .bool(true))
+        #expect(answers[4]["result"]?["party"]?["version"]?.int64 == 2)
+        #expect(answers[5]["result"]?["party"]?["version"]?.int64 == 2)
+        // Had h1 and h2 been their own transactions, they would be acknowledged.
+        for a in answers[6...8] {
+            #expect(a["error"]?["code"] == .string("storage_error"), "\(JSONWriter.string(a))")
+        }
+        #expect((answers[7]["error"]?["message"]?.string ?? "").contains("refused by the test"))
+        #expect(answers[9]["result"]?["parties"]?.int64 == 1)
+        // Many writes at once, then kill -9: every acknowledged one is in the file.
+        let n = 3_000
+        worker.send(Array((0..<n).map { upsert(100 + $0, "k\($0)") }.joined(separator: "\n").utf8) + [0x0A])
+        let acks = worker.receive(n)
+        #expect(acks.count == n && acks.allSatisfy(\.isOK))
+        #expect(acks.map { $0["id"]?.int64 ?? -1 } == (0..<n).map { Int64(100 + $0) })
+        kill(worker.pid, SIGKILL)
+        _ = worker.wait()
+        let export = try GeoFareBinary.run(["parties", "export", "--db", db])
+        let ids = Set(export.stdout.split(separator: "\n").compactMap { (try? JSONParser.parse(Array($0.utf8)))?["id"]?.string })
+        #expect(ids == Set(["g2"] + (0..<n).map { "k\($0)" }))
+    }
+
+    @Test("Another process imports more parties than the feed is worth applying: the worker reloads, and stats, party.get and nearby agree at once")
+    func catchUpInBulk() throws {
+        let db = temporaryDatabase()
+        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-import-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let worker = try WorkerProcess(arguments: ["--db", db])
+        #expect(worker.call(#"{"id":1,"op":"party.upsert","party":\#(Self.partyJSON("own", lat: 37.5, lon: 127))}"#)?.isOK == true)
+        // A few changes from another process: applied from the feed, seen by stats (no party op first).
+        try (0..<3).map { Self.partyJSON("few\($0)", lat: 37.51, lon: 127) }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        #expect(try GeoFareBinary.run(["parties", "import", file.path, "--db", db]).status == 0)
+        #expect(worker.call(#"{"id":2,"op":"stats"}"#)?["result"]?["parties"]?.int64 == 4)
+        // 25,000 (more than the 10,000 worth applying one by one) while the worker answers.
+        let n = 25_000
+        try (0..<n).map { Self.partyJSON("bulk\($0)", lat: 37.4 + Double($0 % 1000) * 2e-4, lon: 126.9 + Double($0 / 1000) * 4e-3) }
+            .joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let imported = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? GeoFareBinary.run(["parties", "import", file.path, "--db", db])
+            imported.signal()
+        }
+        var answered = 0
+        while imported.wait(timeout: .now() + 0.05) == .timedOut {
+            if worker.call(#"{"id":3,"op":"ping"}"#)?.isOK == true { answered += 1 }
+        }
+        #expect(answered > 0)
+        #expect(worker.call(#"{"id":4,"op":"stats"}"#)?["result"]?["parties"]?.int64 == Int64(4 + n))
+        #expect(worker.call(#"{"id":5,"op":"party.get","party_id":"bulk24999"}"#)?["result"]?["party"]?["id"] == .string("bulk24999"))
+        let near = worker.call(#"{"id":6,"op":"nearby","center":{"lat":37.4,"lon":126.9},"radius_m":30,"limit":5}"#)
+        #expect(near?["result"]?["parties"]?.array?.first?["id"] == .string("bulk0"))
+        #expect(String(decoding: worker.errorOutput, as: UTF8.self).contains("by reloading \(4 + n) parties"))
+        // After the reload the feed goes on from the snapshot: a later removal elsewhere is seen.
+        let other = try WorkerProcess(arguments: ["--db", db])
+        #expect(other.call(#"{"id":7,"op":"party.remove","party_id":"bulk0"}"#)?["result"]?["removed"] == .bool(true))
+        other.closeInput()
+        #expect(other.wait() == 0)
+        #expect(worker.call(#"{"id":8,"op":"party.get","party_id":"bulk0"}"#)?["error"]?["code"] == .string("not_found"))
+        #expect(worker.call(#"{"id":9,"op":"stats"}"#)?["result"]?["parties"]?.int64 == Int64(3 + n))
+        worker.closeInput()
+        #expect(worker.wait() == 0)
+    }
+
     @Test("Two workers on one database file see each other's writes by their next request")
     func twoProcesses() throws {
         let db = temporaryDatabase()

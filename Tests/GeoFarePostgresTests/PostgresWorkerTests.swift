@@ -45,6 +45,47 @@ struct PostgresWorkerTests {
         #expect(export.stdout.split(separator: "\n").count == 50)
     }
 
+    @Test("Pipelined writes commit as one PostgreSQL transaction: a party the server refuses fails its whole group, the next group commits")
+    func writeGroups() throws {
+        let server = try PostgresServer()
+        defer { server.destroy() }
+        let w = try WorkerProcess(arguments: ["--store", server.url])
+        let upsert = { (id: Int, pid: String) in #"{"id":\#(id),"op":"party.upsert","party":\#(Self.partyJSON(pid))}"# }
+        // Under PIPE_BUF: read at once, one group. PostgreSQL refuses a NUL in text.
+        let group = [upsert(1, "a"), #"{"id":2,"op":"party.remove","party_id":"zz"}"#, upsert(3, "nul\\u0000id"), upsert(4, "b")].joined(separator: "\n") + "\n"
+        w.send(Array(group.utf8))
+        let failed = w.receive(4)
+        #expect(failed.count == 4 && failed.allSatisfy { $0["error"]?["code"] == .string("storage_error") }, "\(failed.map { JSONWriter.string($0) })")
+        #expect(w.call(#"{"id":5,"op":"stats"}"#)?["result"]?["parties"]?.int64 == 0)
+        let next = [upsert(6, "a"), upsert(7, "b"), #"{"id":8,"op":"party.remove","party_id":"a"}"#, upsert(9, "b")].joined(separator: "\n") + "\n"
+        w.send(Array(next.utf8))
+        let ok = w.receive(4)
+        #expect(ok.map { $0["id"]?.int64 ?? -1 } == [6, 7, 8, 9] && ok.allSatisfy(\.isOK))
+        #expect(ok.last?["result"]?["party"]?["version"]?.int64 == 2)
+        #expect(try server.psql("SELECT string_agg(id || ':' || version, ',') FROM party").trimmingCharacters(in: .whitespacesAndNewlines) == "b:2")
+        w.closeInput()
+        #expect(w.wait() == 0)
+    }
+
+    @Test("A quiet worker applies another worker's write on NOTIFY, before its next request")
+    func quietWorkerListens() throws {
+        let server = try PostgresServer()
+        defer { server.destroy() }
+        let quiet = try WorkerProcess(arguments: ["--store", server.url])
+        let busy = try WorkerProcess(arguments: ["--store", server.url])
+        #expect(quiet.call(#"{"id":1,"op":"stats"}"#)?["result"]?["party_feed"]?["idle_catch_ups"]?.int64 == 0)
+        #expect(busy.call(#"{"id":2,"op":"party.upsert","party":\#(Self.partyJSON("n1"))}"#)?.isOK == true)
+        // The quiet worker gets no request meanwhile; its loop wakes every 200 ms.
+        usleep(1_500_000)
+        let stats = quiet.call(#"{"id":3,"op":"stats"}"#)?["result"]
+        // Caught up while idle (without the listener, the stats request itself would have
+        // applied the change and idle_catch_ups would be 0).
+        #expect(stats?["party_feed"]?["idle_catch_ups"]?.int64 == 1, "\(stats.map { JSONWriter.string($0) } ?? "no answer")")
+        #expect(stats?["parties"]?.int64 == 1)
+        #expect(busy.call(#"{"id":4,"op":"stats"}"#)?["result"]?["party_feed"]?["idle_catch_ups"]?.int64 == 0)
+        for w in [quiet, busy] { w.closeInput(); #expect(w.wait() == 0) }
+    }
+
     @Test("parties import --store writes into PostgreSQL, and a worker started later serves them")
     func importThenServe() throws {
         let server = try PostgresServer()

@@ -1,0 +1,118 @@
+import Foundation
+import GeoFareCluster
+import GeoFareCore
+import GeoFareText
+
+/// The party ops' JSON, both ways: a request's party, filter and viewport fields to model
+/// values (errors name the field's JSON path), and a ``Party`` or a ``ClusterItem`` to the
+/// protocol's objects. Pure functions: no store, no index (those are ``PartyService``'s).
+public enum PartyJSON {
+    /// A party from its JSON object (`party.upsert`); errors name `party.<field>`.
+    static func party(_ f: RequestFields) throws -> Party {
+        let statusText = try f.optionalString("status") ?? "open"
+        guard let status = PartyStatus(rawValue: statusText) else {
+            throw WorkerError(code: .invalidValue, message: "status is open, full or closed, got '\(statusText)'", field: f.at("status"))
+        }
+        var attributes: String?
+        if f.has("attributes") {
+            let a = try f.value("attributes")
+            guard case .object = a else { throw WorkerError.wrongType(f.at("attributes"), expected: "an object", got: a) }
+            attributes = JSONWriter.string(a)
+            guard attributes!.utf8.count <= 16_384 else { throw WorkerError(code: .tooLarge, message: "attributes are limited to 16 KiB of JSON", field: f.at("attributes")) }
+        }
+        guard let departure = try f.time("depart_at") else { throw WorkerError.missing(f.at("depart_at")) }
+        let p = Party(
+            id: try f.string("id"), origin: try f.coordinate("origin"), destination: try f.coordinate("destination"),
+            departure: departure, seatsTotal: Int(try f.int("seats_total", range: -1_000...1_000)),
+            seatsTaken: Int(try f.optionalInt("seats_taken", range: -1_000...1_000) ?? 0), status: status, attributesJSON: attributes
+        )
+        do { try p.validate() } catch { throw WorkerError(code: error.code, message: error.message, field: error.prefixed(f.path).field) }
+        return p
+    }
+
+    /// A filter from the request's `depart_from`, `depart_until`, `min_free_seats`, `status`
+    /// (a string or an array) and `destination` `{"center", "radius_m"}`.
+    static func filter(_ f: RequestFields) throws -> PartyFilter {
+        var filter = PartyFilter.none
+        filter.departFrom = try f.time("depart_from")
+        filter.departUntil = try f.time("depart_until")
+        if let n = try f.optionalInt("min_free_seats", range: 0...20) { filter.minFreeSeats = Int(n) }
+        if f.has("status") {
+            let v = try f.value("status")
+            let names: [String]
+            if let s = v.string { names = [s] } else if let a = v.array {
+                names = try a.enumerated().map { i, x throws(WorkerError) in
+                    guard let s = x.string else { throw WorkerError.wrongType("status[\(i)]", expected: "a string", got: x) }
+                    return s
+                }
+            } else { throw WorkerError.wrongType("status", expected: "a string or an array of strings", got: v) }
+            var set = Set<PartyStatus>()
+            for n in names {
+                guard let s = PartyStatus(rawValue: n) else { throw WorkerError(code: .invalidValue, message: "status is open, full or closed, got '\(n)'", field: "status") }
+                set.insert(s)
+            }
+            filter.statuses = set
+        }
+        if f.has("destination") {
+            let d = try f.nested("destination")
+            filter.destination = try d.coordinate("center")
+            let r = try d.double("radius_m")
+            guard r >= 0 && r <= 1_000_000 else { throw WorkerError(code: .outOfRange, message: "must be within 0...1000000 m", field: "destination.radius_m") }
+            filter.destinationRadiusMeters = r
+        }
+        return filter
+    }
+
+    static func fields(_ p: Party) -> [String: JSONValue] {
+        var o: [String: JSONValue] = [
+            "id": .string(p.id), "origin": ResultEncoding.coordinate(p.origin), "destination": ResultEncoding.coordinate(p.destination),
+            "depart_at": .string(ResultEncoding.isoString(p.departure)), "seats_total": .int(Int64(p.seatsTotal)),
+            "seats_taken": .int(Int64(p.seatsTaken)), "free_seats": .int(Int64(p.freeSeats)), "status": .string(p.status.rawValue),
+            "updated_at": .string(ResultEncoding.isoString(p.updatedAt)), "version": .int(p.version),
+        ]
+        if let a = p.attributesJSON, let value = try? JSONParser.parse(Array(a.utf8)) { o["attributes"] = value }
+        return o
+    }
+
+    /// A party as the protocol's JSON object.
+    public static func json(_ p: Party) -> JSONValue { .object(fields(p)) }
+
+    /// Parses one JSON party object (as in `party.upsert`), for imports.
+    public static func partyFromJSON(_ line: [UInt8]) throws -> Party {
+        let v = try JSONParser.parse(line)
+        guard let o = v.object else { throw WorkerError(code: .wrongType, message: "a party is a JSON object", field: nil) }
+        return try party(RequestFields(o))
+    }
+
+    /// An instant as ISO 8601 UTC text.
+    public static func isoString(_ d: Date) -> String { ResultEncoding.isoString(d) }
+
+    /// A cluster item `{bounds, center, count, expansion_zoom, id, party_ids}`, keys sorted,
+    /// straight to bytes.
+    static func write(_ item: ClusterItem, into w: inout ByteWriter) {
+        w.append(UInt8(ascii: "{"))
+        w.jsonKey("bounds", first: true); w.append(UInt8(ascii: "{"))
+        w.jsonKey("east", first: true); w.jsonDouble(item.bounds.east)
+        w.jsonKey("north"); w.jsonDouble(item.bounds.north)
+        w.jsonKey("south"); w.jsonDouble(item.bounds.south)
+        w.jsonKey("west"); w.jsonDouble(item.bounds.west)
+        w.append(UInt8(ascii: "}"))
+        w.jsonKey("center"); ResultEncoding.writeCoordinate(item.center, into: &w)
+        w.jsonKey("count"); w.appendDecimal(Int64(item.count))
+        w.jsonKey("expansion_zoom")
+        if let z = item.expansionZoom { w.appendDecimal(Int64(z)) } else { w.append("null") }
+        w.jsonKey("id"); w.jsonString(item.id)
+        w.jsonKey("party_ids")
+        if let ids = item.partyIDs {
+            w.append(UInt8(ascii: "["))
+            for (k, id) in ids.enumerated() {
+                if k > 0 { w.append(UInt8(ascii: ",")) }
+                w.jsonString(id)
+            }
+            w.append(UInt8(ascii: "]"))
+        } else {
+            w.append("null")
+        }
+        w.append(UInt8(ascii: "}"))
+    }
+}
