@@ -29,6 +29,8 @@ struct ContractionHierarchyBuilder {
     let witness: SearchSpace
     var isTarget: [Bool]
     let settleLimit: Int
+    /// Neighbours' priorities are recomputed after a contraction only when it had at most this many arcs.
+    static let maxNeighboursUpdated = 16
 
     init(nodeCount: Int, tails: [UInt32], heads: [UInt32], weights: [UInt32], settleLimit: Int = 200) {
         n = nodeCount
@@ -193,9 +195,13 @@ struct ContractionHierarchyBuilder {
                 level[Int(u)] = max(level[Int(u)], level[Int(v)] + 1)
                 deletedNeighbours[Int(u)] += 1
             }
+            // in a dense core (a node with many neighbours, as the shortest metric makes on grids) the
+            // updates would cost the cube of the degree: there the lazy check at the top alone keeps
+            // keys honest (on the 100k grid, shortest: 25 s → 10 s, 420 → 427 nodes settled per query)
+            let update = neighbours.count <= Self.maxNeighboursUpdated
             for u in neighbours where isNeighbour[Int(u)] {
                 isNeighbour[Int(u)] = false
-                queue.push(u, key: priority(u))
+                if update { queue.push(u, key: priority(u)) }
             }
             progress?(order.count)
         }
