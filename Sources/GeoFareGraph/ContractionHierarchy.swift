@@ -32,13 +32,16 @@ public final class ContractionHierarchy: @unchecked Sendable {
     /// Contracts `network` under `metric`.
     /// - Parameter settleLimit: nodes a witness search may settle before it gives up (a smaller
     ///   limit builds faster and adds more shortcuts; answers stay exact).
+    /// - Parameter progress: called after each contracted node with the number contracted so far
+    ///   (of `network.nodeCount`), on the calling thread.
     /// - Throws: ``GraphError`` `graph_invalid_network` when the network is inconsistent or a
     ///   shortcut's weight does not fit in 32 bits.
-    public convenience init(network: RoadNetwork, metric: GraphMetric, settleLimit: Int = 200) throws(GraphError) {
+    public convenience init(network: RoadNetwork, metric: GraphMetric, settleLimit: Int = 200,
+                            progress: ((Int) -> Void)? = nil) throws(GraphError) {
         try network.validate()
         var builder = ContractionHierarchyBuilder(nodeCount: network.nodeCount, tails: network.arcTail, heads: network.arcHead,
                                                   weights: metric.weights(of: network), settleLimit: settleLimit)
-        let arrays = try builder.build()
+        let arrays = try builder.build(progress: progress)
         let owner = BufferOwner()
         self.init(metric: metric, owner: owner,
                   views: [arrays.rank, arrays.order, arrays.upFirst, arrays.upHead, arrays.upWeight, arrays.downFirst,

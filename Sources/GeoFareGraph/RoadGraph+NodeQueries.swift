@@ -28,6 +28,9 @@ extension RoadGraph {
             return ch.search(sources: source, targets: target)?.weight
         }
 
+        /// Nodes the last ``hierarchy(_:_:)`` query settled (both directions, stalled ones included).
+        public var hierarchySettled: Int { ch.settledCount }
+
         /// The same by plain bidirectional Dijkstra (no path kept).
         public func plainDijkstra(_ s: UInt32, _ t: UInt32) -> UInt64? {
             source[0].node = s; target[0].node = t

@@ -193,6 +193,7 @@ extension RouteBench {
         let ch_queries_per_second: Double
         let ch_p50_us: Double
         let ch_p99_us: Double
+        let ch_settled_mean: Double
         let dijkstra_queries_per_second: Double
         let dijkstra_p50_us: Double
         let dijkstra_p99_us: Double
@@ -227,14 +228,14 @@ extension RouteBench {
             let q = RoadGraph.NodeQueries(graph: road, metric: metric)
             var chTimes: [Double] = [], plainTimes: [Double] = [], fullTimes: [Double] = []
             var chRounds: [Double] = [], plainRounds: [Double] = []
-            var equal = 0
+            var equal = 0, settled = 0
             for round in 0..<max(1, options.rounds) {
                 var chRound = 0.0, plainRound = 0.0
                 for (s, t) in pairs {
                     var a: UInt64?, b: UInt64?
                     let x = micros { a = q.hierarchy(s, t) }
                     let y = micros { b = q.plainDijkstra(s, t) }
-                    chTimes.append(x); plainTimes.append(y)
+                    chTimes.append(x); plainTimes.append(y); settled += q.hierarchySettled
                     chRound += x; plainRound += y
                     if round == 0 && a == b { equal += 1 }
                 }
@@ -247,6 +248,7 @@ extension RouteBench {
             let chP50 = Stopwatch.quantile(chTimes, 0.5), plainP50 = Stopwatch.quantile(plainTimes, 0.5)
             metrics[metric.rawValue] = MetricReport(
                 ch_queries_per_second: perSecond(Stopwatch.median(chRounds)), ch_p50_us: chP50, ch_p99_us: Stopwatch.quantile(chTimes, 0.99),
+                ch_settled_mean: (Double(settled) / Double(max(chTimes.count, 1))).rounded(),
                 dijkstra_queries_per_second: perSecond(Stopwatch.median(plainRounds)), dijkstra_p50_us: plainP50,
                 dijkstra_p99_us: Stopwatch.quantile(plainTimes, 0.99), speedup_p50: (plainP50 / max(chP50, 1e-3) * 10).rounded() / 10,
                 full_route_p50_us: Stopwatch.quantile(fullTimes, 0.5), full_route_p99_us: Stopwatch.quantile(fullTimes, 0.99),
@@ -258,7 +260,7 @@ extension RouteBench {
         if options.json { print(try jsonLine(report)); return }
         print("geofare bench route --graph \(path): \(report.nodes) nodes, \(report.arcs) arcs, \(size) bytes; \(queries) random node pairs × \(options.rounds) rounds, one thread, \(report.machine.cores) cores (\(report.machine.cpu))")
         for (name, r) in metrics.sorted(by: { $0.key < $1.key }) {
-            print("\(name): CH p50 \(String(format: "%.1f", r.ch_p50_us)) µs p99 \(String(format: "%.1f", r.ch_p99_us)) µs (\(Int(r.ch_queries_per_second))/s); plain bidirectional Dijkstra p50 \(String(format: "%.1f", r.dijkstra_p50_us)) µs p99 \(String(format: "%.1f", r.dijkstra_p99_us)) µs (\(Int(r.dijkstra_queries_per_second))/s); ×\(r.speedup_p50) at p50; full route with snapping p50 \(String(format: "%.1f", r.full_route_p50_us)) µs p99 \(String(format: "%.1f", r.full_route_p99_us)) µs; equal answers \(r.checked_equal)/\(queries)")
+            print("\(name): CH p50 \(String(format: "%.1f", r.ch_p50_us)) µs p99 \(String(format: "%.1f", r.ch_p99_us)) µs (\(Int(r.ch_queries_per_second))/s, \(Int(r.ch_settled_mean)) nodes settled); plain bidirectional Dijkstra p50 \(String(format: "%.1f", r.dijkstra_p50_us)) µs p99 \(String(format: "%.1f", r.dijkstra_p99_us)) µs (\(Int(r.dijkstra_queries_per_second))/s); ×\(r.speedup_p50) at p50; full route with snapping p50 \(String(format: "%.1f", r.full_route_p50_us)) µs p99 \(String(format: "%.1f", r.full_route_p99_us)) µs; equal answers \(r.checked_equal)/\(queries)")
         }
     }
 }

@@ -26,11 +26,18 @@ struct GraphBuildCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The OpenStreetMap extract (.osm.pbf).") var input: String
+    @Argument(help: "The OpenStreetMap extract (.osm.pbf).") var input: String?
+    @Option(help: "Instead of an extract: a synthetic city grid of SIDE × SIDE nodes (316 gives about 100,000), for speed benchmarks at sizes no shared extract has.")
+    var syntheticCity: Int?
     @Option(name: .shortAndLong, help: "The graph file to write.") var output: String
     @Option(help: "The road profile id (Data/route/profiles/<id>.json) or a profile JSON file.") var profile = "car"
     @OptionGroup var data: DataOptions
     @Flag(help: "No progress or counts on stderr.") var quiet = false
+
+    func validate() throws {
+        guard (input == nil) != (syntheticCity == nil) else { throw ValidationError("give an extract or --synthetic-city, not both") }
+        if let side = syntheticCity, !(2...4000).contains(side) { throw ValidationError("--synthetic-city takes a side of 2 to 4000 nodes") }
+    }
 
     func run() throws {
         let roadProfile: RoadProfile
@@ -62,17 +69,29 @@ struct GraphBuildCommand: ParsableCommand {
     func build(with roadProfile: RoadProfile) throws {
         let start = Date()
         do {
-            say("geofare graph build: reading \(input) with profile \(roadProfile.id)")
-            let built = try OSMRoadNetworkBuilder(profile: roadProfile).build(pbfAt: URL(fileURLWithPath: input))
-            let network = built.network, report = built.report
-            say("  read \(report.nodesRead) nodes, \(report.waysRead) ways, \(report.relationsRead) relations; kept \(report.waysKept) ways")
-            say("  network: \(report.nodes) nodes, \(report.arcs) arcs (largest strongly connected part of \(report.nodesBeforeComponent) nodes); \(report.restrictionsApplied) turn restrictions applied")
-            for p in report.phaseMilliseconds { say("  \(p.name): \(Int(p.milliseconds)) ms") }
+            let network: RoadNetwork, report: ImportReport
+            if let side = syntheticCity {
+                say("geofare graph build: a synthetic \(side) × \(side) city grid")
+                network = SyntheticNetworks.city(seed: 1, side: side)
+                report = ImportReport()
+                say("  network: \(network.nodeCount) nodes, \(network.arcCount) arcs (synthetic)")
+            } else {
+                let input = input ?? ""
+                say("geofare graph build: reading \(input) with profile \(roadProfile.id)")
+                (network, report) = try OSMRoadNetworkBuilder(profile: roadProfile).build(pbfAt: URL(fileURLWithPath: input))
+                say("  read \(report.nodesRead) nodes, \(report.waysRead) ways, \(report.relationsRead) relations; kept \(report.waysKept) ways")
+                say("  network: \(report.nodes) nodes, \(report.arcs) arcs (largest strongly connected part of \(report.nodesBeforeComponent) nodes); \(report.restrictionsApplied) turn restrictions applied")
+                for p in report.phaseMilliseconds { say("  \(p.name): \(Int(p.milliseconds)) ms") }
+            }
             var hierarchies: [GraphMetric: ContractionHierarchy] = [:]
             for metric in GraphMetric.allCases {
                 let t = Date()
-                hierarchies[metric] = try ContractionHierarchy(network: network, metric: metric)
-                say("  contraction (\(metric.rawValue)): \(Int(Date().timeIntervalSince(t) * 1000)) ms")
+                let bar = ContractionProgress(total: network.nodeCount, label: "contraction (\(metric.rawValue))", enabled: !quiet)
+                let ch = try ContractionHierarchy(network: network, metric: metric, progress: bar.update)
+                bar.finish()
+                hierarchies[metric] = ch
+                let perArc = Double(ch.edgeCount) / Double(max(network.arcCount, 1))
+                say("  contraction (\(metric.rawValue)): \(Int(Date().timeIntervalSince(t) * 1000)) ms; \(ch.edgeCount) hierarchy arcs, \(String(format: "%.2f", perArc)) per network arc")
             }
             let stamp = report.osmTimestampSeconds > 0
                 ? ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(report.osmTimestampSeconds))) : ""
@@ -125,5 +144,36 @@ struct GraphInfoCommand: ParsableCommand {
           arcs         \(m.arcCount)
           attribution  \(m.attribution)
         """)
+    }
+}
+
+/// A contraction's progress on stderr, redrawn in place, only when stderr is a terminal (the
+/// build's counts and timings are printed either way).
+final class ContractionProgress {
+    let total: Int
+    let label: String
+    let enabled: Bool
+    var lastDraw = Date()
+    var drew = false
+
+    init(total: Int, label: String, enabled: Bool) {
+        self.total = total
+        self.label = label
+        self.enabled = enabled && isatty(2) == 1
+    }
+
+    /// Called after each contracted node; looks at the clock once every 1,024 nodes.
+    func update(_ done: Int) {
+        guard enabled, done & 1023 == 0 else { return }
+        let now = Date()
+        guard now.timeIntervalSince(lastDraw) >= 0.2 else { return }
+        lastDraw = now
+        drew = true
+        FileHandle.standardError.write(Data("\r  \(label): \(100 * done / max(total, 1)) % (\(done) of \(total) nodes)   ".utf8))
+    }
+
+    /// Clears the progress line.
+    func finish() {
+        if drew { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }

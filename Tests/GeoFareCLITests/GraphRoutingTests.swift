@@ -21,6 +21,28 @@ struct GraphRoutingTests {
         return out
     }
 
+    @Test("graph build --synthetic-city: a grid of SIDE × SIDE nodes that routes; an extract and the grid together are refused")
+    func syntheticCity() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-\(UUID().uuidString).graph")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let r = try GeoFareBinary.run(["graph", "build", "--synthetic-city", "30", "-o", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("900 nodes") && r.stderr.contains("hierarchy arcs"), "\(r.stderr)")
+        let info = try GeoFareBinary.run(["graph", "info", out.path, "--json"])
+        let meta = try JSONParser.parse(Array(info.stdout.utf8.dropLast()))
+        #expect(meta.object?["nodeCount"]?.int64 == 900)
+        let bench = try GeoFareBinary.run(["bench", "route", "--graph", out.path, "--queries", "200", "--rounds", "1", "--json"])
+        #expect(bench.status == 0, "\(bench.stderr)")
+        let report = try JSONParser.parse(Array(bench.stdout.utf8.dropLast()))
+        for metric in ["fastest", "shortest"] {
+            let m = report.object?["metrics"]?.object?[metric]?.object
+            #expect(m?["checked_equal"]?.int64 == 200, "\(metric): CH and Dijkstra disagree")
+            #expect((m?["ch_settled_mean"]?.int64 ?? 0) > 0)
+        }
+        let both = try GeoFareBinary.run(["graph", "build", Self.shared.appendingPathComponent("seoul_mapo.osm.pbf").path, "--synthetic-city", "30", "-o", out.path])
+        #expect(both.status != 0 && both.stderr.contains("not both"), "\(both.stderr)")
+    }
+
     @Test("graph build, info, and a corrupt or foreign file named as such")
     func buildAndInfo() throws {
         let graph = try Self.build("seoul_mapo.osm.pbf")
