@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoFareCLI
 import GeoFareCore
 import GeoFareProj
 import GeoFareText
@@ -121,7 +122,7 @@ struct TransformStream {
     let decimals: Int
     let xColumn: String?
     let yColumn: String?
-    let out: OutputStream
+    let out: GeoFareCLI.OutputStream
 
     private(set) var lines = 0
     private(set) var failedLines = 0
@@ -139,7 +140,7 @@ struct TransformStream {
         var error: String?
     }
 
-    init(transformer: CoordinateTransformer, decimals: Int, xColumn: String?, yColumn: String?, out: OutputStream) {
+    init(transformer: CoordinateTransformer, decimals: Int, xColumn: String?, yColumn: String?, out: GeoFareCLI.OutputStream) {
         self.transformer = transformer
         self.decimals = decimals
         self.xColumn = xColumn

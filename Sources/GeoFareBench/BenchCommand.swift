@@ -4,12 +4,14 @@ import GeoFareCore
 
 /// `geofare bench ...`: performance measurements, each against a baseline measured in the
 /// same run so that numbers compare across noisy machines.
-struct BenchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct BenchCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks, each reported against a baseline measured in the same run.",
         subcommands: [TransformBench.self, FareBench.self, RouteBench.self, CSVBench.self, WorkerBench.self, ClusterBench.self]
     )
+
+    public init() {}
 }
 
 /// Shared options of every benchmark.

@@ -1,4 +1,5 @@
 import Foundation
+import GeoFareCluster
 import GeoFareCore
 #if canImport(Glibc)
 import Glibc
