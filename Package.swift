@@ -119,6 +119,8 @@ let package = Package(
             dependencies: ["GeoFareStore", "GeoFareCluster", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare"],
             swiftSettings: swiftSettings
         ),
+        // The statistics helper, and every benchmark run with --rounds through the built binary.
+        .testTarget(name: "GeoFareBenchTests", dependencies: ["GeoFareBench", "GeoFareTestSupport", "geofare"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareClusterTests", dependencies: ["GeoFareCluster", "GeoFareCore", "GeoFareBench"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute"], swiftSettings: swiftSettings),
         .testTarget(

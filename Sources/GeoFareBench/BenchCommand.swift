@@ -19,11 +19,14 @@ struct BenchOptions: ParsableArguments {
     @Flag(help: "Print one machine-readable JSON object instead of a table.")
     var json = false
 
-    @Option(help: "Timed rounds per measurement; the median is reported.")
+    @Option(help: "Timed rounds per measurement; the median and the range over rounds are reported.")
     var rounds = 5
 
     @Option(help: "Seed of the generated data.")
     var seed: UInt64 = 42
+
+    /// Rounds to run: `--rounds`, at least one.
+    var roundCount: Int { max(1, rounds) }
 }
 
 /// The machine a benchmark ran on, printed with every result.
@@ -54,18 +57,5 @@ enum Stopwatch {
         let start = DispatchTime.now().uptimeNanoseconds
         try body()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        let s = values.sorted()
-        guard !s.isEmpty else { return .nan }
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-    }
-
-    /// The value at quantile `q` (0...1) of `values`, nearest rank.
-    static func quantile(_ values: [Double], _ q: Double) -> Double {
-        let s = values.sorted()
-        guard !s.isEmpty else { return .nan }
-        return s[min(s.count - 1, max(0, Int((q * Double(s.count)).rounded(.up)) - 1))]
     }
 }
