@@ -188,8 +188,9 @@ struct TransformStream {
         let messages = Messages()
         if xColumn == nil, yColumn == nil, Self.point(from: first) != nil {
             mode = .plain
-            var bytes: [UInt8] = []
-            let failed = convert([(first, firstLine)], mode: mode, to: &bytes, messages: messages)
+            var bytes: [UInt8] = [], batch = Batch()
+            batch.append(first, line: firstLine, mode: mode)
+            let failed = convert(&batch, mode: mode, to: &bytes, messages: messages)
             out.write(bytes)
             outcome.lines += 1
             outcome.failedLines += failed
@@ -202,20 +203,19 @@ struct TransformStream {
         }
         let counts = stream.run(lane: { piece, output in
             var reader = CSVReader(skipBOM: false, firstLine: piece.firstLine)
-            var records: [(fields: [String], line: Int)] = []
+            var batch = Batch()
             var counts = CSVBlockStream.Counts()
             var bytes: [UInt8] = []
             func flush() {
-                guard !records.isEmpty else { return }
-                counts.rows += records.count
-                counts.failed += convert(records, mode: mode, to: &bytes, messages: messages)
+                guard !batch.lines.isEmpty else { return }
+                counts.rows += batch.lines.count
+                counts.failed += convert(&batch, mode: mode, to: &bytes, messages: messages)
                 output.append(bytes)
                 bytes.removeAll(keepingCapacity: true)
-                records.removeAll(keepingCapacity: true)
             }
             let accept = { (record: CSVReader.Record) in
-                records.append((record.fields, record.line))
-                if records.count >= Self.batchSize { flush() }
+                batch.append(record.fields, line: record.line, mode: mode)
+                if batch.lines.count >= Self.batchSize { flush() }
             }
             reader.feed(piece.bytes, emit: accept)
             do { try reader.finish(emit: accept) } catch let error as CSVReader.UnterminatedQuote { messages.fail(error) } catch {}
@@ -229,51 +229,69 @@ struct TransformStream {
         return outcome
     }
 
-    /// Converts `records` with one PROJ call and appends their output lines to `bytes`; the
-    /// messages of failed lines go to `messages`.
-    /// - Returns: the number of failed lines.
-    func convert(_ records: [(fields: [String], line: Int)], mode: Mode, to bytes: inout [UInt8], messages: Messages) -> Int {
-        var batch: [XYPoint] = []
+    /// Records waiting for their PROJ call, parsed as they arrive (a point list keeps only the
+    /// point, a CSV also its fields).
+    struct Batch {
+        var points: [XYPoint] = []
+        var lines: [Int] = []
         var errors: [String?] = []
-        batch.reserveCapacity(records.count)
-        errors.reserveCapacity(records.count)
-        for record in records {
+        var fields: [[String]] = []
+
+        mutating func append(_ record: [String], line: Int, mode: Mode) {
+            lines.append(line)
             switch mode {
             case .plain:
-                if let p = Self.point(from: record.fields) {
-                    batch.append(p)
+                if let p = TransformStream.point(from: record) {
+                    points.append(p)
                     errors.append(nil)
                 } else {
-                    batch.append(XYPoint(x: .nan, y: .nan))
-                    errors.append("expected X,Y or X Y, got '\(record.fields.joined(separator: ","))' [invalid_point]")
+                    points.append(XYPoint(x: .nan, y: .nan))
+                    errors.append("expected X,Y or X Y, got '\(record.joined(separator: ","))' [invalid_point]")
                 }
             case let .csv(x, y, _):
                 var error: String?
                 var p = XYPoint(x: .nan, y: .nan)
-                if record.fields.count <= max(x, y) {
+                if record.count <= max(x, y) {
                     error = "missing x/y column [missing_column]"
-                } else if let px = Double(record.fields[x]), let py = Double(record.fields[y]) {
+                } else if let px = Double(record[x]), let py = Double(record[y]) {
                     p = XYPoint(x: px, y: py)
                 } else {
-                    error = "x/y are not numbers: '\(record.fields[x])', '\(record.fields[y])' [invalid_point]"
+                    error = "x/y are not numbers: '\(record[x])', '\(record[y])' [invalid_point]"
                 }
-                batch.append(p)
+                points.append(p)
                 errors.append(error)
+                fields.append(record)
             }
         }
-        let failures = batch.withUnsafeMutableBufferPointer { transformer.transformInPlace($0) }
+
+        mutating func removeAll() {
+            points.removeAll(keepingCapacity: true)
+            lines.removeAll(keepingCapacity: true)
+            errors.removeAll(keepingCapacity: true)
+            fields.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Converts the batch with one PROJ call, appends its output lines to `bytes` and empties
+    /// it; the messages of failed lines go to `messages`.
+    /// - Returns: the number of failed lines.
+    func convert(_ pending: inout Batch, mode: Mode, to bytes: inout [UInt8], messages: Messages) -> Int {
+        defer { pending.removeAll() }
+        var errors = pending.errors
+        let failures = pending.points.withUnsafeMutableBufferPointer { transformer.transformInPlace($0) }
         for f in failures where errors[f.index] == nil {
             errors[f.index] = "\(f.error.message) [\(f.error.code)]"
         }
+        let batch = pending.points
         bytes.reserveCapacity(bytes.count + batch.count * 32)
         var failed: [(line: Int, text: String)] = []
         for i in batch.indices {
-            if let e = errors[i] { failed.append((records[i].line, e)) }
+            if let e = errors[i] { failed.append((pending.lines[i], e)) }
             switch mode {
             case .plain:
                 if errors[i] == nil { TransformCommand.appendXY(batch[i], decimals: decimals, to: &bytes) } else { bytes.append(UInt8(ascii: "\n")) }
             case let .csv(x, y, width):
-                var fields = records[i].fields
+                var fields = pending.fields[i]
                 if errors[i] == nil {
                     fields[x] = DecimalFormat.string(batch[i].x, decimals: decimals)
                     fields[y] = DecimalFormat.string(batch[i].y, decimals: decimals)
