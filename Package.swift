@@ -64,10 +64,26 @@ let package = Package(
             dependencies: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore"],
             swiftSettings: swiftSettings
         ),
+        // What the `geofare` commands share: exit codes, standard error, the buffered output, JSON lines.
+        .target(
+            name: "GeoFareCLI",
+            dependencies: ["GeoFareCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
+        // Every benchmark behind `geofare bench` and its one statistics helper; beside the
+        // product, not in it (as Hummingbird keeps its benchmarks).
+        .target(
+            name: "GeoFareBench",
+            dependencies: [
+                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore", "GeoFareBatch", "GeoFareCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "geofare",
             dependencies: [
-                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareFare", "GeoFareRoute", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch",
+                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareFare", "GeoFareRoute", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch", "GeoFareCLI", "GeoFareBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -103,7 +119,9 @@ let package = Package(
             dependencies: ["GeoFareStore", "GeoFareCluster", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "GeoFareClusterTests", dependencies: ["GeoFareCluster", "GeoFareCore"], swiftSettings: swiftSettings),
+        // The statistics helper, and every benchmark run with --rounds through the built binary.
+        .testTarget(name: "GeoFareBenchTests", dependencies: ["GeoFareBench", "GeoFareTestSupport", "geofare"], swiftSettings: swiftSettings),
+        .testTarget(name: "GeoFareClusterTests", dependencies: ["GeoFareCluster", "GeoFareCore", "GeoFareBench"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareCLITests",

@@ -5,13 +5,13 @@ import CProj
 /// PROJ contexts are not thread-safe, so this type is not `Sendable`: each thread has its own,
 /// held by ``ProjThreadState``. Network access (grid downloads) is switched off, and PROJ's log
 /// is captured here instead of being printed, so nothing PROJ says reaches stdout.
-final class ProjContext {
+@_spi(Benchmark) public final class ProjContext {
     /// The C context. Valid for the life of this object.
     let raw: OpaquePointer
     /// The last message PROJ logged on this context, if any.
     private(set) var lastLogMessage: String?
 
-    init() {
+    @_spi(Benchmark) public init() {
         // proj_context_create returns NULL only when memory runs out.
         guard let ctx = proj_context_create() else { fatalError("PROJ: proj_context_create failed (out of memory)") }
         raw = ctx

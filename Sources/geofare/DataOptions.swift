@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoFareCLI
 import GeoFareCore
 import GeoFareData
 import GeoFareFare

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GeoFareCLI
 import GeoFareCore
 import GeoFareProj
 import GeoFareText

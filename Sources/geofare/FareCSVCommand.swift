@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoFareBatch
+import GeoFareCLI
 import GeoFareCore
 import GeoFareFare
 import GeoFareText

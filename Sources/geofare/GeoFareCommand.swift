@@ -1,4 +1,5 @@
 import ArgumentParser
+import GeoFareBench
 
 @main
 struct GeoFareCommand: ParsableCommand {

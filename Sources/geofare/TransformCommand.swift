@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import GeoFareBatch
+import GeoFareCLI
 import GeoFareCore
 import GeoFareProj
 import GeoFareText
@@ -44,6 +46,9 @@ struct TransformCommand: ParsableCommand {
     @Option(help: "The CSV column holding Y (latitude/northing).")
     var yColumn: String?
 
+    @Option(help: "Threads for a file or standard input (default: the number of cores); the output is the same for any number.")
+    var threads: Int?
+
     @Argument(parsing: .allUnrecognized, help: "Points as X,Y, e.g. 126.9780,37.5665.")
     var points: [String] = []
 
@@ -86,23 +91,23 @@ struct TransformCommand: ParsableCommand {
         } else {
             source = .standardInput()
         }
-        var stream = TransformStream(transformer: transformer, decimals: decimals, xColumn: xColumn, yColumn: yColumn, out: out)
-        var reader = CSVReader()
+        let lanes = max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount) * 4
+        let stream = TransformStream(transformer: transformer, decimals: decimals, xColumn: xColumn, yColumn: yColumn)
+        let outcome: TransformStream.Outcome
         do {
-            while let chunk = source.next() {
-                try reader.feed(chunk) { try stream.accept($0) }
-            }
-            try reader.finish { try stream.accept($0) }
+            outcome = try stream.run(CSVBlockStream(source: source, maxLanes: lanes), out: out)
         } catch {
-            stream.flushBatch()
             out.flush()
             StandardError.print("geofare: \(error)")
             throw GeoFareExit.dataError
         }
-        stream.flushBatch()
         out.flush()
-        if stream.failedLines > 0 {
-            StandardError.print("geofare: \(stream.failedLines) of \(stream.lines) lines failed")
+        if let error = outcome.unterminated {
+            StandardError.print("geofare: \(error)")
+            throw GeoFareExit.dataError
+        }
+        if outcome.failedLines > 0 {
+            StandardError.print("geofare: \(outcome.failedLines) of \(outcome.lines) lines failed")
             throw GeoFareExit.dataError
         }
     }
@@ -115,98 +120,178 @@ struct TransformCommand: ParsableCommand {
     }
 }
 
-/// Converts a stream of records in batches (one PROJ call per batch), in input order.
+/// Converts a stream of records through ``CSVBlockStream`` (the block pipeline `fare-csv` uses):
+/// the first record decides the mode (a point list or a CSV with a header), then lanes convert
+/// their pieces in batches (one PROJ call per batch) and the output is written in input order.
+/// Messages for failed lines go to standard error in line order, block by block.
 struct TransformStream {
     let transformer: CoordinateTransformer
     let decimals: Int
     let xColumn: String?
     let yColumn: String?
-    let out: OutputStream
+    /// Records converted per PROJ call.
+    static let batchSize = 65_536
 
-    private(set) var lines = 0
-    private(set) var failedLines = 0
-    private var mode: Mode = .undecided
-    private var batch: [XYPoint] = []
-    private var pending: [Pending] = []
-    private let batchSize = 65_536
+    enum Mode: Sendable { case plain, csv(x: Int, y: Int, width: Int) }
 
-    enum Mode { case undecided, plain, csv(x: Int, y: Int, width: Int) }
-
-    /// One record waiting for its batch: the fields (CSV mode), its line, and a parse error.
-    struct Pending {
-        var fields: [String]
-        var line: Int
-        var error: String?
+    /// What a run did.
+    struct Outcome {
+        /// Data lines read (the header of a CSV not counted).
+        var lines = 0
+        /// Lines that got an error.
+        var failedLines = 0
+        /// A record that never ended (a quoted field not closed): everything before it was converted.
+        var unterminated: CSVReader.UnterminatedQuote?
     }
 
-    init(transformer: CoordinateTransformer, decimals: Int, xColumn: String?, yColumn: String?, out: OutputStream) {
-        self.transformer = transformer
-        self.decimals = decimals
-        self.xColumn = xColumn
-        self.yColumn = yColumn
-        self.out = out
-        batch.reserveCapacity(batchSize)
+    /// Messages of failed lines gathered by the lanes, printed in line order after each block.
+    final class Messages: @unchecked Sendable {
+        private let lock = NSLock()
+        private var pending: [(line: Int, text: String)] = []
+        private(set) var unterminated: CSVReader.UnterminatedQuote?
+
+        func add(_ items: [(line: Int, text: String)]) {
+            lock.lock(); defer { lock.unlock() }
+            pending += items
+        }
+
+        func fail(_ error: CSVReader.UnterminatedQuote) {
+            lock.lock(); defer { lock.unlock() }
+            unterminated = error
+        }
+
+        /// Prints the messages gathered so far, in line order (blocks finish in order).
+        func flush() {
+            lock.lock()
+            let items = pending.sorted { $0.line < $1.line }
+            pending.removeAll()
+            lock.unlock()
+            for item in items { StandardError.print("geofare: line \(item.line): \(item.text)") }
+        }
     }
 
-    mutating func accept(_ record: CSVReader.Record) throws {
-        if case .undecided = mode {
-            if xColumn == nil, yColumn == nil, Self.point(from: record.fields) != nil {
-                mode = .plain
-            } else {
-                mode = try Self.csvMode(header: record.fields, xColumn: xColumn, yColumn: yColumn)
-                var header: [UInt8] = []
-                CSVWriter.appendRecord(record.fields + (record.fields.contains("error") ? [] : ["error"]), to: &header)
-                out.write(header)
-                return
+    /// Reads the first record, writes the header (CSV) or converts it (a point list), then
+    /// streams every other record through the lanes.
+    /// - Throws: ``InvalidInput`` `missing_column` for a CSV header without x/y columns;
+    ///   ``CSVReader/UnterminatedQuote`` when the first record never ends.
+    func run(_ stream: CSVBlockStream, out: GeoFareCLI.OutputStream) throws -> Outcome {
+        var outcome = Outcome()
+        // Blank lines before the first record are skipped, as everywhere else.
+        var firstLine = 1
+        var header = try stream.header()
+        while header == [] {
+            firstLine += 1
+            header = try stream.header()
+        }
+        guard let first = header else { return outcome }
+        let mode: Mode
+        let messages = Messages()
+        if xColumn == nil, yColumn == nil, Self.point(from: first) != nil {
+            mode = .plain
+            var bytes: [UInt8] = [], batch = Batch()
+            batch.append(first, line: firstLine, mode: mode)
+            let failed = convert(&batch, mode: mode, to: &bytes, messages: messages)
+            out.write(bytes)
+            outcome.lines += 1
+            outcome.failedLines += failed
+            messages.flush()
+        } else {
+            mode = try Self.csvMode(header: first, xColumn: xColumn, yColumn: yColumn)
+            var bytes: [UInt8] = []
+            CSVWriter.appendRecord(first + (first.contains("error") ? [] : ["error"]), to: &bytes)
+            out.write(bytes)
+        }
+        let counts = stream.run(lane: { piece, output in
+            var reader = CSVReader(skipBOM: false, firstLine: piece.firstLine)
+            var batch = Batch()
+            var counts = CSVBlockStream.Counts()
+            var bytes: [UInt8] = []
+            func flush() {
+                guard !batch.lines.isEmpty else { return }
+                counts.rows += batch.lines.count
+                counts.failed += convert(&batch, mode: mode, to: &bytes, messages: messages)
+                output.append(bytes)
+                bytes.removeAll(keepingCapacity: true)
+            }
+            let accept = { (record: CSVReader.Record) in
+                batch.append(record.fields, line: record.line, mode: mode)
+                if batch.lines.count >= Self.batchSize { flush() }
+            }
+            reader.feed(piece.bytes, emit: accept)
+            do { try reader.finish(emit: accept) } catch let error as CSVReader.UnterminatedQuote { messages.fail(error) } catch {}
+            flush()
+            return counts
+        }, write: { out.write($0) }, afterBlock: { _ in messages.flush(); return true })
+        messages.flush()
+        outcome.lines += counts.rows
+        outcome.failedLines += counts.failed
+        outcome.unterminated = messages.unterminated
+        return outcome
+    }
+
+    /// Records waiting for their PROJ call, parsed as they arrive (a point list keeps only the
+    /// point, a CSV also its fields).
+    struct Batch {
+        var points: [XYPoint] = []
+        var lines: [Int] = []
+        var errors: [String?] = []
+        var fields: [[String]] = []
+
+        mutating func append(_ record: [String], line: Int, mode: Mode) {
+            lines.append(line)
+            switch mode {
+            case .plain:
+                if let p = TransformStream.point(from: record) {
+                    points.append(p)
+                    errors.append(nil)
+                } else {
+                    points.append(XYPoint(x: .nan, y: .nan))
+                    errors.append("expected X,Y or X Y, got '\(record.joined(separator: ","))' [invalid_point]")
+                }
+            case let .csv(x, y, _):
+                var error: String?
+                var p = XYPoint(x: .nan, y: .nan)
+                if record.count <= max(x, y) {
+                    error = "missing x/y column [missing_column]"
+                } else if let px = Double(record[x]), let py = Double(record[y]) {
+                    p = XYPoint(x: px, y: py)
+                } else {
+                    error = "x/y are not numbers: '\(record[x])', '\(record[y])' [invalid_point]"
+                }
+                points.append(p)
+                errors.append(error)
+                fields.append(record)
             }
         }
-        lines += 1
-        switch mode {
-        case .plain:
-            if let p = Self.point(from: record.fields) {
-                batch.append(p)
-                pending.append(Pending(fields: [], line: record.line, error: nil))
-            } else {
-                batch.append(XYPoint(x: .nan, y: .nan))
-                pending.append(Pending(fields: [], line: record.line, error: "expected X,Y or X Y, got '\(record.fields.joined(separator: ","))' [invalid_point]"))
-            }
-        case let .csv(x, y, _):
-            var error: String?
-            var p = XYPoint(x: .nan, y: .nan)
-            if record.fields.count <= max(x, y) {
-                error = "missing x/y column [missing_column]"
-            } else if let px = Double(record.fields[x]), let py = Double(record.fields[y]) {
-                p = XYPoint(x: px, y: py)
-            } else {
-                error = "x/y are not numbers: '\(record.fields[x])', '\(record.fields[y])' [invalid_point]"
-            }
-            batch.append(p)
-            pending.append(Pending(fields: record.fields, line: record.line, error: error))
-        case .undecided:
-            break
+
+        mutating func removeAll() {
+            points.removeAll(keepingCapacity: true)
+            lines.removeAll(keepingCapacity: true)
+            errors.removeAll(keepingCapacity: true)
+            fields.removeAll(keepingCapacity: true)
         }
-        if batch.count >= batchSize { flushBatch() }
     }
 
-    mutating func flushBatch() {
-        guard !batch.isEmpty else { return }
-        var errors = pending.map(\.error)
-        let failures = batch.withUnsafeMutableBufferPointer { transformer.transformInPlace($0) }
+    /// Converts the batch with one PROJ call, appends its output lines to `bytes` and empties
+    /// it; the messages of failed lines go to `messages`.
+    /// - Returns: the number of failed lines.
+    func convert(_ pending: inout Batch, mode: Mode, to bytes: inout [UInt8], messages: Messages) -> Int {
+        defer { pending.removeAll() }
+        var errors = pending.errors
+        let failures = pending.points.withUnsafeMutableBufferPointer { transformer.transformInPlace($0) }
         for f in failures where errors[f.index] == nil {
             errors[f.index] = "\(f.error.message) [\(f.error.code)]"
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(batch.count * 32)
+        let batch = pending.points
+        bytes.reserveCapacity(bytes.count + batch.count * 32)
+        var failed: [(line: Int, text: String)] = []
         for i in batch.indices {
-            if let e = errors[i] {
-                failedLines += 1
-                StandardError.print("geofare: line \(pending[i].line): \(e)")
-            }
+            if let e = errors[i] { failed.append((pending.lines[i], e)) }
             switch mode {
             case .plain:
                 if errors[i] == nil { TransformCommand.appendXY(batch[i], decimals: decimals, to: &bytes) } else { bytes.append(UInt8(ascii: "\n")) }
             case let .csv(x, y, width):
-                var fields = pending[i].fields
+                var fields = pending.fields[i]
                 if errors[i] == nil {
                     fields[x] = DecimalFormat.string(batch[i].x, decimals: decimals)
                     fields[y] = DecimalFormat.string(batch[i].y, decimals: decimals)
@@ -214,13 +299,10 @@ struct TransformStream {
                 while fields.count < width { fields.append("") }
                 fields.append(errors[i] ?? "")
                 CSVWriter.appendRecord(fields, to: &bytes)
-            case .undecided:
-                break
             }
         }
-        out.write(bytes)
-        batch.removeAll(keepingCapacity: true)
-        pending.removeAll(keepingCapacity: true)
+        if !failed.isEmpty { messages.add(failed) }
+        return failed.count
     }
 
     static func point(from fields: [String]) -> XYPoint? {

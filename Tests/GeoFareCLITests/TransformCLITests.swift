@@ -28,6 +28,42 @@ struct TransformCLITests {
         #expect(r.stderr.contains("line 4") && r.stderr.contains("latitude_out_of_range"))
     }
 
+    @Test("A file of several 4 MiB blocks streams through the lanes: every line answered in order, messages in line order, the same with 1 and 2 threads")
+    func blocksInOrder() throws {
+        // 400,000 lines (≈ 14 MB, more than three 4 MiB blocks); every 997th is not a point, every 1,009th out of range.
+        var text = "", bad: [Int] = [], points: [Int: (Double, Double)] = [:]
+        var rng = SystemRandomNumberGenerator()
+        for line in 1...400_000 {
+            let x = Double.random(in: 124.5...131, using: &rng), y = Double.random(in: 33...38.6, using: &rng)
+            if line % 997 == 0 { text += "no point here\n"; bad.append(line) }
+            else if line % 1_009 == 0 { text += "\(x),\(y + 90)\n"; bad.append(line) }
+            else {
+                text += line % 2 == 0 ? "\(x),\(y)\n" : "\(x) \(y)\n"
+                if line % 50_000 == 1 { points[line] = (x, y) }
+            }
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-\(UUID().uuidString)-points.txt")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let one = try GeoFareBinary.run(["transform", "--from", "wgs84", "--to", "utmk", "--input", file.path, "--threads", "1"])
+        let two = try GeoFareBinary.run(["transform", "--from", "wgs84", "--to", "utmk", "--input", file.path, "--threads", "2"])
+        #expect(one.status == 65 && two.status == 65)
+        #expect(one.stdout == two.stdout)
+        #expect(one.stderr == two.stderr)
+        let out = two.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(out.count == 400_000)
+        // The lines named on stderr are exactly the bad ones, in order, and only they are empty.
+        let named = two.stderr.split(separator: "\n").compactMap { $0.firstMatch(of: /^geofare: line (\d+):/).map { Int($0.output.1)! } }
+        #expect(named == bad)
+        #expect(out.enumerated().filter { $0.element.isEmpty }.map { $0.offset + 1 } == bad)
+        #expect(two.stderr.hasSuffix("geofare: \(bad.count) of 400000 lines failed\n"))
+        // Sampled lines equal the point converted on its own.
+        for (line, (x, y)) in points {
+            let single = try GeoFareBinary.run(["transform", "--from", "wgs84", "--to", "utmk", "\(x),\(y)"])
+            #expect(String(out[line - 1]) + "\n" == single.stdout, "line \(line)")
+        }
+    }
+
     @Test("CSV with a header: x/y found by name, other columns kept, an error column added")
     func csv() throws {
         let input = "id,name,lat,lon\r\n1,\"City Hall, Seoul\",37.5665,126.978\r\n2,bad,abc,126\r\n"

@@ -1,4 +1,5 @@
 import Foundation
+import GeoFareBench
 import GeoFareCore
 import Testing
 @testable import GeoFareCluster

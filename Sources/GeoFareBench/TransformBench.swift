@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoFareCLI
 import GeoFareCore
 import GeoFareProj
 
@@ -30,6 +31,8 @@ struct TransformBench: ParsableCommand {
         let proj_points_per_second: Double
         let ratio: Double
         let identical_output: Bool
+        /// Per figure, its lowest and highest round.
+        let ranges: [String: [Double]]
     }
 
     struct Report: Encodable {
@@ -52,7 +55,7 @@ struct TransformBench: ParsableCommand {
             var swiftWork = input, projWork = input
             var swiftTimes: [Double] = [], projTimes: [Double] = []
             var failures = 0
-            for round in 0..<max(1, options.rounds) {
+            for round in 0..<options.roundCount {
                 swiftWork.withUnsafeMutableBufferPointer { dst in input.withUnsafeBufferPointer { src in _ = dst.update(fromContentsOf: src) } }
                 projWork.withUnsafeMutableBufferPointer { dst in input.withUnsafeBufferPointer { src in _ = dst.update(fromContentsOf: src) } }
                 let runSwift = {
@@ -63,24 +66,29 @@ struct TransformBench: ParsableCommand {
                 let runProj = { projTimes.append(Stopwatch.seconds { projWork.withUnsafeMutableBufferPointer { baseline.run($0) } }) }
                 if round % 2 == 0 { runSwift(); runProj() } else { runProj(); runSwift() }
             }
-            let swiftRate = Double(points) / Stopwatch.median(swiftTimes)
-            let projRate = Double(points) / Stopwatch.median(projTimes)
+            let swiftRates = Statistics.Rounds(swiftTimes).map { Double(points) / $0 }.rounded()
+            let projRates = Statistics.Rounds(projTimes).map { Double(points) / $0 }.rounded()
+            let swiftRate = swiftRates.median, projRate = projRates.median
             results.append(PairResult(
                 from: from, to: to, points: points,
                 swift_points_per_second: swiftRate.rounded(), proj_points_per_second: projRate.rounded(),
                 ratio: (swiftRate / projRate * 1000).rounded() / 1000,
-                identical_output: failures == 0 && swiftWork == projWork
+                identical_output: failures == 0 && swiftWork == projWork,
+                ranges: ["swift_points_per_second": swiftRates.range, "proj_points_per_second": projRates.range]
             ))
         }
-        let report = Report(proj_version: ProjLibrary.version, rounds: options.rounds, machine: .current, pairs: results)
+        let report = Report(proj_version: ProjLibrary.version, rounds: options.roundCount, machine: .current, pairs: results)
         if options.json {
             print(try jsonLine(report))
         } else {
-            print("geofare bench transform: \(points) points, median of \(options.rounds) rounds, PROJ \(report.proj_version), \(report.machine.cores) cores (\(report.machine.cpu))")
+            print("geofare bench transform: \(points) points, median of \(options.roundCount) rounds, PROJ \(report.proj_version), \(report.machine.cores) cores (\(report.machine.cpu))")
             print("pair                      swift pts/s     proj pts/s   ratio  identical")
             for r in results {
                 let pair = "\(r.from)→\(r.to)".padding(toLength: 24, withPad: " ", startingAt: 0)
                 print("\(pair) \(String(format: "%12.0f", r.swift_points_per_second))   \(String(format: "%12.0f", r.proj_points_per_second))   \(String(format: "%.3f", r.ratio))  \(r.identical_output)")
+                if options.roundCount > 1, let s = r.ranges["swift_points_per_second"], let p = r.ranges["proj_points_per_second"] {
+                    print("  range over rounds       \(String(format: "%.0f–%.0f", s[0], s[1]))   \(String(format: "%.0f–%.0f", p[0], p[1]))")
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoFareCLI
 import GeoFareCluster
 import GeoFareCore
 import GeoFareText
@@ -48,28 +49,32 @@ struct ClusterBench: ParsableCommand {
         // --rounds full runs (a fresh index each); the first round's memory (later rounds reuse
         // the allocator's pages), and per figure the median and the range over rounds.
         var reports: [ClusterBenchmark.Report] = []
-        for _ in 0..<max(1, options.rounds) {
+        for _ in 0..<options.roundCount {
             reports.append(ClusterBenchmark.run(points: points, distribution: distribution, seed: options.seed, csvPoints: csvPoints))
         }
-        func stat(_ key: KeyPath<ClusterBenchmark.Report, Double>) -> (median: Double, low: Double, high: Double) {
-            let v = reports.map { $0[keyPath: key] }
-            return (Stopwatch.median(v), v.min() ?? .nan, v.max() ?? .nan)
+        func stat(_ key: KeyPath<ClusterBenchmark.Report, Double>) -> Statistics.Rounds {
+            Statistics.Rounds(reports.map { $0[keyPath: key] })
         }
         var report = reports[0]
-        for key in [\ClusterBenchmark.Report.buildSeconds, \.viewportP50Us, \.viewportP99Us, \.seoulViewportP50Us, \.seoulViewportP99Us,
-                    \.worldP50Us, \.worldP99Us, \.filteredP50Us, \.filteredP99Us, \.updatesPerSecond, \.nearbyP50Us, \.nearbyP99Us] {
-            report[keyPath: key] = stat(key).median
-        }
+        let figures: [(String, WritableKeyPath<ClusterBenchmark.Report, Double>)] = [
+            ("build_seconds", \.buildSeconds), ("viewport_p50_us", \.viewportP50Us), ("viewport_p99_us", \.viewportP99Us),
+            ("seoul_viewport_p50_us", \.seoulViewportP50Us), ("seoul_viewport_p99_us", \.seoulViewportP99Us),
+            ("world_p50_us", \.worldP50Us), ("world_p99_us", \.worldP99Us), ("filtered_p50_us", \.filteredP50Us),
+            ("filtered_p99_us", \.filteredP99Us), ("updates_per_second", \.updatesPerSecond), ("nearby_p50_us", \.nearbyP50Us),
+            ("nearby_p99_us", \.nearbyP99Us),
+        ]
+        for (_, key) in figures { report[keyPath: key] = stat(key).median }
         func range(_ key: KeyPath<ClusterBenchmark.Report, Double>, _ f: (Double) -> String) -> String {
-            let s = stat(key)
-            return reports.count > 1 ? " (range \(f(s.low))–\(f(s.high)))" : ""
+            stat(key).rangeText(f)
         }
         if options.json {
-            struct Output: Encodable { let benchmark = "cluster"; let machine: MachineInfo; let report: ClusterBenchmark.Report }
             // Flatten: the report's keys at the top level, plus the machine.
             var text = try jsonLine(report)
             text.removeLast()
-            print(text + #","benchmark":"cluster","rounds":\#(reports.count),"machine":"# + (try jsonLine(MachineInfo.current)) + "}")
+            // Per figure, its lowest and highest round.
+            let ranges = Dictionary(uniqueKeysWithValues: figures.map { name, key in (name, stat(key).range) })
+            print(text + #","benchmark":"cluster","rounds":\#(reports.count),"machine":"# + (try jsonLine(MachineInfo.current))
+                  + #","ranges":"# + (try jsonLine(ranges)) + "}")
             return
         }
         let m = MachineInfo.current

@@ -1,11 +1,13 @@
-import CProj
 import GeoFareCore
+@_spi(Benchmark) import GeoFareProj
 
 /// A bare PROJ call with no GeoFare code around it: the baseline `geofare bench transform`
 /// measures the Swift batch path against, in the same process and on the same array.
 ///
 /// It builds its own context and normalised transformer exactly as ``CoordinateTransformer``
-/// does, then each ``run(_:)`` is one `proj_trans_generic` call and nothing else.
+/// does, then each ``run(_:)`` is one `proj_trans_generic` call and nothing else (no input
+/// checks, no failure scan): `GeoFareProj`'s own wrapper of that call, reached through its
+/// `Benchmark` SPI so that only `GeoFareProj` imports PROJ.
 public final class ProjBaseline {
     private let context: ProjContext
     private let transformer: ProjTransformer
@@ -18,10 +20,6 @@ public final class ProjBaseline {
 
     /// Converts in place with a single direct `proj_trans_generic` call (no validation).
     public func run(_ points: UnsafeMutableBufferPointer<XYPoint>) {
-        guard let base = points.baseAddress, !points.isEmpty else { return }
-        let stride = MemoryLayout<XYPoint>.stride
-        base.withMemoryRebound(to: Double.self, capacity: points.count * 2) { d in
-            _ = proj_trans_generic(transformer.pj, PJ_FWD, d, stride, points.count, d + 1, stride, points.count, nil, 0, 0, nil, 0, 0)
-        }
+        transformer.transformForward(points)
     }
 }

@@ -4,12 +4,14 @@ import GeoFareCore
 
 /// `geofare bench ...`: performance measurements, each against a baseline measured in the
 /// same run so that numbers compare across noisy machines.
-struct BenchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct BenchCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks, each reported against a baseline measured in the same run.",
         subcommands: [TransformBench.self, FareBench.self, RouteBench.self, CSVBench.self, WorkerBench.self, ClusterBench.self]
     )
+
+    public init() {}
 }
 
 /// Shared options of every benchmark.
@@ -17,11 +19,14 @@ struct BenchOptions: ParsableArguments {
     @Flag(help: "Print one machine-readable JSON object instead of a table.")
     var json = false
 
-    @Option(help: "Timed rounds per measurement; the median is reported.")
+    @Option(help: "Timed rounds per measurement; the median and the range over rounds are reported.")
     var rounds = 5
 
     @Option(help: "Seed of the generated data.")
     var seed: UInt64 = 42
+
+    /// Rounds to run: `--rounds`, at least one.
+    var roundCount: Int { max(1, rounds) }
 }
 
 /// The machine a benchmark ran on, printed with every result.
@@ -52,18 +57,5 @@ enum Stopwatch {
         let start = DispatchTime.now().uptimeNanoseconds
         try body()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        let s = values.sorted()
-        guard !s.isEmpty else { return .nan }
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-    }
-
-    /// The value at quantile `q` (0...1) of `values`, nearest rank.
-    static func quantile(_ values: [Double], _ q: Double) -> Double {
-        let s = values.sorted()
-        guard !s.isEmpty else { return .nan }
-        return s[min(s.count - 1, max(0, Int((q * Double(s.count)).rounded(.up)) - 1))]
     }
 }

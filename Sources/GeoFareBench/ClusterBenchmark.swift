@@ -1,4 +1,5 @@
 import Foundation
+import GeoFareCluster
 import GeoFareCore
 #if canImport(Glibc)
 import Glibc
@@ -194,12 +195,12 @@ public enum ClusterBenchmark {
         return Report(
             points: n, distribution: distribution, buildSeconds: buildSeconds, rssBytes: rss, rssBeforeBytes: rssBefore,
             indexBytesEstimate: estimate,
-            viewportP50Us: percentile(all, 0.5), viewportP99Us: percentile(all, 0.99),
-            seoulViewportP50Us: percentile(seoulTimes, 0.5), seoulViewportP99Us: percentile(seoulTimes, 0.99),
-            worldP50Us: percentile(worldTimes, 0.5), worldP99Us: percentile(worldTimes, 0.99),
-            filteredP50Us: percentile(filteredTimes, 0.5), filteredP99Us: percentile(filteredTimes, 0.99),
+            viewportP50Us: Statistics.percentile(all, 0.5), viewportP99Us: Statistics.percentile(all, 0.99),
+            seoulViewportP50Us: Statistics.percentile(seoulTimes, 0.5), seoulViewportP99Us: Statistics.percentile(seoulTimes, 0.99),
+            worldP50Us: Statistics.percentile(worldTimes, 0.5), worldP99Us: Statistics.percentile(worldTimes, 0.99),
+            filteredP50Us: Statistics.percentile(filteredTimes, 0.5), filteredP99Us: Statistics.percentile(filteredTimes, 0.99),
             updatesPerSecond: Double(ops.count) / updateSeconds,
-            nearbyP50Us: percentile(nearbyTimes, 0.5), nearbyP99Us: percentile(nearbyTimes, 0.99)
+            nearbyP50Us: Statistics.percentile(nearbyTimes, 0.5), nearbyP99Us: Statistics.percentile(nearbyTimes, 0.99)
         )
     }
 
@@ -298,13 +299,6 @@ public enum ClusterBenchmark {
         let t = now()
         body()
         return Double(now() - t) / 1_000
-    }
-
-    /// The `p` quantile (0...1) of samples, nearest rank; 0 for none.
-    public static func percentile(_ samples: [Double], _ p: Double) -> Double {
-        guard !samples.isEmpty else { return 0 }
-        let s = samples.sorted()
-        return s[min(s.count - 1, Int((Double(s.count - 1) * p).rounded()))]
     }
 
     /// Resident set size from `/proc/self/statm` (0 where there is none).

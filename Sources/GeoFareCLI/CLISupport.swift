@@ -3,37 +3,37 @@ import Foundation
 import GeoFareCore
 
 /// Exit codes of the `geofare` command (sysexits.h where one fits).
-enum GeoFareExit {
+public enum GeoFareExit {
     /// Some input rows or values were rejected (EX_DATAERR); the rest was processed.
-    static let dataError = ExitCode(65)
+    public static let dataError = ExitCode(65)
     /// A file could not be opened (EX_NOINPUT).
-    static let noInput = ExitCode(66)
+    public static let noInput = ExitCode(66)
 }
 
 /// Writes to standard error (logs, progress and errors never go to stdout).
-enum StandardError {
-    static func print(_ text: String) {
+public enum StandardError {
+    public static func print(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }
 
 /// Buffered binary writer for standard output or a file; flush before exit.
-final class OutputStream {
+public final class OutputStream {
     private let handle: FileHandle
     private var buffer: [UInt8] = []
     private let limit: Int
 
-    init(handle: FileHandle = .standardOutput, bufferBytes: Int = 1 << 16) {
+    public init(handle: FileHandle = .standardOutput, bufferBytes: Int = 1 << 16) {
         self.handle = handle
         self.limit = bufferBytes
         buffer.reserveCapacity(bufferBytes + 4096)
     }
 
-    func write(_ bytes: [UInt8]) {
+    public func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { write($0) }
     }
 
-    func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+    public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         if bytes.count >= limit / 2 {
             // Large blocks go straight to the file: no copy into the buffer and into a Data.
             flush()
@@ -58,12 +58,12 @@ final class OutputStream {
         }
     }
 
-    func write(_ text: String) {
+    public func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= limit { flush() }
     }
 
-    func flush() {
+    public func flush() {
         guard !buffer.isEmpty else { return }
         buffer.withUnsafeBytes { writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
@@ -72,20 +72,20 @@ final class OutputStream {
 
 /// Opens `path` for writing, created or truncated in place (`open(2)`, not an atomic replace:
 /// `-o /dev/null` or a named pipe must stay what it is). `nil` when it cannot be opened.
-func openForWriting(_ path: String) -> FileHandle? {
+public func openForWriting(_ path: String) -> FileHandle? {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     return fd < 0 ? nil : FileHandle(fileDescriptor: fd, closeOnDealloc: true)
 }
 
 /// A failure the CLI reports as `geofare: <field>: <message>` on stderr with an exit code.
-struct CommandFailure: Error, CustomStringConvertible {
-    let error: any CodedError
-    var description: String { "\(error.description) [\(error.code)]" }
+public struct CommandFailure: Error, CustomStringConvertible {
+    public let error: any CodedError
+    public var description: String { "\(error.description) [\(error.code)]" }
 }
 
 extension ParsableCommand {
     /// Runs `body`, turning a ``CodedError`` into a message on stderr and exit code 65.
-    func reportingErrors(_ body: () throws -> Void) throws {
+    public func reportingErrors(_ body: () throws -> Void) throws {
         do { try body() } catch let error as any CodedError {
             StandardError.print("geofare: \(error.description) [\(error.code)]")
             throw GeoFareExit.dataError
@@ -94,7 +94,7 @@ extension ParsableCommand {
 }
 
 /// Encodes a value as one line of JSON with sorted keys.
-func jsonLine<T: Encodable>(_ value: T) throws -> String {
+public func jsonLine<T: Encodable>(_ value: T) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return String(decoding: try encoder.encode(value), as: UTF8.self)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoFareCLI
 import GeoFareCore
 import GeoFareFare
 import GeoFareGraph
@@ -46,6 +47,8 @@ struct FareBench: ParsableCommand {
         let baseline_per_second: Double
         let meter_vs_baseline: Double
         let checksum: Int64
+        /// Per figure, its lowest and highest round.
+        let ranges: [String: [Double]]
     }
 
     func run() throws {
@@ -64,7 +67,7 @@ struct FareBench: ParsableCommand {
         var meterTimes: [Double] = [], quoteTimes: [Double] = [], tripTimes: [Double] = [], baseTimes: [Double] = []
         let version = meter.version
         let totals = routes.map { ($0.distanceMeters, $0.durationSeconds) }
-        for _ in 0..<max(1, options.rounds) {
+        for _ in 0..<options.roundCount {
             baseTimes.append(Stopwatch.seconds {
                 var s: Int64 = 0
                 let v = version.changeoverSpeed, cruise = 25 / 3.6
@@ -87,7 +90,7 @@ struct FareBench: ParsableCommand {
             })
         }
         let tripSample = requests.prefix(max(1, trips / 10))
-        for _ in 0..<max(1, options.rounds) {
+        for _ in 0..<options.roundCount {
             tripTimes.append(try Stopwatch.seconds {
                 var s: Int64 = 0
                 for r in tripSample { s &+= try pricer.quote(r).quote.total }
@@ -95,21 +98,26 @@ struct FareBench: ParsableCommand {
             })
         }
         let n = Double(trips)
+        let quote = Statistics.Rounds(quoteTimes).map { n / $0 }.rounded(), metered = Statistics.Rounds(meterTimes).map { n / $0 }.rounded()
+        let trip = Statistics.Rounds(tripTimes).map { Double(tripSample.count) / $0 }.rounded(), base = Statistics.Rounds(baseTimes).map { n / $0 }.rounded()
         let report = Report(
-            trips: trips, rounds: options.rounds, machine: .current,
-            quotes_per_second: (n / Stopwatch.median(quoteTimes)).rounded(),
-            meter_per_second: (n / Stopwatch.median(meterTimes)).rounded(),
-            trip_quotes_per_second: (Double(tripSample.count) / Stopwatch.median(tripTimes)).rounded(),
-            baseline_per_second: (n / Stopwatch.median(baseTimes)).rounded(),
-            meter_vs_baseline: (Stopwatch.median(baseTimes) / Stopwatch.median(meterTimes) * 1000).rounded() / 1000,
-            checksum: checksum
+            trips: trips, rounds: options.roundCount, machine: .current,
+            quotes_per_second: quote.median.rounded(),
+            meter_per_second: metered.median.rounded(),
+            trip_quotes_per_second: trip.median.rounded(),
+            baseline_per_second: base.median.rounded(),
+            meter_vs_baseline: (metered.median / base.median * 1000).rounded() / 1000,
+            checksum: checksum,
+            ranges: ["quotes_per_second": quote.range, "meter_per_second": metered.range,
+                     "trip_quotes_per_second": trip.range, "baseline_per_second": base.range]
         )
+        let range = { (r: Statistics.Rounds) in r.rangeText { String(Int($0)) } }
         if options.json { print(try jsonLine(report)); return }
-        print("geofare bench fare: \(trips) two-point Seoul trips, median of \(options.rounds) rounds, one thread, \(report.machine.cores) cores (\(report.machine.cpu))")
-        print("meter alone (precomputed route)   \(Int(report.meter_per_second)) /s")
-        print("full quote (precomputed route)    \(Int(report.quotes_per_second)) /s")
-        print("route + quote (TripPricer)        \(Int(report.trip_quotes_per_second)) /s")
-        print("baseline closed form              \(Int(report.baseline_per_second)) /s   (meter = \(report.meter_vs_baseline) × baseline speed)")
+        print("geofare bench fare: \(trips) two-point Seoul trips, median of \(options.roundCount) rounds, one thread, \(report.machine.cores) cores (\(report.machine.cpu))")
+        print("meter alone (precomputed route)   \(Int(report.meter_per_second)) /s\(range(metered))")
+        print("full quote (precomputed route)    \(Int(report.quotes_per_second)) /s\(range(quote))")
+        print("route + quote (TripPricer)        \(Int(report.trip_quotes_per_second)) /s\(range(trip))")
+        print("baseline closed form              \(Int(report.baseline_per_second)) /s\(range(base))   (meter = \(report.meter_vs_baseline) × baseline speed)")
     }
 }
 
@@ -139,6 +147,8 @@ struct RouteBench: ParsableCommand {
         let estimates_with_zone_per_second: Double
         let geodesic_per_second: Double
         let ratio: Double
+        /// Per figure, its lowest and highest round.
+        let ranges: [String: [Double]]
     }
 
     func run() throws {
@@ -151,25 +161,30 @@ struct RouteBench: ParsableCommand {
         let zoned = sample.map { RouteRequest(origin: $0.0, destination: $0.1, departure: $0.2, businessZone: zone, profile: "kr-cities") }
         var sink = 0.0
         var plainTimes: [Double] = [], zoneTimes: [Double] = [], geoTimes: [Double] = []
-        for _ in 0..<max(1, options.rounds) {
+        for _ in 0..<options.roundCount {
             geoTimes.append(Stopwatch.seconds { for (a, b, _) in sample { sink += Geodesic.wgs84.distanceMeters(a, b) } })
             plainTimes.append(try Stopwatch.seconds { for r in plain { sink += try estimator.estimate(r).distanceMeters } })
             zoneTimes.append(try Stopwatch.seconds { for r in zoned { sink += try estimator.estimate(r).distanceMeters } })
         }
         let n = Double(trips)
+        let plainRate = Statistics.Rounds(plainTimes).map { n / $0 }.rounded(), zoneRate = Statistics.Rounds(zoneTimes).map { n / $0 }.rounded()
+        let geoRate = Statistics.Rounds(geoTimes).map { n / $0 }.rounded()
         let report = Report(
-            trips: trips, rounds: options.rounds, machine: .current,
-            estimates_per_second: (n / Stopwatch.median(plainTimes)).rounded(),
-            estimates_with_zone_per_second: (n / Stopwatch.median(zoneTimes)).rounded(),
-            geodesic_per_second: (n / Stopwatch.median(geoTimes)).rounded(),
-            ratio: (Stopwatch.median(geoTimes) / Stopwatch.median(plainTimes) * 1000).rounded() / 1000
+            trips: trips, rounds: options.roundCount, machine: .current,
+            estimates_per_second: plainRate.median.rounded(),
+            estimates_with_zone_per_second: zoneRate.median.rounded(),
+            geodesic_per_second: geoRate.median.rounded(),
+            ratio: (plainRate.median / geoRate.median * 1000).rounded() / 1000,
+            ranges: ["estimates_per_second": plainRate.range, "estimates_with_zone_per_second": zoneRate.range,
+                     "geodesic_per_second": geoRate.range]
         )
+        let range = { (r: Statistics.Rounds) in r.rangeText { String(Int($0)) } }
         if sink.isNaN { print("") }
         if options.json { print(try jsonLine(report)); return }
-        print("geofare bench route: \(trips) two-point Seoul trips, median of \(options.rounds) rounds, one thread, \(report.machine.cores) cores (\(report.machine.cpu))")
-        print("estimate (no zone)            \(Int(report.estimates_per_second)) /s")
-        print("estimate + business-zone split \(Int(report.estimates_with_zone_per_second)) /s")
-        print("geodesic alone (baseline)     \(Int(report.geodesic_per_second)) /s   (estimate = \(report.ratio) × baseline speed)")
+        print("geofare bench route: \(trips) two-point Seoul trips, median of \(options.roundCount) rounds, one thread, \(report.machine.cores) cores (\(report.machine.cpu))")
+        print("estimate (no zone)            \(Int(report.estimates_per_second)) /s\(range(plainRate))")
+        print("estimate + business-zone split \(Int(report.estimates_with_zone_per_second)) /s\(range(zoneRate))")
+        print("geodesic alone (baseline)     \(Int(report.geodesic_per_second)) /s\(range(geoRate))   (estimate = \(report.ratio) × baseline speed)")
     }
 }
 
@@ -201,6 +216,8 @@ extension RouteBench {
         let full_route_p50_us: Double
         let full_route_p99_us: Double
         let checked_equal: Int
+        /// Per figure, its lowest and highest round.
+        let ranges: [String: [Double]]
     }
 
     func runGraph(_ path: String) throws {
@@ -229,7 +246,7 @@ extension RouteBench {
             var chTimes: [Double] = [], plainTimes: [Double] = [], fullTimes: [Double] = []
             var chRounds: [Double] = [], plainRounds: [Double] = []
             var equal = 0, settled = 0
-            for round in 0..<max(1, options.rounds) {
+            for round in 0..<options.roundCount {
                 var chRound = 0.0, plainRound = 0.0
                 for (s, t) in pairs {
                     var a: UInt64?, b: UInt64?
@@ -244,23 +261,25 @@ extension RouteBench {
                     fullTimes.append(micros { _ = try? router.route(from: a, to: b, metric: metric, maxSnapMetres: 500) })
                 }
             }
-            let perSecond = { (total: Double) in (Double(self.queries) / (total / 1e6)).rounded() }
-            let chP50 = Stopwatch.quantile(chTimes, 0.5), plainP50 = Stopwatch.quantile(plainTimes, 0.5)
+            let chRate = Statistics.Rounds(chRounds).map { Double(self.queries) / ($0 / 1e6) }.rounded()
+            let plainRate = Statistics.Rounds(plainRounds).map { Double(self.queries) / ($0 / 1e6) }.rounded()
+            let chP50 = Statistics.percentile(chTimes, 0.5), plainP50 = Statistics.percentile(plainTimes, 0.5)
             metrics[metric.rawValue] = MetricReport(
-                ch_queries_per_second: perSecond(Stopwatch.median(chRounds)), ch_p50_us: chP50, ch_p99_us: Stopwatch.quantile(chTimes, 0.99),
+                ch_queries_per_second: chRate.median.rounded(), ch_p50_us: chP50, ch_p99_us: Statistics.percentile(chTimes, 0.99),
                 ch_settled_mean: (Double(settled) / Double(max(chTimes.count, 1))).rounded(),
-                dijkstra_queries_per_second: perSecond(Stopwatch.median(plainRounds)), dijkstra_p50_us: plainP50,
-                dijkstra_p99_us: Stopwatch.quantile(plainTimes, 0.99), speedup_p50: (plainP50 / max(chP50, 1e-3) * 10).rounded() / 10,
-                full_route_p50_us: Stopwatch.quantile(fullTimes, 0.5), full_route_p99_us: Stopwatch.quantile(fullTimes, 0.99),
-                checked_equal: equal)
+                dijkstra_queries_per_second: plainRate.median.rounded(), dijkstra_p50_us: plainP50,
+                dijkstra_p99_us: Statistics.percentile(plainTimes, 0.99), speedup_p50: (plainP50 / max(chP50, 1e-3) * 10).rounded() / 10,
+                full_route_p50_us: Statistics.percentile(fullTimes, 0.5), full_route_p99_us: Statistics.percentile(fullTimes, 0.99),
+                checked_equal: equal,
+                ranges: ["ch_queries_per_second": chRate.range, "dijkstra_queries_per_second": plainRate.range])
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         let report = GraphReport(graph: path, nodes: road.nodeCount, arcs: m.arcCount, file_bytes: size, queries: queries,
-                                 rounds: options.rounds, machine: .current, metrics: metrics)
+                                 rounds: options.roundCount, machine: .current, metrics: metrics)
         if options.json { print(try jsonLine(report)); return }
-        print("geofare bench route --graph \(path): \(report.nodes) nodes, \(report.arcs) arcs, \(size) bytes; \(queries) random node pairs × \(options.rounds) rounds, one thread, \(report.machine.cores) cores (\(report.machine.cpu))")
+        print("geofare bench route --graph \(path): \(report.nodes) nodes, \(report.arcs) arcs, \(size) bytes; \(queries) random node pairs × \(options.roundCount) rounds, one thread, \(report.machine.cores) cores (\(report.machine.cpu))")
         for (name, r) in metrics.sorted(by: { $0.key < $1.key }) {
-            print("\(name): CH p50 \(String(format: "%.1f", r.ch_p50_us)) µs p99 \(String(format: "%.1f", r.ch_p99_us)) µs (\(Int(r.ch_queries_per_second))/s, \(Int(r.ch_settled_mean)) nodes settled); plain bidirectional Dijkstra p50 \(String(format: "%.1f", r.dijkstra_p50_us)) µs p99 \(String(format: "%.1f", r.dijkstra_p99_us)) µs (\(Int(r.dijkstra_queries_per_second))/s); ×\(r.speedup_p50) at p50; full route with snapping p50 \(String(format: "%.1f", r.full_route_p50_us)) µs p99 \(String(format: "%.1f", r.full_route_p99_us)) µs; equal answers \(r.checked_equal)/\(queries)")
+            print("\(name): CH p50 \(String(format: "%.1f", r.ch_p50_us)) µs p99 \(String(format: "%.1f", r.ch_p99_us)) µs (\(Int(r.ch_queries_per_second))/s\(r.ranges["ch_queries_per_second"].map { options.roundCount > 1 ? ", range \(Int($0[0]))–\(Int($0[1]))" : "" } ?? ""), \(Int(r.ch_settled_mean)) nodes settled); plain bidirectional Dijkstra p50 \(String(format: "%.1f", r.dijkstra_p50_us)) µs p99 \(String(format: "%.1f", r.dijkstra_p99_us)) µs (\(Int(r.dijkstra_queries_per_second))/s\(r.ranges["dijkstra_queries_per_second"].map { options.roundCount > 1 ? ", range \(Int($0[0]))–\(Int($0[1]))" : "" } ?? "")); ×\(r.speedup_p50) at p50; full route with snapping p50 \(String(format: "%.1f", r.full_route_p50_us)) µs p99 \(String(format: "%.1f", r.full_route_p99_us)) µs; equal answers \(r.checked_equal)/\(queries)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoFareBatch
+import GeoFareCLI
 import GeoFareCore
 import GeoFareFare
 import GeoFareText
@@ -29,12 +30,15 @@ struct CSVBench: ParsableCommand {
         let rows: Int
         let form: String
         let machine: MachineInfo
+        let rounds: Int
         let rows_per_second: Double
         let best_rows_per_second: Double
         let copy_rows_per_second: Double
         let peak_rss_bytes: Int
         let failed_rows: Int
         let file_bytes: Int
+        /// Per figure, its lowest and highest round.
+        let ranges: [String: [Double]]
     }
 
     func run() throws {
@@ -45,11 +49,11 @@ struct CSVBench: ParsableCommand {
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         let devNull = FileHandle(forWritingAtPath: "/dev/null")!
 
-        // fare-csv itself, --rounds times; the median is reported.
+        // fare-csv itself, --rounds times; the median and the range are reported.
         let job = FareCSVJob(pricer: try TripPricer.standard())
         var samples: [Double] = []
         var summary: FareCSVJob.Summary?
-        for _ in 0..<options.rounds {
+        for _ in 0..<options.roundCount {
             let out = OutputStream(handle: devNull, bufferBytes: 1 << 20)
             summary = try job.run(source: try ByteSource(path: path), write: { out.write($0) })
             out.flush()
@@ -61,7 +65,7 @@ struct CSVBench: ParsableCommand {
         // ByteWriter, no pricing): the floor of reading and writing the file, measured here.
         var copySamples: [Double] = []
         var copied = 0
-        for _ in 0..<options.rounds {
+        for _ in 0..<options.roundCount {
             let copyStart = DispatchTime.now().uptimeNanoseconds
             let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
             var writer = ByteWriter(capacity: 1 << 20)
@@ -81,14 +85,16 @@ struct CSVBench: ParsableCommand {
             copySamples.append(Double(copied) / (Double(DispatchTime.now().uptimeNanoseconds - copyStart) / 1e9))
         }
 
-        let report = Report(rows: rows, form: form, machine: .current, rows_per_second: Stopwatch.median(samples).rounded(),
-                            best_rows_per_second: (samples.max() ?? 0).rounded(),
-                            copy_rows_per_second: Stopwatch.median(copySamples).rounded(), peak_rss_bytes: peak,
-                            failed_rows: summary?.failed ?? 0, file_bytes: size)
+        let rates = Statistics.Rounds(samples).rounded(), copyRates = Statistics.Rounds(copySamples).rounded()
+        let report = Report(rows: rows, form: form, machine: .current, rounds: options.roundCount, rows_per_second: rates.median.rounded(),
+                            best_rows_per_second: rates.high.rounded(),
+                            copy_rows_per_second: copyRates.median.rounded(), peak_rss_bytes: peak,
+                            failed_rows: summary?.failed ?? 0, file_bytes: size,
+                            ranges: ["rows_per_second": rates.range, "copy_rows_per_second": copyRates.range])
         if options.json { print(try jsonLine(report)); return }
         print("geofare bench csv: \(rows) rows (\(form), \(size / 1_000_000) MB), \(report.machine.cores) cores (\(report.machine.cpu))")
-        print("fare-csv end to end       \(Int(report.rows_per_second)) rows/s median of \(options.rounds), best \(Int(report.best_rows_per_second))  (\(report.failed_rows) failed rows)")
-        print("scan + copy, 1 core (baseline)  \(Int(report.copy_rows_per_second)) rows/s  (ratio \(String(format: "%.2f", report.rows_per_second / report.copy_rows_per_second)))")
+        print("fare-csv end to end       \(Int(report.rows_per_second)) rows/s median of \(options.roundCount)\(rates.rangeText { String(Int($0)) }), best \(Int(report.best_rows_per_second))  (\(report.failed_rows) failed rows)")
+        print("scan + copy, 1 core (baseline)  \(Int(report.copy_rows_per_second)) rows/s\(copyRates.rangeText { String(Int($0)) })  (ratio \(String(format: "%.2f", report.rows_per_second / report.copy_rows_per_second)))")
         print("peak RSS                  \(report.peak_rss_bytes / 1_048_576) MiB")
     }
 

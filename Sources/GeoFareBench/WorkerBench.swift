@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoFareCLI
 import GeoFareCore
 import GeoFareStore
 import GeoFareText
@@ -14,7 +15,10 @@ struct WorkerBench: ParsableCommand {
         Seoul (timed: the `party.upsert` row, each acknowledged after its commit), then
         for each op sends --requests requests with at most --window in flight (a pipelining
         client), timing each from its write to its response line. `ping` is the baseline: the
-        protocol's own cost through the same process; `vs_ping` = op rate / ping rate.
+        protocol's own cost through the same process; `vs_ping` = op rate / ping rate. Each phase
+        runs --rounds times (the upserts first: round 1 inserts the parties, later rounds write
+        the same parties again); a rate is the median over rounds with its range, p50/p99 are
+        over every round's requests, errors are summed.
         """
     )
 
@@ -32,6 +36,8 @@ struct WorkerBench: ParsableCommand {
         let p99_us: Double
         let errors: Int
         let vs_ping: Double
+        /// The lowest and highest round's requests per second.
+        let range: [Double]
     }
 
     struct Report: Encodable {
@@ -40,6 +46,7 @@ struct WorkerBench: ParsableCommand {
         let window: Int
         /// The store measured (a path, `:memory:`, or the URL without its password).
         let store: String
+        let rounds: Int
         let ops: [String: OpResult]
         let requests_per_second: Double
     }
@@ -60,7 +67,14 @@ struct WorkerBench: ParsableCommand {
         let load = (0..<parties).map { i in
             #"{"id":"load\#(i)","op":"party.upsert","party":{"id":"p\#(i)","origin":\#(point()),"destination":\#(point()),"depart_at":"2030-05-15T22:30:00+09:00","seats_total":4,"seats_taken":\#(i % 4)}}"#
         }
-        let loaded = try client.measure(load, window: window)
+        var results: [String: (rates: [Double], latencies: [Double], errors: Int)] = [:]
+        func measure(_ op: String, _ lines: [String]) throws {
+            let (seconds, latencies, errors) = try client.measure(lines, window: window)
+            results[op, default: ([], [], 0)].rates.append(Double(lines.count) / seconds)
+            results[op]!.latencies += latencies
+            results[op]!.errors += errors
+        }
+        for _ in 0..<options.roundCount { try measure("party.upsert", load) }
 
         var lines: [String: [String]] = [:]
         lines["ping"] = (0..<requests).map { #"{"id":\#($0),"op":"ping"}"# }
@@ -77,28 +91,26 @@ struct WorkerBench: ParsableCommand {
         lines["nearby"] = (0..<requests).map { i in
             #"{"id":\#(i),"op":"nearby","center":\#(point(37.50...37.60, 126.92...127.05)),"radius_m":1000,"limit":20}"#
         }
-        var results: [String: (Double, [Double], Int)] = [:]
-        for op in ["ping", "fare", "nearby", "clusters"] {
-            let (seconds, latencies, errors) = try client.measure(lines[op]!, window: window)
-            results[op] = (Double(requests) / seconds, latencies, errors)
+        for _ in 0..<options.roundCount {
+            for op in ["ping", "fare", "nearby", "clusters"] { try measure(op, lines[op]!) }
         }
-        results["party.upsert"] = (Double(parties) / loaded.0, loaded.1, loaded.2)
-        let ping = results["ping"]!.0
+        let ping = Statistics.median(results["ping"]!.rates)
         var ops: [String: OpResult] = [:]
         for (op, r) in results {
-            ops[op] = OpResult(requests: op == "party.upsert" ? parties : requests, requests_per_second: r.0.rounded(),
-                               p50_us: (Stopwatch.quantile(r.1, 0.5) * 1e6).rounded(), p99_us: (Stopwatch.quantile(r.1, 0.99) * 1e6).rounded(),
-                               errors: r.2, vs_ping: (r.0 / ping * 1000).rounded() / 1000)
+            let rate = Statistics.Rounds(r.rates).rounded()
+            ops[op] = OpResult(requests: op == "party.upsert" ? parties : requests, requests_per_second: rate.median.rounded(),
+                               p50_us: (Statistics.percentile(r.latencies, 0.5) * 1e6).rounded(), p99_us: (Statistics.percentile(r.latencies, 0.99) * 1e6).rounded(),
+                               errors: r.errors, vs_ping: (rate.median / ping * 1000).rounded() / 1000, range: rate.range)
         }
         let shown = store.map { PostgresLocation.isPostgresURL($0) ? PostgresLocation.redact($0) : $0 } ?? ":memory:"
-        let report = Report(machine: .current, window: window, store: shown, ops: ops, requests_per_second: ops["fare"]!.requests_per_second)
+        let report = Report(machine: .current, window: window, store: shown, rounds: options.roundCount, ops: ops, requests_per_second: ops["fare"]!.requests_per_second)
         if options.json { print(try jsonLine(report)); return }
-        print("geofare bench worker: \(requests) requests per op, window \(window), \(parties) parties, \(report.machine.cores) cores (\(report.machine.cpu))")
+        print("geofare bench worker: \(requests) requests per op, window \(window), \(parties) parties, median of \(options.roundCount) rounds, \(report.machine.cores) cores (\(report.machine.cpu))")
         print("store: \(shown)")
-        print("op            requests/s     p50 µs    p99 µs  errors  vs ping")
+        print("op            requests/s     p50 µs    p99 µs  errors  vs ping  range over rounds")
         for op in ["ping", "fare", "nearby", "clusters", "party.upsert"] {
             let r = ops[op]!
-            print("\(op.padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(format: "%11.0f", r.requests_per_second)) \(String(format: "%10.0f", r.p50_us)) \(String(format: "%9.0f", r.p99_us))  \(String(format: "%6d", r.errors))  \(r.vs_ping)")
+            print("\(op.padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(format: "%11.0f", r.requests_per_second)) \(String(format: "%10.0f", r.p50_us)) \(String(format: "%9.0f", r.p99_us))  \(String(format: "%6d", r.errors))  \(String(format: "%-7.3f", r.vs_ping))  \(Int(r.range[0]))–\(Int(r.range[1]))")
         }
     }
 }

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import GeoFareTestSupport
+
+/// Every benchmark honours `--rounds`: it says how many rounds it ran and reports, per figure,
+/// the median with the range over those rounds (the built binary, small workloads).
+struct BenchRoundsTests {
+    static let cases: [(String, [String])] = [
+        ("transform", ["--points", "20000"]),
+        ("fare", ["--trips", "2000"]),
+        ("route", ["--trips", "2000"]),
+        ("csv", ["--rows", "5000"]),
+        ("worker", ["--requests", "300", "--parties", "100", "--window", "32"]),
+        ("cluster", ["--points", "2000"]),
+    ]
+
+    /// Each `(median, [low, high])` a report holds: top-level figures named in `ranges`, the
+    /// transform's pairs, the worker's ops.
+    static func figures(_ report: [String: Any]) -> [(String, Double, [Double])] {
+        var out: [(String, Double, [Double])] = []
+        func collect(_ object: [String: Any], prefix: String) {
+            for (name, value) in object["ranges"] as? [String: [Double]] ?? [:] {
+                if let median = object[name] as? Double { out.append((prefix + name, median, value)) }
+            }
+            if let range = object["range"] as? [Double], let median = object["requests_per_second"] as? Double {
+                out.append((prefix + "requests_per_second", median, range))
+            }
+        }
+        collect(report, prefix: "")
+        for (i, pair) in (report["pairs"] as? [[String: Any]] ?? []).enumerated() { collect(pair, prefix: "pairs[\(i)].") }
+        for (op, result) in report["ops"] as? [String: [String: Any]] ?? [:] { collect(result, prefix: op + ".") }
+        return out
+    }
+
+    @Test("bench --rounds 3 --json: rounds 3, and every figure's median lies in its range over the rounds",
+          arguments: cases.map(\.0))
+    func roundsAndRanges(_ name: String) throws {
+        let extra = Self.cases.first { $0.0 == name }!.1
+        let run = try GeoFareBinary.run(["bench", name, "--rounds", "3", "--json"] + extra)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["rounds"] as? Int == 3)
+        let figures = Self.figures(report)
+        #expect(figures.count >= 2, "figures with ranges: \(figures.map(\.0))")
+        for (figure, median, range) in figures {
+            #expect(range.count == 2 && range[0] <= median && median <= range[1], "\(figure): median \(median), range \(range)")
+        }
+        // Three timed rounds of real work never all land on the same value: a benchmark that
+        // ran once and repeated its figure would.
+        #expect(figures.contains { $0.2[0] < $0.2[1] }, "no figure varied over the rounds: \(figures)")
+    }
+}
