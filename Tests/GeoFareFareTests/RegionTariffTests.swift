@@ -116,6 +116,8 @@ struct RegionTariffTests {
         Case(name: "Suncheon 2023", tariff: "kr-jeonnam/regular-suncheon", version: "2023-11-01T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4300, slowSeconds: 300, units: 41, dayTotal: 8400, nightTotal: 10100),
         // Suncheon 2019: 3,300 KRW / 2,000 m, 100 KRW per 134 m or 32 s. 6,010 m with 320 s slow: F = 6,010 + 10 × 134 = 7,350 m; N = ⌊(7,350 − 2,000) / 134⌋ + 1 = 40; day 3,300 + 40 × 100 = 7,300 → 7,300; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 40 × 120 = 8,760 → 8,800.
         Case(name: "Suncheon 2019", tariff: "kr-jeonnam/regular-suncheon", version: "2019-04-20T00:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 320, units: 40, dayTotal: 7300, nightTotal: 8800),
+        // Suncheon, in force on 2018-01-01 (own 2013 start not modelled): 2,800 KRW / 2,000 m, 100 KRW per 146 m or 35 s. 6,010 m with 350 s slow: F = 6,010 + 10 × 146 = 7,470 m; N = ⌊(7,470 − 2,000) / 146⌋ + 1 = 38; day 2,800 + 38 × 100 = 6,600 → 6,600; night +20 %: base 2,800 × 120/100 → 3,360, unit → 120: 3,360 + 38 × 120 = 7,920 → 7,900.
+        Case(name: "Suncheon in force on 2018-01-01", tariff: "kr-jeonnam/regular-suncheon", version: "in force on 2018-01-01", day: "2018-03-14T14:00:00+09:00", night: "2018-03-15T00:30:00+09:00", shortMeters: 1000, base: 2800, slowSeconds: 350, units: 38, dayTotal: 6600, nightTotal: 7900),
         // Pohang 2023: 4,000 KRW / 2,000 m, 100 KRW per 131 m or 31 s. 6,010 m with 310 s slow: F = 6,010 + 10 × 131 = 7,320 m; N = ⌊(7,320 − 2,000) / 131⌋ + 1 = 41; day 4,000 + 41 × 100 = 8,100 → 8,100; night +20 %: base 4,000 × 120/100 → 4,800, unit → 120: 4,800 + 41 × 120 = 9,720 → 9,700.
         Case(name: "Pohang 2023", tariff: "kr-gyeongbuk/regular-pohang", version: "2023-08-21T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4000, slowSeconds: 310, units: 41, dayTotal: 8100, nightTotal: 9700),
         // Pohang 2019: 3,300 KRW / 2,000 m, 100 KRW per 134 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 134 = 7,350 m; N = ⌊(7,350 − 2,000) / 134⌋ + 1 = 40; day 3,300 + 40 × 100 = 7,300 → 7,300; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 40 × 120 = 8,760 → 8,800.
@@ -232,7 +234,7 @@ struct RegionTariffTests {
     }
 
     @Test("A version in force on 2018-01-01 is modelled from 00:00 local time that day; a trip on 2017-12-31 is no_tariff_version saying the period starts there",
-          arguments: ["kr-daejeon/regular", "kr-gangwon/regular", "kr-jeju/regular"])
+          arguments: ["kr-daejeon/regular", "kr-gangwon/regular", "kr-jeju/regular", "kr-jeonnam/regular-suncheon"])
     func periodStart(_ tariff: String) throws {
         // 1 km in 200 s stays under the 2 km base (1,000 m + 200 s × 152/40 m/s < 2,000 m): the meter is the base fare,
         // 2,800 × 1.2 = 3,360 in the 00:00–04:00 night window.
