@@ -96,6 +96,8 @@ struct RegionTariffTests {
         Case(name: "Chungbuk 2022", tariff: "kr-chungbuk/regular", version: "2022-12-15T22:00:00+09:00", day: "2023-05-10T14:00:00+09:00", night: "2023-05-11T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 340, units: 40, dayTotal: 7300, nightTotal: 10200),
         // Chungbuk 2019: 3,300 KRW / 2,000 m, 100 KRW per 137 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 137 = 7,380 m; N = ⌊(7,380 − 2,000) / 137⌋ + 1 = 40; day 3,300 + 40 × 100 = 7,300 → 7,300; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 40 × 120 = 8,760 → 8,800.
         Case(name: "Chungbuk 2019", tariff: "kr-chungbuk/regular", version: "2019-03-23T00:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 340, units: 40, dayTotal: 7300, nightTotal: 8800),
+        // Chungbuk, in force on 2018-01-01 (own 2013-02-15 start not modelled): 2,800 KRW / 2,000 m, 100 KRW per 143 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 143 = 7,440 m; N = ⌊(7,440 − 2,000) / 143⌋ + 1 = 39; day 2,800 + 39 × 100 = 6,700 → 6,700; night +20 %: base 2,800 × 120/100 → 3,360, unit → 120: 3,360 + 39 × 120 = 8,040 → 8,000.
+        Case(name: "Chungbuk in force on 2018-01-01", tariff: "kr-chungbuk/regular", version: "in force on 2018-01-01", day: "2018-03-14T14:00:00+09:00", night: "2018-03-15T00:30:00+09:00", shortMeters: 1000, base: 2800, slowSeconds: 340, units: 39, dayTotal: 6700, nightTotal: 8000),
         // Cheonan 2023: 4,000 KRW / 1,400 m, 100 KRW per 110 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 110 = 7,110 m; N = ⌊(7,110 − 1,400) / 110⌋ + 1 = 52; day 4,000 + 52 × 100 = 9,200 → 9,200; night +30 %: base 4,000 × 130/100 → 5,200, unit → 130: 5,200 + 52 × 130 = 11,960 → 12,000.
         Case(name: "Cheonan 2023", tariff: "kr-chungnam/regular-cheonan", version: "2023-09-01T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 700, base: 4000, slowSeconds: 300, units: 52, dayTotal: 9200, nightTotal: 12000),
         // Cheonan 2019: 3,300 KRW / 2,000 m, 100 KRW per 115 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 115 = 7,160 m; N = ⌊(7,160 − 2,000) / 115⌋ + 1 = 45; day 3,300 + 45 × 100 = 7,800 → 7,800; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 45 × 120 = 9,360 → 9,400.
@@ -234,7 +236,7 @@ struct RegionTariffTests {
     }
 
     @Test("A version in force on 2018-01-01 is modelled from 00:00 local time that day; a trip on 2017-12-31 is no_tariff_version saying the period starts there",
-          arguments: ["kr-daejeon/regular", "kr-gangwon/regular", "kr-jeju/regular", "kr-jeonnam/regular-suncheon"])
+          arguments: ["kr-daejeon/regular", "kr-gangwon/regular", "kr-jeju/regular", "kr-jeonnam/regular-suncheon", "kr-chungbuk/regular"])
     func periodStart(_ tariff: String) throws {
         // 1 km in 200 s stays under the 2 km base (1,000 m + 200 s × 152/40 m/s < 2,000 m): the meter is the base fare,
         // 2,800 × 1.2 = 3,360 in the 00:00–04:00 night window.
