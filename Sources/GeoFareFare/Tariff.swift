@@ -107,7 +107,12 @@ public struct TariffVersion: Sendable, Hashable {
     /// the one before is known to be in force, and a departure there is `tariff_version_uncertain`.
     /// `nil` when the source gives the day.
     public let uncertainFrom: Date?
-    /// The `effective_from` (or `effective_month`) text as written in the file, used as the version label.
+    /// `true` for a first version modelled from `in_force_on`, the start of the modelled period:
+    /// it is known to be in force then, its own (earlier) start is not modelled, and ``effectiveFrom``
+    /// is 00:00 local time on that day.
+    public let startsAtPeriodStart: Bool
+    /// The `effective_from` (or `effective_month`) text as written in the file, used as the version
+    /// label; for `in_force_on`, "in force on YYYY-MM-DD".
     public let label: String
     public let sources: [String]
     /// Fields of this version known only from secondary sources.

@@ -147,8 +147,11 @@ public final class TariffCatalog: Sendable {
         case let .inForce(v):
             return meters[i][v]
         case .beforeFirst:
-            let t = tariffs[i]
-            throw FareError(code: .noTariffVersion, message: "tariff '\(t.id)' has no version in force at \(date): its first modelled version \(t.versions[0].uncertainFrom == nil ? "starts" : "took effect on an unknown day of") \(t.versions[0].label); earlier versions are left out where no source gives their start date or their units (the tariff file's notes say which)", field: "depart_at")
+            let t = tariffs[i], first = t.versions[0]
+            if first.startsAtPeriodStart {
+                throw FareError(code: .noTariffVersion, message: "tariff '\(t.id)' has no version in force at \(date): its modelled period starts at \(first.label.dropFirst("in force on ".count)) 00:00 local time, when the version \(first.label) already applied; that version's own earlier start and any version before it are not modelled (the tariff file's notes say what is known)", field: "depart_at")
+            }
+            throw FareError(code: .noTariffVersion, message: "tariff '\(t.id)' has no version in force at \(date): its first modelled version \(first.uncertainFrom == nil ? "starts" : "took effect on an unknown day of") \(first.label); earlier versions are left out where no source gives their start date or their units (the tariff file's notes say which)", field: "depart_at")
         case let .uncertainMonth(v):
             let t = tariffs[i], version = t.versions[v]
             let before = v > 0 ? "version \(t.versions[v - 1].label) applies until the month begins" : "no earlier version is modelled"

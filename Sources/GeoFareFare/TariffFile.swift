@@ -16,6 +16,7 @@ struct TariffFile: Decodable {
         struct Rounding: Decodable { let step: Int64; let mode: String }
         let effective_from: String?
         let effective_month: String?
+        let in_force_on: String?
         let sources: [String]
         let secondary: [String]?
         let base_fare: Int64
@@ -67,15 +68,19 @@ struct TariffFile: Decodable {
         for (i, v) in versions.enumerated() {
             let at = "versions[\(i)]"
             let from: Date, uncertainFrom: Date?, label: String
-            switch (v.effective_from, v.effective_month) {
-            case let (text?, nil):
+            switch (v.effective_from, v.effective_month, v.in_force_on) {
+            case let (text?, nil, nil):
                 guard let d = ISO8601.parse(text) else { throw fail("\(at).effective_from", "not an ISO 8601 time with offset: '\(text)'") }
                 (from, uncertainFrom, label) = (d, nil, text)
-            case let (nil, text?):
+            case let (nil, text?, nil):
                 guard let (start, next) = Self.month(text, in: tz) else { throw fail("\(at).effective_month", "expected YYYY-MM, got '\(text)'") }
                 (from, uncertainFrom, label) = (next, start, text)
+            case let (nil, nil, text?):
+                guard i == 0 else { throw fail("\(at).in_force_on", "only the first version may be modelled from the start of the period (in_force_on); later versions need their own start") }
+                guard let d = Self.day(text, in: tz) else { throw fail("\(at).in_force_on", "expected YYYY-MM-DD, got '\(text)'") }
+                (from, uncertainFrom, label) = (d, nil, "in force on \(text)")
             default:
-                throw fail(at, "needs exactly one of effective_from (the instant) and effective_month (YYYY-MM, when no source gives the day)")
+                throw fail(at, "needs exactly one of effective_from (the instant), effective_month (YYYY-MM, when no source gives the day) and in_force_on (YYYY-MM-DD, the start of the modelled period, for a first version whose own earlier start is not modelled)")
             }
             if let last = out.last, last.effectiveFrom >= (uncertainFrom ?? from) {
                 throw fail("\(at).\(uncertainFrom == nil ? "effective_from" : "effective_month")", "versions must be in increasing order of start, and a version must start before the month in which the next one took effect")
@@ -120,7 +125,7 @@ struct TariffFile: Decodable {
                 flats.append(.init(name: f.name, amount: f.amount, fromSecond: a, toSecond: b, weekdays: f.weekdays.map(Set.init), zone: f.zone))
             }
             out.append(TariffVersion(
-                effectiveFrom: from, uncertainFrom: uncertainFrom, label: label, sources: v.sources, secondary: v.secondary ?? [],
+                effectiveFrom: from, uncertainFrom: uncertainFrom, startsAtPeriodStart: v.in_force_on != nil, label: label, sources: v.sources, secondary: v.secondary ?? [],
                 baseFare: v.base_fare, baseDistanceMeters: v.base_distance_m, unitPrice: v.unit_price,
                 unitDistanceMeters: v.unit_distance_m, unitTimeSeconds: v.unit_time_s, mode: v.mode, chargeUnit: v.charge_unit,
                 night: night, outOfZoneRatePercent: v.out_of_zone_rate_percent, maxCombinedRatePercent: v.max_combined_rate_percent,
@@ -142,6 +147,18 @@ struct TariffFile: Decodable {
         guard let start = calendar.date(from: DateComponents(year: y, month: m, day: 1)),
               let next = calendar.date(byAdding: .month, value: 1, to: start) else { return nil }
         return (start, next)
+    }
+
+    /// `YYYY-MM-DD` → 00:00 local time in `zone` on that day.
+    static func day(_ text: String, in zone: TimeZone) -> Date? {
+        let p = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.count == 10, p.count == 3, p[0].count == 4, p[1].count == 2, p[2].count == 2,
+              let y = Int(p[0]), let m = Int(p[1]), let d = Int(p[2]), (1...12).contains(m), (1...31).contains(d) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        guard let date = calendar.date(from: DateComponents(year: y, month: m, day: d)),
+              calendar.component(.day, from: date) == d else { return nil }
+        return date
     }
 
     /// `HH:MM` → seconds after midnight (`24:00` allowed as the end of the day).

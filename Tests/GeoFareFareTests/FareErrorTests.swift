@@ -51,6 +51,9 @@ struct FareErrorTests {
         ("\"effective_from\": \"2023-01-01T00:00:00+09:00\"", "\"effective_month\": \"2023-1\"", "versions[0].effective_month"),
         ("\"effective_from\": \"2023-01-01T00:00:00+09:00\"", "\"effective_from\": \"2023-01-01T00:00:00+09:00\", \"effective_month\": \"2023-01\"", "versions[0]"),
         ("\"effective_from\": \"2023-01-01T00:00:00+09:00\", ", "", "versions[0]"),
+        ("\"effective_from\": \"2023-01-01T00:00:00+09:00\"", "\"in_force_on\": \"2018-1-01\"", "versions[0].in_force_on"),
+        ("\"effective_from\": \"2023-01-01T00:00:00+09:00\"", "\"in_force_on\": \"2018-02-30\"", "versions[0].in_force_on"),
+        ("\"effective_from\": \"2023-01-01T00:00:00+09:00\"", "\"effective_from\": \"2023-01-01T00:00:00+09:00\", \"in_force_on\": \"2018-01-01\"", "versions[0]"),
     ])
     func malformed(find: String, replace: String, field: String) {
         let text = Self.valid.replacingOccurrences(of: find, with: replace)
@@ -98,6 +101,23 @@ struct FareErrorTests {
             #expect(error.code == "invalid_tariff" && error.field == "bad.json: versions[1].effective_month")
         }
         #expect(throws: FareError.self) { try TariffFile.load(Data(Self.withMonthVersion("2023-01").utf8), origin: "bad.json") }
+    }
+
+    @Test("in_force_on: the first version is modelled from 00:00 local time on that day and labelled as in force then; only the first version may use it")
+    func inForceOnFirstVersion() throws {
+        let text = Self.valid.replacingOccurrences(of: "\"effective_from\": \"2023-01-01T00:00:00+09:00\"", with: "\"in_force_on\": \"2018-01-01\"")
+        let tariff = try TariffFile.load(Data(text.utf8), origin: "period.json")
+        #expect(tariff.versions[0].label == "in force on 2018-01-01" && tariff.versions[0].startsAtPeriodStart)
+        // Asia/Seoul is UTC+9: 2018-01-01 00:00 local is 2017-12-31T15:00Z.
+        #expect(tariff.versions[0].effectiveFrom == ISO8601.parse("2017-12-31T15:00:00Z"))
+        let catalog = try TariffCatalog(tariffs: [tariff], zones: ZoneSet())
+        #expect(try catalog.meter(tariff: "xx-test/regular", at: ISO8601.parse("2017-12-31T15:00:00Z")!).version.baseFare == 4800)
+        let error = try #require(throws: FareError.self) { try catalog.meter(tariff: "xx-test/regular", at: ISO8601.parse("2017-12-31T14:59:59Z")!) }
+        #expect(error.code == "no_tariff_version" && error.message.contains("modelled period starts at 2018-01-01"), "\(error.message)")
+        // A later version with in_force_on is refused: it needs its own start.
+        let second = Self.withMonthVersion("2024-02").replacingOccurrences(of: "\"effective_month\": \"2024-02\"", with: "\"in_force_on\": \"2024-02-01\"")
+        let refused = try #require(throws: FareError.self) { try TariffFile.load(Data(second.utf8), origin: "bad.json") }
+        #expect(refused.code == "invalid_tariff" && refused.field == "bad.json: versions[1].in_force_on", "\(refused.field ?? "nil")")
     }
 
     @Test("A user data directory adds a tariff and a broken one is reported with its path")

@@ -62,6 +62,8 @@ struct RegionTariffTests {
         Case(name: "Daejeon 2023", tariff: "kr-daejeon/regular", version: "2023-07-01T00:00:00+09:00", day: "2024-05-15T14:00:00+09:00", night: "2024-05-16T00:30:00+09:00", shortMeters: 900, base: 4300, slowSeconds: 330, units: 42, dayTotal: 8500, nightTotal: 10200),
         // Daejeon 2019: 3,300 KRW / 2,000 m, 100 KRW per 133 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 133 = 7,340 m; N = ⌊(7,340 − 2,000) / 133⌋ + 1 = 41; day 3,300 + 41 × 100 = 7,400 → 7,400; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 41 × 120 = 8,880 → 8,900.
         Case(name: "Daejeon 2019", tariff: "kr-daejeon/regular", version: "2019-01-01T00:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 340, units: 41, dayTotal: 7400, nightTotal: 8900),
+        // Daejeon, in force on 2018-01-01 (modelled from then, its own 2013 start not): 2,800 KRW / 2,000 m, 100 KRW per 140 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 140 = 7,410 m; N = ⌊(7,410 − 2,000) / 140⌋ + 1 = 39; day 2,800 + 39 × 100 = 6,700 → 6,700; night +20 %: base 2,800 × 120/100 → 3,360, unit → 120: 3,360 + 39 × 120 = 8,040 → 8,000.
+        Case(name: "Daejeon in force on 2018-01-01", tariff: "kr-daejeon/regular", version: "in force on 2018-01-01", day: "2018-03-14T14:00:00+09:00", night: "2018-03-15T00:30:00+09:00", shortMeters: 1000, base: 2800, slowSeconds: 340, units: 39, dayTotal: 6700, nightTotal: 8000),
         // Ulsan 2025: 4,500 KRW / 2,000 m, 100 KRW per 125 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 125 = 7,260 m; N = ⌊(7,260 − 2,000) / 125⌋ + 1 = 43; day 4,500 + 43 × 100 = 8,800 → 8,800; night +20 %: base 4,500 × 120/100 → 5,400, unit → 120: 5,400 + 43 × 120 = 10,560 → 10,600.
         Case(name: "Ulsan 2025", tariff: "kr-ulsan/regular", version: "2025-03-10T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4500, slowSeconds: 300, units: 43, dayTotal: 8800, nightTotal: 10600),
         // Ulsan 2023 (known to the month: in force from 2023-02-01): 4,000 KRW / 2,000 m, 100 KRW per 125 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 125 = 7,260 m; N = ⌊(7,260 − 2,000) / 125⌋ + 1 = 43; day 4,000 + 43 × 100 = 8,300 → 8,300; night (22–04) +20 %: base 4,000 × 120/100 → 4,800, unit → 120: 4,800 + 43 × 120 = 9,960 → 10,000.
@@ -86,12 +88,16 @@ struct RegionTariffTests {
         Case(name: "Gangwon 2022", tariff: "kr-gangwon/regular", version: "2022-04-25T00:00:00+09:00", day: "2023-05-10T14:00:00+09:00", night: "2023-05-11T00:30:00+09:00", shortMeters: 1000, base: 3800, slowSeconds: 330, units: 41, dayTotal: 7900, nightTotal: 9500),
         // Gangwon 2019: 3,300 KRW / 2,000 m, 100 KRW per 133 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 133 = 7,340 m; N = ⌊(7,340 − 2,000) / 133⌋ + 1 = 41; day 3,300 + 41 × 100 = 7,400 → 7,400; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 41 × 120 = 8,880 → 8,900.
         Case(name: "Gangwon 2019", tariff: "kr-gangwon/regular", version: "2019-04-19T00:00:00+09:00", day: "2020-06-10T14:00:00+09:00", night: "2020-06-11T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 330, units: 41, dayTotal: 7400, nightTotal: 8900),
+        // Gangwon, in force on 2018-01-01 (own 2013 start not modelled): 2,800 KRW / 2,000 m, 100 KRW per 152 m or 40 s. 6,010 m with 400 s slow: F = 6,010 + 10 × 152 = 7,530 m; N = ⌊(7,530 − 2,000) / 152⌋ + 1 = 37; day 2,800 + 37 × 100 = 6,500 → 6,500; night +20 %: base 2,800 × 120/100 → 3,360, unit → 120: 3,360 + 37 × 120 = 7,800 → 7,800.
+        Case(name: "Gangwon in force on 2018-01-01", tariff: "kr-gangwon/regular", version: "in force on 2018-01-01", day: "2018-03-14T14:00:00+09:00", night: "2018-03-15T00:30:00+09:00", shortMeters: 1000, base: 2800, slowSeconds: 400, units: 37, dayTotal: 6500, nightTotal: 7800),
         // Chungbuk 2023: 4,000 KRW / 1,800 m, 100 KRW per 127 m or 32 s. 6,010 m with 320 s slow: F = 6,010 + 10 × 127 = 7,280 m; N = ⌊(7,280 − 1,800) / 127⌋ + 1 = 44; day 4,000 + 44 × 100 = 8,400 → 8,400; night +40 %: base 4,000 × 140/100 → 5,600, unit → 140: 5,600 + 44 × 140 = 11,760 → 11,800.
         Case(name: "Chungbuk 2023", tariff: "kr-chungbuk/regular", version: "2023-08-21T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 900, base: 4000, slowSeconds: 320, units: 44, dayTotal: 8400, nightTotal: 11800),
         // Chungbuk 2022: 3,300 KRW / 2,000 m, 100 KRW per 137 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 137 = 7,380 m; N = ⌊(7,380 − 2,000) / 137⌋ + 1 = 40; day 3,300 + 40 × 100 = 7,300 → 7,300; night +40 %: base 3,300 × 140/100 → 4,620, unit → 140: 4,620 + 40 × 140 = 10,220 → 10,200.
         Case(name: "Chungbuk 2022", tariff: "kr-chungbuk/regular", version: "2022-12-15T22:00:00+09:00", day: "2023-05-10T14:00:00+09:00", night: "2023-05-11T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 340, units: 40, dayTotal: 7300, nightTotal: 10200),
         // Chungbuk 2019: 3,300 KRW / 2,000 m, 100 KRW per 137 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 137 = 7,380 m; N = ⌊(7,380 − 2,000) / 137⌋ + 1 = 40; day 3,300 + 40 × 100 = 7,300 → 7,300; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 40 × 120 = 8,760 → 8,800.
         Case(name: "Chungbuk 2019", tariff: "kr-chungbuk/regular", version: "2019-03-23T00:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 340, units: 40, dayTotal: 7300, nightTotal: 8800),
+        // Chungbuk, in force on 2018-01-01 (own 2013-02-15 start not modelled): 2,800 KRW / 2,000 m, 100 KRW per 143 m or 34 s. 6,010 m with 340 s slow: F = 6,010 + 10 × 143 = 7,440 m; N = ⌊(7,440 − 2,000) / 143⌋ + 1 = 39; day 2,800 + 39 × 100 = 6,700 → 6,700; night +20 %: base 2,800 × 120/100 → 3,360, unit → 120: 3,360 + 39 × 120 = 8,040 → 8,000.
+        Case(name: "Chungbuk in force on 2018-01-01", tariff: "kr-chungbuk/regular", version: "in force on 2018-01-01", day: "2018-03-14T14:00:00+09:00", night: "2018-03-15T00:30:00+09:00", shortMeters: 1000, base: 2800, slowSeconds: 340, units: 39, dayTotal: 6700, nightTotal: 8000),
         // Cheonan 2023: 4,000 KRW / 1,400 m, 100 KRW per 110 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 110 = 7,110 m; N = ⌊(7,110 − 1,400) / 110⌋ + 1 = 52; day 4,000 + 52 × 100 = 9,200 → 9,200; night +30 %: base 4,000 × 130/100 → 5,200, unit → 130: 5,200 + 52 × 130 = 11,960 → 12,000.
         Case(name: "Cheonan 2023", tariff: "kr-chungnam/regular-cheonan", version: "2023-09-01T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 700, base: 4000, slowSeconds: 300, units: 52, dayTotal: 9200, nightTotal: 12000),
         // Cheonan 2019: 3,300 KRW / 2,000 m, 100 KRW per 115 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 115 = 7,160 m; N = ⌊(7,160 − 2,000) / 115⌋ + 1 = 45; day 3,300 + 45 × 100 = 7,800 → 7,800; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 45 × 120 = 9,360 → 9,400.
@@ -112,6 +118,8 @@ struct RegionTariffTests {
         Case(name: "Suncheon 2023", tariff: "kr-jeonnam/regular-suncheon", version: "2023-11-01T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4300, slowSeconds: 300, units: 41, dayTotal: 8400, nightTotal: 10100),
         // Suncheon 2019: 3,300 KRW / 2,000 m, 100 KRW per 134 m or 32 s. 6,010 m with 320 s slow: F = 6,010 + 10 × 134 = 7,350 m; N = ⌊(7,350 − 2,000) / 134⌋ + 1 = 40; day 3,300 + 40 × 100 = 7,300 → 7,300; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 40 × 120 = 8,760 → 8,800.
         Case(name: "Suncheon 2019", tariff: "kr-jeonnam/regular-suncheon", version: "2019-04-20T00:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 320, units: 40, dayTotal: 7300, nightTotal: 8800),
+        // Suncheon, in force on 2018-01-01 (own 2013 start not modelled): 2,800 KRW / 2,000 m, 100 KRW per 146 m or 35 s. 6,010 m with 350 s slow: F = 6,010 + 10 × 146 = 7,470 m; N = ⌊(7,470 − 2,000) / 146⌋ + 1 = 38; day 2,800 + 38 × 100 = 6,600 → 6,600; night +20 %: base 2,800 × 120/100 → 3,360, unit → 120: 3,360 + 38 × 120 = 7,920 → 7,900.
+        Case(name: "Suncheon in force on 2018-01-01", tariff: "kr-jeonnam/regular-suncheon", version: "in force on 2018-01-01", day: "2018-03-14T14:00:00+09:00", night: "2018-03-15T00:30:00+09:00", shortMeters: 1000, base: 2800, slowSeconds: 350, units: 38, dayTotal: 6600, nightTotal: 7900),
         // Pohang 2023: 4,000 KRW / 2,000 m, 100 KRW per 131 m or 31 s. 6,010 m with 310 s slow: F = 6,010 + 10 × 131 = 7,320 m; N = ⌊(7,320 − 2,000) / 131⌋ + 1 = 41; day 4,000 + 41 × 100 = 8,100 → 8,100; night +20 %: base 4,000 × 120/100 → 4,800, unit → 120: 4,800 + 41 × 120 = 9,720 → 9,700.
         Case(name: "Pohang 2023", tariff: "kr-gyeongbuk/regular-pohang", version: "2023-08-21T00:00:00+09:00", day: "2026-11-18T14:00:00+09:00", night: "2026-11-19T00:30:00+09:00", shortMeters: 1000, base: 4000, slowSeconds: 310, units: 41, dayTotal: 8100, nightTotal: 9700),
         // Pohang 2019: 3,300 KRW / 2,000 m, 100 KRW per 134 m or 33 s. 6,010 m with 330 s slow: F = 6,010 + 10 × 134 = 7,350 m; N = ⌊(7,350 − 2,000) / 134⌋ + 1 = 40; day 3,300 + 40 × 100 = 7,300 → 7,300; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 40 × 120 = 8,760 → 8,800.
@@ -127,6 +135,8 @@ struct RegionTariffTests {
         // Jeju 2019: 3,300 KRW / 2,000 m, 100 KRW per 126 m or 30 s. 6,010 m with 300 s slow: F = 6,010 + 10 × 126 = 7,270 m; N = ⌊(7,270 − 2,000) / 126⌋ + 1 = 42; day 3,300 + 42 × 100 = 7,500 → 7,500; night +20 %: base 3,300 × 120/100 → 3,960, unit → 120: 3,960 + 42 × 120 = 9,000 → 9,000.
         Case(name: "Jeju 2019", tariff: "kr-jeju/regular", version: "2019-07-15T00:00:00+09:00", day: "2021-05-12T14:00:00+09:00", night: "2021-05-13T00:30:00+09:00", shortMeters: 1000, base: 3300, slowSeconds: 300, units: 42, dayTotal: 7500, nightTotal: 9000),
 
+        // Jeju, in force on 2018-01-01 (own 2013 start not modelled): 2,800 KRW / 2,000 m, 100 KRW per 144 m or 35 s. 6,010 m with 350 s slow: F = 6,010 + 10 × 144 = 7,450 m; N = ⌊(7,450 − 2,000) / 144⌋ + 1 = 38; day 2,800 + 38 × 100 = 6,600 → 6,600; night +20 %: base 2,800 × 120/100 → 3,360, unit → 120: 3,360 + 38 × 120 = 7,920 → 7,900.
+        Case(name: "Jeju in force on 2018-01-01", tariff: "kr-jeju/regular", version: "in force on 2018-01-01", day: "2018-03-14T14:00:00+09:00", night: "2018-03-15T00:30:00+09:00", shortMeters: 1000, base: 2800, slowSeconds: 350, units: 38, dayTotal: 6600, nightTotal: 7900),
     ]
 
     @Test("Base fare only: a free-flow ride inside the base distance", arguments: cases)
@@ -223,6 +233,22 @@ struct RegionTariffTests {
         // period starts and why earlier trips are refused.
         #expect(error.message.contains("kr-ulsan/regular") && error.message.contains("2023-01")
                 && error.message.contains("left out"), "\(error.message)")
+    }
+
+    @Test("A version in force on 2018-01-01 is modelled from 00:00 local time that day; a trip on 2017-12-31 is no_tariff_version saying the period starts there",
+          arguments: ["kr-daejeon/regular", "kr-gangwon/regular", "kr-jeju/regular", "kr-jeonnam/regular-suncheon", "kr-chungbuk/regular"])
+    func periodStart(_ tariff: String) throws {
+        // 1 km in 200 s stays under the 2 km base (1,000 m + 200 s × 152/40 m/s < 2,000 m): the meter is the base fare,
+        // 2,800 × 1.2 = 3,360 in the 00:00–04:00 night window.
+        let first = try quote(tariff, meters: 1_000, seconds: 200, at: "2018-01-01T00:00:00+09:00")
+        #expect(first.tariffVersion == "in force on 2018-01-01" && first.meter == 3_360, "\(tariff): \(first.tariffVersion) \(first.meter)")
+        let error = try #require(throws: FareError.self) {
+            try quote(tariff, meters: 1_000, seconds: 200, at: "2017-12-31T23:59:59+09:00")
+        }
+        #expect(error.code == "no_tariff_version" && error.field == "depart_at")
+        #expect(error.message.contains(tariff) && error.message.contains("modelled period starts at 2018-01-01 00:00 local time")
+                && error.message.contains("in force on 2018-01-01") && error.message.contains("earlier start")
+                && !error.message.contains("first modelled version starts"), "\(error.message)")
     }
 
     @Test("A departure in the month of a change whose day no source gives is tariff_version_uncertain, naming the tariff and the month",
