@@ -109,6 +109,13 @@ public struct TripPricer: Sendable {
     /// - Returns: the figures and the meter (tariff version) they came from.
     /// - Throws: ``FareError`` as ``quote(_:)``.
     public func figures(_ request: FareRequest) throws(FareError) -> (figures: FareEngine.Figures, meter: Meter) {
+        guard case .stops = request.trip else {
+            // The batch path's distance/duration rows: what ``prepare(_:)`` does for them,
+            // without handing a copy of the request back (a measurable share of a row).
+            try engine.validate(request)
+            let meter = try engine.catalog.meter(tariffAt: try resolveTariff(request), at: request.departure)
+            return (try engine.figures(request, meter: meter), meter)
+        }
         let (fare, meter, _) = try prepare(request)
         return (try engine.figures(fare, meter: meter), meter)
     }

@@ -34,6 +34,44 @@ struct TripPricerTests {
         #expect(throws: FareError.self) { try pricer.quote(FareRequest(from: nowhere, to: Self.suwon, departure: at("2024-05-15T14:00:00+09:00"))) }
     }
 
+    /// `figures` takes a short path for trips not given by coordinates (the batch path's rows):
+    /// it must pick the same meter and give the same money as the full quote, and check the
+    /// request before resolving its tariff, as ``TripPricer/prepare(_:)`` does.
+    @Test("figures for distance/duration trips: the quote's tariff and money, and validation before the tariff")
+    func figuresOfTotals() throws {
+        let when = at("2024-05-15T23:30:00+09:00")
+        var requests: [FareRequest] = []
+        for (d, t) in [(800.0, 300.0), (5_000, 900), (18_000, 2_400), (30_000, 1_500)] {
+            var named = FareRequest(trip: .totals(distanceMeters: d, durationSeconds: t), departure: when, tariff: "kr-gyeonggi/regular")
+            named.partySize = 3
+            requests.append(named)
+            var indexed = FareRequest(trip: .totals(distanceMeters: d, durationSeconds: t), departure: when)
+            indexed.tariffIndex = try pricer.engine.catalog.tariffIndex("kr-busan/regular")
+            indexed.tolls = 1_200
+            requests.append(indexed)
+            var byOrigin = FareRequest(trip: .totals(distanceMeters: d, durationSeconds: t), departure: when)
+            byOrigin.origin = Self.cityHall
+            byOrigin.cruiseKmh = 25
+            requests.append(byOrigin)
+        }
+        for r in requests {
+            let (f, meter) = try pricer.figures(r)
+            let (q, route) = try pricer.quote(r)
+            #expect(route == nil)
+            #expect(meter.tariffID == q.tariff)
+            #expect(try meter === pricer.engine.meter(for: r))
+            #expect([f.total, f.low, f.high, f.tolls, f.surcharges] == [q.total, q.low, q.high, q.tolls, q.surcharges])
+            #expect(f.distanceMeters == q.distanceMeters && f.durationSeconds == q.durationSeconds)
+            #expect((0..<r.partySize).map { f.equalShare($0, riders: r.partySize) } == q.perPerson)
+        }
+        // A bad party size is reported before an unknown tariff, as on every other path.
+        var bad = FareRequest(trip: .totals(distanceMeters: 1_000, durationSeconds: 300), departure: when, tariff: "no-such/tariff")
+        bad.partySize = 0
+        #expect { try pricer.figures(bad) } throws: { ($0 as? FareError)?.code == ErrorCode.invalidPartySize.rawValue }
+        bad.partySize = 1
+        #expect { try pricer.figures(bad) } throws: { ($0 as? FareError)?.code == ErrorCode.unknownTariff.rawValue }
+    }
+
     @Test("Riders getting off at the stops: Shapley shares grow with the distance ridden and sum to the total")
     func shapleyWithStops() throws {
         var r = FareRequest(from: Self.cityHall, via: [Self.gangnam], to: Self.suwon, departure: at("2024-05-15T14:00:00+09:00"))

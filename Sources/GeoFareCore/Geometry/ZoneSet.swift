@@ -35,33 +35,32 @@ public struct ZoneSet: Sendable {
     /// - Parameter origin: the file's name, used in error messages.
     /// - Throws: ``InvalidInput`` `invalid_geojson` naming the file and feature.
     public mutating func load(geoJSON data: Data, origin: String) throws(InvalidInput) {
-        let root: Any
-        do { root = try JSONSerialization.jsonObject(with: data) } catch {
-            throw InvalidInput(code: .invalidGeojson, message: "not JSON: \(error.localizedDescription)", field: origin)
-        }
-        guard let object = root as? [String: Any], let features = object["features"] as? [[String: Any]] else {
+        // Decoded straight into numbers: `JSONSerialization` would box every coordinate of a
+        // megabyte of borders (kr-regions) as an object first, some 25 MiB of peak memory in
+        // every process that loads the catalog.
+        let features: [GeoJSONFeature]
+        do { features = try JSONDecoder().decode(GeoJSONFeatureCollection.self, from: data).features } catch {
+            if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                throw InvalidInput(code: .invalidGeojson, message: "not JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)", field: origin)
+            }
             throw InvalidInput(code: .invalidGeojson, message: "expected a FeatureCollection with features", field: origin)
         }
         for (i, feature) in features.enumerated() {
             let at = "\(origin): features[\(i)]"
-            guard let props = feature["properties"] as? [String: Any], let id = props["id"] as? String, !id.isEmpty else {
+            guard let id = feature.id, !id.isEmpty else {
                 throw InvalidInput(code: .invalidGeojson, message: "a feature needs properties.id", field: at)
             }
-            guard let geometry = feature["geometry"] as? [String: Any], let type = geometry["type"] as? String,
-                  let coordinates = geometry["coordinates"] as? [Any] else {
+            guard let type = feature.geometryType, feature.hasCoordinates else {
                 throw InvalidInput(code: .invalidGeojson, message: "feature '\(id)' has no geometry", field: at)
             }
-            let polygons: [Any]
-            switch type {
-            case "Polygon": polygons = [coordinates]
-            case "MultiPolygon": polygons = coordinates
-            default: throw InvalidInput(code: .invalidGeojson, message: "feature '\(id)': geometry \(type) is not a Polygon or MultiPolygon", field: at)
+            guard type == "Polygon" || type == "MultiPolygon" else {
+                throw InvalidInput(code: .invalidGeojson, message: "feature '\(id)': geometry \(type) is not a Polygon or MultiPolygon", field: at)
+            }
+            guard let polygons = feature.polygons else {
+                throw InvalidInput(code: .invalidGeojson, message: "feature '\(id)': rings must be arrays of [lon, lat] numbers", field: at)
             }
             var rings: [[XYPoint]] = []
-            for polygon in polygons {
-                guard let ringList = polygon as? [[[Double]]] else {
-                    throw InvalidInput(code: .invalidGeojson, message: "feature '\(id)': rings must be arrays of [lon, lat] numbers", field: at)
-                }
+            for ringList in polygons {
                 for ring in ringList {
                     var points: [XYPoint] = []
                     points.reserveCapacity(ring.count)
@@ -74,11 +73,46 @@ public struct ZoneSet: Sendable {
                     rings.append(points)
                 }
             }
-            let zone = Zone(id: id, name: props["name"] as? String ?? id, parent: props["parent"] as? String, polygon: GeoPolygon(rings: rings))
+            let zone = Zone(id: id, name: feature.name ?? id, parent: feature.parent, polygon: GeoPolygon(rings: rings))
             if let existing = byID[id] { zones[existing] = zone } else {
                 byID[id] = zones.count
                 zones.append(zone)
             }
+        }
+    }
+}
+
+/// A GeoJSON FeatureCollection as ``ZoneSet`` reads it.
+private struct GeoJSONFeatureCollection: Decodable {
+    let features: [GeoJSONFeature]
+}
+
+/// One feature, read leniently: a field of the wrong type reads as missing, so that
+/// ``ZoneSet/load(geoJSON:origin:)`` can say which feature and what is wrong with it.
+private struct GeoJSONFeature: Decodable {
+    var id, name, parent: String?
+    var geometryType: String?
+    var hasCoordinates = false
+    /// Polygons of rings of positions (a Polygon is one polygon); `nil` when the coordinates
+    /// are not arrays of numbers nested as the type says.
+    var polygons: [[[[Double]]]]?
+
+    private enum Keys: String, CodingKey { case properties, geometry, id, name, parent, type, coordinates }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        if let p = try? c.nestedContainer(keyedBy: Keys.self, forKey: .properties) {
+            id = try? p.decodeIfPresent(String.self, forKey: .id)
+            name = try? p.decodeIfPresent(String.self, forKey: .name)
+            parent = try? p.decodeIfPresent(String.self, forKey: .parent)
+        }
+        guard let g = try? c.nestedContainer(keyedBy: Keys.self, forKey: .geometry) else { return }
+        geometryType = try? g.decodeIfPresent(String.self, forKey: .type)
+        hasCoordinates = (try? g.decodeNil(forKey: .coordinates)) == false
+        switch geometryType {
+        case "Polygon": polygons = (try? g.decode([[[Double]]].self, forKey: .coordinates)).map { [$0] }
+        case "MultiPolygon": polygons = try? g.decode([[[[Double]]]].self, forKey: .coordinates)
+        default: break
         }
     }
 }
