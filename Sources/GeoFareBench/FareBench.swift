@@ -213,8 +213,13 @@ extension RouteBench {
         let dijkstra_p50_us: Double
         let dijkstra_p99_us: Double
         let speedup_p50: Double
+        /// Over every random point pair, those with no road within 500 m included (a quick error).
         let full_route_p50_us: Double
         let full_route_p99_us: Double
+        /// The pairs that routed (of `queries`), and the percentiles over those alone.
+        let full_route_routed: Int
+        let full_route_routed_p50_us: Double
+        let full_route_routed_p99_us: Double
         let checked_equal: Int
         /// Per figure, its lowest and highest round.
         let ranges: [String: [Double]]
@@ -243,7 +248,8 @@ extension RouteBench {
         let router = road.makeRouter()
         for metric in GraphMetric.allCases {
             let q = RoadGraph.NodeQueries(graph: road, metric: metric)
-            var chTimes: [Double] = [], plainTimes: [Double] = [], fullTimes: [Double] = []
+            var chTimes: [Double] = [], plainTimes: [Double] = [], fullTimes: [Double] = [], routedTimes: [Double] = []
+            var routed = 0
             var chRounds: [Double] = [], plainRounds: [Double] = []
             var equal = 0, settled = 0
             for round in 0..<options.roundCount {
@@ -258,7 +264,10 @@ extension RouteBench {
                 }
                 chRounds.append(chRound); plainRounds.append(plainRound)
                 for (a, b) in points {
-                    fullTimes.append(micros { _ = try? router.route(from: a, to: b, metric: metric, maxSnapMetres: 500) })
+                    var ok = false
+                    let x = micros { ok = (try? router.route(from: a, to: b, metric: metric, maxSnapMetres: 500)) != nil }
+                    fullTimes.append(x)
+                    if ok { routedTimes.append(x); if round == 0 { routed += 1 } }
                 }
             }
             let chRate = Statistics.Rounds(chRounds).map { Double(self.queries) / ($0 / 1e6) }.rounded()
@@ -270,6 +279,8 @@ extension RouteBench {
                 dijkstra_queries_per_second: plainRate.median.rounded(), dijkstra_p50_us: plainP50,
                 dijkstra_p99_us: Statistics.percentile(plainTimes, 0.99), speedup_p50: (plainP50 / max(chP50, 1e-3) * 10).rounded() / 10,
                 full_route_p50_us: Statistics.percentile(fullTimes, 0.5), full_route_p99_us: Statistics.percentile(fullTimes, 0.99),
+                full_route_routed: routed, full_route_routed_p50_us: routedTimes.isEmpty ? 0 : Statistics.percentile(routedTimes, 0.5),
+                full_route_routed_p99_us: routedTimes.isEmpty ? 0 : Statistics.percentile(routedTimes, 0.99),
                 checked_equal: equal,
                 ranges: ["ch_queries_per_second": chRate.range, "dijkstra_queries_per_second": plainRate.range])
         }
@@ -279,7 +290,7 @@ extension RouteBench {
         if options.json { print(try jsonLine(report)); return }
         print("geofare bench route --graph \(path): \(report.nodes) nodes, \(report.arcs) arcs, \(size) bytes; \(queries) random node pairs × \(options.roundCount) rounds, one thread, \(report.machine.cores) cores (\(report.machine.cpu))")
         for (name, r) in metrics.sorted(by: { $0.key < $1.key }) {
-            print("\(name): CH p50 \(String(format: "%.1f", r.ch_p50_us)) µs p99 \(String(format: "%.1f", r.ch_p99_us)) µs (\(Int(r.ch_queries_per_second))/s\(r.ranges["ch_queries_per_second"].map { options.roundCount > 1 ? ", range \(Int($0[0]))–\(Int($0[1]))" : "" } ?? ""), \(Int(r.ch_settled_mean)) nodes settled); plain bidirectional Dijkstra p50 \(String(format: "%.1f", r.dijkstra_p50_us)) µs p99 \(String(format: "%.1f", r.dijkstra_p99_us)) µs (\(Int(r.dijkstra_queries_per_second))/s\(r.ranges["dijkstra_queries_per_second"].map { options.roundCount > 1 ? ", range \(Int($0[0]))–\(Int($0[1]))" : "" } ?? "")); ×\(r.speedup_p50) at p50; full route with snapping p50 \(String(format: "%.1f", r.full_route_p50_us)) µs p99 \(String(format: "%.1f", r.full_route_p99_us)) µs; equal answers \(r.checked_equal)/\(queries)")
+            print("\(name): CH p50 \(String(format: "%.1f", r.ch_p50_us)) µs p99 \(String(format: "%.1f", r.ch_p99_us)) µs (\(Int(r.ch_queries_per_second))/s\(r.ranges["ch_queries_per_second"].map { options.roundCount > 1 ? ", range \(Int($0[0]))–\(Int($0[1]))" : "" } ?? ""), \(Int(r.ch_settled_mean)) nodes settled); plain bidirectional Dijkstra p50 \(String(format: "%.1f", r.dijkstra_p50_us)) µs p99 \(String(format: "%.1f", r.dijkstra_p99_us)) µs (\(Int(r.dijkstra_queries_per_second))/s\(r.ranges["dijkstra_queries_per_second"].map { options.roundCount > 1 ? ", range \(Int($0[0]))–\(Int($0[1]))" : "" } ?? "")); ×\(r.speedup_p50) at p50; full route with snapping p50 \(String(format: "%.1f", r.full_route_p50_us)) µs p99 \(String(format: "%.1f", r.full_route_p99_us)) µs (the \(r.full_route_routed) that routed: p50 \(String(format: "%.1f", r.full_route_routed_p50_us)) µs p99 \(String(format: "%.1f", r.full_route_routed_p99_us)) µs); equal answers \(r.checked_equal)/\(queries)")
         }
     }
 }

@@ -66,6 +66,14 @@ public final class RoadGraph: Sendable {
     /// - Throws: ``GraphError`` `no_road_nearby` with `field` when no arc is that close,
     ///   `invalid_snap_distance` when `maxDistanceMetres` is not in (0, 100 000].
     public func snap(_ point: Coordinate, maxDistanceMetres: Double = 200, field: String = "point") throws(GraphError) -> [SnapCandidate] {
+        var found: [SnapCandidate] = []
+        try snap(point, maxDistanceMetres: maxDistanceMetres, field: field, scratch: SnapScratch(), into: &found)
+        return found
+    }
+
+    /// ``snap(_:maxDistanceMetres:field:)`` into `found` with a thread's reusable buffers.
+    func snap(_ point: Coordinate, maxDistanceMetres: Double, field: String, scratch: SnapScratch,
+              into found: inout [SnapCandidate]) throws(GraphError) {
         guard maxDistanceMetres.isFinite, maxDistanceMetres > 0, maxDistanceMetres <= 100_000 else {
             throw GraphError(code: .invalidSnapDistance,
                              message: "the maximum snap distance must be a number of metres in (0, 100000], got \(maxDistanceMetres)",
@@ -74,12 +82,11 @@ public final class RoadGraph: Sendable {
         guard point.latitude.isFinite, point.longitude.isFinite else {
             throw GraphError(code: .noRoadNearby, message: "\(point) is not a finite coordinate", field: field)
         }
-        let found = snapper.candidates(near: point, maxDistanceMetres: maxDistanceMetres)
+        snapper.candidates(near: point, maxDistanceMetres: maxDistanceMetres, scratch: scratch, into: &found)
         guard !found.isEmpty else {
             throw GraphError(code: .noRoadNearby,
                              message: "no road within \(maxDistanceMetres) m of \(point)", field: field)
         }
-        return found
     }
 
     /// A router for the calling thread (it holds per-query scratch space of a few bytes per node).

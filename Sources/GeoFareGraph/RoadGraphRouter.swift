@@ -2,13 +2,17 @@ import GeoFareCore
 
 /// Routes on a ``RoadGraph`` from one thread: snaps both points, searches the metric's contraction
 /// hierarchy from every source candidate to every target candidate (offsets for the partial arcs),
-/// and compares with driving straight along a shared arc.
+/// and compares with driving straight along a shared arc. Its snapping and search buffers are
+/// reused from query to query.
 public final class RoadGraphRouter {
     public let graph: RoadGraph
     private let queries: [ContractionHierarchyQuery]
     private var arcs: [UInt32] = []
     private var sources: [RouteEndpoint] = []
     private var targets: [RouteEndpoint] = []
+    private let snapScratch = SnapScratch()
+    private var starts: [SnapCandidate] = []
+    private var ends: [SnapCandidate] = []
 
     init(graph: RoadGraph) {
         self.graph = graph
@@ -20,9 +24,17 @@ public final class RoadGraphRouter {
     ///   `maxSnapMetres` from every road, `no_route` when no path joins them.
     public func route(from: Coordinate, to: Coordinate, metric: GraphMetric = .fastest, withGeometry: Bool = false,
                       maxSnapMetres: Double = 200) throws(GraphError) -> GraphPath {
-        let starts = try graph.snap(from, maxDistanceMetres: maxSnapMetres, field: "from")
-        let ends = try graph.snap(to, maxDistanceMetres: maxSnapMetres, field: "to")
+        try graph.snap(from, maxDistanceMetres: maxSnapMetres, field: "from", scratch: snapScratch, into: &starts)
+        try graph.snap(to, maxDistanceMetres: maxSnapMetres, field: "to", scratch: snapScratch, into: &ends)
         return try route(starts: starts, ends: ends, metric: metric, withGeometry: withGeometry)
+    }
+
+    /// ``RoadGraph/snap(_:maxDistanceMetres:field:)`` with this router's buffers (only the
+    /// returned array is allocated).
+    public func snap(_ point: Coordinate, maxDistanceMetres: Double = 200, field: String = "point") throws(GraphError) -> [SnapCandidate] {
+        var found: [SnapCandidate] = []
+        try graph.snap(point, maxDistanceMetres: maxDistanceMetres, field: field, scratch: snapScratch, into: &found)
+        return found
     }
 
     /// The best route between snapped candidates.

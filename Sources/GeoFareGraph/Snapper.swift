@@ -12,9 +12,16 @@ public struct SnapCandidate: Sendable, Hashable {
     /// Distance from the query point to `point`, metres.
     public var distanceMetres: Double
     /// Weights from the tail to the point, per metric (index ``GraphMetric/index``): ms, cm.
-    public var fromTail: [UInt32]
+    public var fromTail: SIMD2<UInt32>
     /// Weights from the point to the head, per metric; `fromTail[k] + toHead[k]` is the arc's weight.
-    public var toHead: [UInt32]
+    public var toHead: SIMD2<UInt32>
+}
+
+/// A thread's reusable buffers for ``Snapper``: the arcs found, a polyline, the roads chosen.
+final class SnapScratch {
+    var hits: [(arc: UInt32, d2: Double, seg: Int, t: Double)] = []
+    var points: [(lat: Int32, lon: Int32)] = []
+    var roadKeys: [UInt64] = []
 }
 
 /// Finds the arcs nearest a point: a uniform grid of cells in degrees over every polyline segment,
@@ -85,78 +92,146 @@ struct Snapper: @unchecked Sendable {
 
     /// The arcs within `maxDistanceMetres` of `point`: every arc of the `roads` nearest roads (a road
     /// is the arcs between one pair of nodes, so a two-way street gives both directions) whose
-    /// distance is within `slackMetres` of the nearest, nearest first.
+    /// distance is within `slackMetres` of the nearest, nearest first (ties by arc).
     func candidates(near point: Coordinate, maxDistanceMetres: Double, roads: Int = 3, slackMetres: Double = 25) -> [SnapCandidate] {
+        var chosen: [SnapCandidate] = []
+        candidates(near: point, maxDistanceMetres: maxDistanceMetres, roads: roads, slackMetres: slackMetres,
+                   scratch: SnapScratch(), into: &chosen)
+        return chosen
+    }
+
+    /// The same into `chosen` (emptied first), with `scratch`'s buffers (one per thread): no
+    /// allocation once the buffers have grown.
+    ///
+    /// Cells are visited in square rings around the point's cell and a cell is scanned only when
+    /// its rectangle is within the current limit (the maximum distance, then the nearest arc found
+    /// so far plus the slack); the rings stop once the square inside the next ring reaches past the
+    /// limit. A segment is indexed in every cell its box touches, so its nearest point lies in a
+    /// scanned cell whenever it is within the final limit: the answer is the one a scan of every
+    /// cell within `maxDistanceMetres` gives. An arc's two segments at the same distance (a
+    /// vertex) resolve to the lower segment.
+    func candidates(near point: Coordinate, maxDistanceMetres: Double, roads: Int = 3, slackMetres: Double = 25,
+                    scratch: SnapScratch, into chosen: inout [SnapCandidate]) {
+        chosen.removeAll(keepingCapacity: true)
         let cosLat = cos(point.latitude * .pi / 180)
         let mx = Self.metresPerDegree * cosLat, my = Self.metresPerDegree
         let dLat = maxDistanceMetres / my, dLon = maxDistanceMetres / max(mx, 1)
         let y0 = max(0, Int(((point.latitude - dLat) - south) / cellLat)), y1 = min(rows - 1, Int(((point.latitude + dLat) - south) / cellLat))
         let x0 = max(0, Int(((point.longitude - dLon) - west) / cellLon)), x1 = min(columns - 1, Int(((point.longitude + dLon) - west) / cellLon))
-        guard y0 <= y1, x0 <= x1, point.latitude + dLat >= south, point.longitude + dLon >= west else { return [] }
-        // best segment per arc: (distance², segment, t)
-        var best: [UInt32: (d2: Double, seg: Int, t: Double)] = [:]
-        var points: [(lat: Int32, lon: Int32)] = []
+        guard y0 <= y1, x0 <= x1, point.latitude + dLat >= south, point.longitude + dLon >= west else { return }
+        // the point's cell (it may lie outside the grid), clamped to one ring outside the box
+        let cy = min(y1 + 1, max(y0 - 1, Int(((point.latitude - south) / cellLat).rounded(.down))))
+        let cx = min(x1 + 1, max(x0 - 1, Int(((point.longitude - west) / cellLon).rounded(.down))))
+        let maxD2 = maxDistanceMetres * maxDistanceMetres
+        // bounds on float rounding between the cell rectangles and the projections (metres)
+        let margin = 1e-3
+        var limit = maxDistanceMetres, nearest = Double.infinity
+        // best segment per arc within the limit: (arc, distance², segment, t)
+        scratch.hits.removeAll(keepingCapacity: true)
         func local(_ p: (lat: Int32, lon: Int32)) -> (Double, Double) {
             ((Double(p.lon) / 1e7 - point.longitude) * mx, (Double(p.lat) / 1e7 - point.latitude) * my)
         }
-        for y in y0...y1 {
-            for x in x0...x1 {
-                let c = y * columns + x
-                for e in Int(cellFirst[c])..<Int(cellFirst[c + 1]) {
-                    let arc = Int(entryArc[e]), seg = Int(entrySegment[e])
-                    let a = segmentPoint(arc, seg), b = segmentPoint(arc, seg + 1)
-                    let (ax, ay) = local(a), (bx, by) = local(b)
-                    let dx = bx - ax, dy = by - ay
-                    let len2 = dx * dx + dy * dy
-                    let t = len2 > 0 ? min(1, max(0, -(ax * dx + ay * dy) / len2)) : 0
-                    let px = ax + t * dx, py = ay + t * dy
-                    let d2 = px * px + py * py
-                    if d2 <= maxDistanceMetres * maxDistanceMetres, best[UInt32(arc)].map({ d2 < $0.d2 }) ?? true {
-                        best[UInt32(arc)] = (d2, seg, t)
-                    }
+        /// Distance in metres from the point to the rectangle of rows `ya...yb`, columns `xa...xb`.
+        func rectangleDistance(_ ya: Int, _ yb: Int, _ xa: Int, _ xb: Int) -> Double {
+            let s = south + Double(ya) * cellLat, n = south + Double(yb + 1) * cellLat
+            let w = west + Double(xa) * cellLon, e = west + Double(xb + 1) * cellLon
+            let dy = max(0, s - point.latitude, point.latitude - n) * my, dx = max(0, w - point.longitude, point.longitude - e) * mx
+            return (dx * dx + dy * dy).squareRoot()
+        }
+        func scan(_ y: Int, _ x: Int) {
+            guard rectangleDistance(y, y, x, x) - margin <= limit else { return }
+            let c = y * columns + x
+            for e in Int(cellFirst[c])..<Int(cellFirst[c + 1]) {
+                let arc = entryArc[e], seg = Int(entrySegment[e])
+                let a = segmentPoint(Int(arc), seg), b = segmentPoint(Int(arc), seg + 1)
+                let (ax, ay) = local(a), (bx, by) = local(b)
+                let dx = bx - ax, dy = by - ay
+                let len2 = dx * dx + dy * dy
+                let t = len2 > 0 ? min(1, max(0, -(ax * dx + ay * dy) / len2)) : 0
+                let px = ax + t * dx, py = ay + t * dy
+                let d2 = px * px + py * py
+                guard d2 <= maxD2 else { continue }
+                let d = d2.squareRoot()
+                guard d - margin <= limit else { continue }
+                if let i = scratch.hits.firstIndex(where: { $0.arc == arc }) {
+                    let h = scratch.hits[i]
+                    if d2 < h.d2 || (d2 == h.d2 && seg < h.seg) { scratch.hits[i] = (arc, d2, seg, t) }
+                } else {
+                    scratch.hits.append((arc, d2, seg, t))
+                }
+                if d < nearest { nearest = d; limit = min(maxDistanceMetres, nearest + slackMetres) }
+            }
+        }
+        let rings = max(cy - y0, y1 - cy, cx - x0, x1 - cx)
+        for r in 0...max(0, rings) {
+            // every cell of ring r lies outside the square of rings below it
+            if r > 0 {
+                let inner = innerDistance(point, cy - r + 1, cy + r - 1, cx - r + 1, cx + r - 1, mx: mx, my: my)
+                if inner - margin > limit { break }
+            }
+            let ya = max(y0, cy - r), yb = min(y1, cy + r)
+            guard ya <= yb else { continue }
+            for y in ya...yb {
+                if y == cy - r || y == cy + r {
+                    if max(x0, cx - r) <= min(x1, cx + r) { for x in max(x0, cx - r)...min(x1, cx + r) { scan(y, x) } }
+                } else {
+                    if cx - r >= x0 && cx - r <= x1 { scan(y, cx - r) }
+                    if r > 0 && cx + r >= x0 && cx + r <= x1 { scan(y, cx + r) }
                 }
             }
         }
-        guard !best.isEmpty else { return [] }
-        var found: [SnapCandidate] = []
-        for (arc, b) in best {
-            net.polyline(Int(arc), into: &points)
-            var total = 0.0, before = 0.0
-            for k in 1..<points.count {
-                let (ax, ay) = local(points[k - 1]), (bx, by) = local(points[k])
-                let l = ((bx - ax) * (bx - ax) + (by - ay) * (by - ay)).squareRoot()
-                if k - 1 < b.seg { before += l }
-                if k - 1 == b.seg { before += l * b.t }
-                total += l
-            }
-            let f = total > 0 ? min(1, max(0, before / total)) : 0
-            let a = points[b.seg], c = points[b.seg + 1]
-            let lat = (Double(a.lat) + (Double(c.lat) - Double(a.lat)) * b.t) / 1e7
-            let lon = (Double(a.lon) + (Double(c.lon) - Double(a.lon)) * b.t) / 1e7
-            var fromTail: [UInt32] = [], toHead: [UInt32] = []
-            for metric in GraphMetric.allCases {
-                let w = net.weights(metric)[Int(arc)]
-                let part = UInt32((Double(w) * f).rounded())
-                fromTail.append(part)
-                toHead.append(w - part)
-            }
-            found.append(SnapCandidate(arc: arc, fraction: f, point: Coordinate(uncheckedLatitude: lat, longitude: lon),
-                                       distanceMetres: b.d2.squareRoot(), fromTail: fromTail, toHead: toHead))
-        }
-        found.sort { ($0.distanceMetres, $0.arc) < ($1.distanceMetres, $1.arc) }
-        let nearest = found[0].distanceMetres
-        var roadKeys: [UInt64] = []
-        var chosen: [SnapCandidate] = []
-        for c in found where c.distanceMetres <= nearest + slackMetres {
-            let t = net.arcTail[Int(c.arc)], h = net.arcHead[Int(c.arc)]
+        guard !scratch.hits.isEmpty else { return }
+        // the arcs within the slack of the nearest, nearest first (ties by arc)
+        let keep = nearest + slackMetres
+        scratch.hits.removeAll { $0.d2.squareRoot() > keep }
+        scratch.hits.sort { ($0.d2.squareRoot(), $0.arc) < ($1.d2.squareRoot(), $1.arc) }
+        scratch.roadKeys.removeAll(keepingCapacity: true)
+        for b in scratch.hits {
+            let t = net.arcTail[Int(b.arc)], h = net.arcHead[Int(b.arc)]
             let key = UInt64(min(t, h)) << 32 | UInt64(max(t, h))
-            if !roadKeys.contains(key) {
-                if roadKeys.count == roads { continue }
-                roadKeys.append(key)
+            if !scratch.roadKeys.contains(key) {
+                if scratch.roadKeys.count == roads { continue }
+                scratch.roadKeys.append(key)
             }
-            chosen.append(c)
+            chosen.append(candidate(arc: b.arc, d2: b.d2, seg: b.seg, t: b.t, local: local, points: &scratch.points))
         }
-        return chosen
+    }
+
+    /// The distance in metres from `point` to the nearest edge of the square of rows `ya...yb`,
+    /// columns `xa...xb` when the point is inside it (0 when outside): a lower bound on the distance
+    /// to any cell outside the square.
+    private func innerDistance(_ point: Coordinate, _ ya: Int, _ yb: Int, _ xa: Int, _ xb: Int, mx: Double, my: Double) -> Double {
+        let s = south + Double(ya) * cellLat, n = south + Double(yb + 1) * cellLat
+        let w = west + Double(xa) * cellLon, e = west + Double(xb + 1) * cellLon
+        guard point.latitude >= s, point.latitude <= n, point.longitude >= w, point.longitude <= e else { return 0 }
+        return min((point.latitude - s) * my, (n - point.latitude) * my, (point.longitude - w) * mx, (e - point.longitude) * mx)
+    }
+
+    /// The candidate on `arc` at `t` along its segment `seg`, `d2` square metres from the point.
+    private func candidate(arc: UInt32, d2: Double, seg: Int, t: Double, local: ((lat: Int32, lon: Int32)) -> (Double, Double),
+                           points: inout [(lat: Int32, lon: Int32)]) -> SnapCandidate {
+        net.polyline(Int(arc), into: &points)
+        var total = 0.0, before = 0.0
+        for k in 1..<points.count {
+            let (ax, ay) = local(points[k - 1]), (bx, by) = local(points[k])
+            let l = ((bx - ax) * (bx - ax) + (by - ay) * (by - ay)).squareRoot()
+            if k - 1 < seg { before += l }
+            if k - 1 == seg { before += l * t }
+            total += l
+        }
+        let f = total > 0 ? min(1, max(0, before / total)) : 0
+        let a = points[seg], c = points[seg + 1]
+        let lat = (Double(a.lat) + (Double(c.lat) - Double(a.lat)) * t) / 1e7
+        let lon = (Double(a.lon) + (Double(c.lon) - Double(a.lon)) * t) / 1e7
+        var fromTail = SIMD2<UInt32>(), toHead = SIMD2<UInt32>()
+        for metric in GraphMetric.allCases {
+            let w = net.weights(metric)[Int(arc)]
+            let part = UInt32((Double(w) * f).rounded())
+            fromTail[metric.index] = part
+            toHead[metric.index] = w - part
+        }
+        return SnapCandidate(arc: arc, fraction: f, point: Coordinate(uncheckedLatitude: lat, longitude: lon),
+                             distanceMetres: d2.squareRoot(), fromTail: fromTail, toHead: toHead)
     }
 
     @inline(__always)

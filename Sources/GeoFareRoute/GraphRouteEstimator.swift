@@ -70,8 +70,8 @@ public final class GraphRouteEstimator: RouteEstimator {
             let a = points[i], b = points[i + 1]
             let path: GraphPath
             do {
-                let starts = try graph.snap(a, maxDistanceMetres: request.maxSnapMeters, field: i == 0 ? "from" : "via[\(i - 1)]")
-                let ends = try graph.snap(b, maxDistanceMetres: request.maxSnapMeters, field: i == points.count - 2 ? "to" : "via[\(i)]")
+                let starts = try router.snap(a, maxDistanceMetres: request.maxSnapMeters, field: i == 0 ? "from" : "via[\(i - 1)]")
+                let ends = try router.snap(b, maxDistanceMetres: request.maxSnapMeters, field: i == points.count - 2 ? "to" : "via[\(i)]")
                 path = try router.route(starts: starts, ends: ends, metric: metric, withGeometry: request.includeGeometry)
             } catch {
                 if request.fallbackWhenNoRoad && (error.code == ErrorCode.noRoadNearby.rawValue || error.code == ErrorCode.noRoute.rawValue) {
