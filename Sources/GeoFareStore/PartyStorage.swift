@@ -23,6 +23,12 @@ public protocol PartyStorage: AnyObject, Sendable {
     func party(id: String) throws(StoreError) -> Party?
     /// Every party, in id order.
     func allParties() throws(StoreError) -> [Party]
+    /// Upserts many parties in ONE transaction (bulk import: all or none), in order, as
+    /// ``write(_:now:)`` would with one `.upsert` each: the same versions (a party given
+    /// twice counts twice), one change record per party in input order. Returns the parties
+    /// as stored, in input order. A store may take a faster path for large inputs.
+    /// - Throws: ``StoreError``; then nothing was written.
+    func upsertMany(_ parties: [Party], now: Date) throws(StoreError) -> [Party]
     /// The number of stored parties.
     func count() throws(StoreError) -> Int
     /// The newest change sequence number (0 when none).
@@ -55,8 +61,8 @@ extension PartyStorage {
         return stored
     }
 
-    /// Upserts many parties in one transaction (bulk import): all are written or none.
-    public func upsertMany(_ parties: [Party], now: Date = Date()) throws(StoreError) -> [Party] {
+    /// Upserts many parties through ``write(_:now:)``: one group of `.upsert`s.
+    public func upsertMany(_ parties: [Party], now: Date) throws(StoreError) -> [Party] {
         try write(parties.map(PartyWrite.upsert), now: now).map { result in
             guard case let .upserted(stored, _) = result else { preconditionFailure("an upsert answers upserted") }
             return stored

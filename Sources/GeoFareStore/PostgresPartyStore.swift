@@ -28,7 +28,7 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
     public let location: String
     private let configuration: PostgresConnection.Configuration
     private let eventLoop: any EventLoop
-    private let logger: Logger
+    let logger: Logger
     private var connection: PostgresConnection?
     private var retryAt = Date.distantPast
     private var backoffSeconds: TimeInterval = 0
@@ -145,7 +145,7 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
     // MARK: - Connection
 
     /// The open connection, or a new one (at most one attempt per backoff period).
-    private func connected() throws(StoreError) -> PostgresConnection {
+    func connected() throws(StoreError) -> PostgresConnection {
         if let c = connection, !c.isClosed { return c }
         connection = nil
         let now = Date()
@@ -183,7 +183,7 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
     }
 
     /// A ``StoreError`` for `error`; drops the connection when it broke.
-    private func fail(_ error: any Error, doing what: String) -> StoreError {
+    func fail(_ error: any Error, doing what: String) -> StoreError {
         if let c = connection, c.isClosed || Self.breaksConnection(error) {
             Self.close(c)
             connection = nil
@@ -221,7 +221,7 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
     /// then fail).
     /// - Parameter statements: how many statements `body` waits for: a transaction of `n`
     ///   statements gets the timeout once per 10,000 (an import of 1M parties is one transaction).
-    private func guarded<T>(_ c: PostgresConnection, statements: Int = 1, _ body: () throws -> T) throws -> T {
+    func guarded<T>(_ c: PostgresConnection, statements: Int = 1, _ body: () throws -> T) throws -> T {
         let timer = eventLoop.scheduleTask(in: statementTimeout * Int64(1 + statements / 10_000)) { Self.close(c) }
         defer { timer.cancel() }
         return try body()

@@ -72,7 +72,7 @@ struct PostgresStoreTests {
         #expect(try other.allParties() == all)
     }
 
-    @Test("An import is one transaction: a party PostgreSQL refuses (a NUL in its id) leaves nothing of the batch")
+    @Test("An import is one transaction: a NUL (refused before sending) or a row the server refuses mid-import leaves nothing of the batch, feed included")
     func importAllOrNothing() throws {
         let server = try PostgresServer()
         defer { server.destroy() }
@@ -80,13 +80,83 @@ struct PostgresStoreTests {
         var rng = Rand(state: 7)
         let good = try (0..<50).map { try Self.party("i\($0)", &rng) }
         #expect(try pg.upsertMany(good, now: Date()).map(\.version) == Array(repeating: 1, count: 50))
-        let bad = try Self.party("bad\u{0}id", &rng)
-        let batch = try (50..<60).map { try Self.party("i\($0)", &rng) } + [bad]
-        #expect(throws: StoreError.self) { try pg.upsertMany(batch, now: Date()) }
+        let seq = try pg.lastChange()
+        #expect(seq == 50)
+        for (bad, field) in [(try Self.party("bad\u{0}id", &rng), "id"), (try Self.party("nul-attr", &rng), "attributes")] {
+            var bad = bad
+            if field == "attributes" { bad.attributesJSON = "{\"a\":\"x\u{0}y\"}" }
+            let batch = try (50..<60).map { try Self.party("i\($0)", &rng) } + [bad]
+            do { _ = try pg.upsertMany(batch, now: Date()); Issue.record("a NUL in \(field) was accepted") } catch {
+                #expect(error.code == "invalid_value" && error.field == field && error.message.contains("party 11 of 11"), "\(error)")
+            }
+        }
+        // An id too long for the primary key's index (random, so incompressible): the COPY takes
+        // it, the upsert into `party` fails; nothing of the batch, nor of its feed, remains.
+        var huge = ""
+        while huge.utf8.count < 12_000 { huge += String(rng.next(), radix: 16) }
+        let batch = try (50..<60).map { try Self.party("i\($0)", &rng) } + [try Self.party("i3", &rng), try Self.party(huge, &rng)]
+        do { _ = try pg.upsertMany(batch, now: Date()); Issue.record("the oversized id was accepted") } catch {
+            #expect(error.code == "storage_error" && error.message.contains("importing 12 parties"), "\(error)")
+        }
         #expect(try pg.count() == 50)
         #expect(try pg.party(id: "i55") == nil)
-        // The connection is usable after the rolled-back transaction.
+        #expect(try pg.party(id: "i3")?.version == 1)
+        #expect(try pg.lastChange() == seq)
+        #expect(try pg.changes(after: seq).changes.isEmpty)
+        // The connection is usable after the rolled-back transaction, and so is the import.
         #expect(try pg.upsert(good[0], now: Date()).version == 2)
+        #expect(try pg.upsertMany(Array(batch.prefix(11)), now: Date()).map(\.version) == Array(repeating: 1, count: 10) + [2])
+        #expect(try pg.count() == 60)
+    }
+
+    @Test("A COPY import of hostile ids and attributes (tabs, newlines, backslashes, \\N, \\.) gives what SQLite's one-by-one upserts give: parties, versions, one feed entry per party in input order")
+    func importEscapesAndKeepsOrder() throws {
+        let server = try PostgresServer()
+        defer { server.destroy() }
+        let pg = try PostgresPartyStore(url: server.url)
+        let lite = try PartyStore(path: ":memory:")
+        var rng = Rand(state: 11)
+        let earlier = Date(timeIntervalSince1970: 1_850_000_000.5)
+        let now = Date(timeIntervalSince1970: 1_850_000_100.25)
+        // Parties already stored (some upserted twice): the import raises their versions.
+        for i in 0..<40 {
+            let p = try Self.party("h\(i % 30)", &rng)
+            #expect(try pg.upsert(p, now: earlier) == (try lite.upsert(p, now: earlier)))
+        }
+        let hostile = ["tab\there", "new\nline", "cr\rlf\r\n", "back\\slash", "\\N", "\\.", "\\", "end\\", "\t", "\n", "\\\\N",
+                       "x\\\ny", "\\t not a tab", "quote\"'`", "ünïcode ✓ 🚕", "comma,semi;colon", " lead and trail ", "\u{1}\u{7F}ctl"]
+        var input: [Party] = []
+        for i in 0..<400 {
+            let pick = Int.random(in: 0..<10, using: &rng)
+            let id = pick < 3 ? hostile[Int.random(in: 0..<hostile.count, using: &rng)]
+                : pick < 5 ? "h\(Int.random(in: 0..<60, using: &rng))" : "n\(i)"
+            var p = try Self.party(id, &rng)
+            switch Int.random(in: 0..<5, using: &rng) {
+            case 0: p.attributesJSON = "\\N"
+            case 1: p.attributesJSON = hostile[Int.random(in: 0..<hostile.count, using: &rng)] + "\t\\.\n\\N"
+            case 2: p.attributesJSON = ""
+            default: break
+            }
+            input.append(p)
+        }
+        #expect(Set(input.map(\.id)).count < input.count - 50, "the input repeats ids")
+        let before = try pg.lastChange()
+        let imported = try pg.upsertMany(input, now: now)
+        #expect(imported == (try lite.upsertMany(input, now: now)))
+        #expect(imported.contains { $0.version > 2 })
+        let all = try pg.allParties()
+        #expect(all == (try lite.allParties()))
+        #expect(all.contains { $0.id == "\\N" } && all.contains { $0.attributesJSON == "\\N" } && all.contains { $0.attributesJSON == nil })
+        // The feed: one entry per input row, in input order, read byte for byte.
+        #expect(try pg.lastChange() == before + Int64(input.count))
+        let feed = try server.psql("SELECT string_agg(encode(convert_to(party_id, 'UTF8'), 'hex'), ',' ORDER BY seq) FROM party_change WHERE seq > \(before)")
+        let hex = input.map { $0.id.utf8.map { String(format: "%02x", $0) }.joined() }.joined(separator: ",")
+        #expect(feed == hex)
+        // And as a worker reads it, from anywhere in the import: the same as SQLite's feed.
+        for after in stride(from: before - 5, through: before + Int64(input.count), by: 37) {
+            let (a, b) = (try pg.changes(after: after), try lite.changes(after: after))
+            #expect(a.last == b.last && a.changes.map(\.id) == b.changes.map(\.id) && a.changes.map(\.party) == b.changes.map(\.party), "after \(after)")
+        }
     }
 
     @Test("Three writers on three connections commit at once; a reader following the feed ends with exactly the table")

@@ -86,21 +86,30 @@ struct PostgresWorkerTests {
         for w in [quiet, busy] { w.closeInput(); #expect(w.wait() == 0) }
     }
 
-    @Test("parties import --store writes into PostgreSQL, and a worker started later serves them")
+    @Test("parties import --store writes into PostgreSQL (COPY); a quiet worker catches up on its NOTIFY, one feed entry per party; a worker started later serves them")
     func importThenServe() throws {
         let server = try PostgresServer()
         defer { server.destroy() }
+        let quiet = try WorkerProcess(arguments: ["--store", server.url])
+        #expect(quiet.call(#"{"id":0,"op":"stats"}"#)?["result"]?["parties"]?.int64 == 0)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-pg-import-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: file) }
         try (0..<200).map { Self.partyJSON("m\($0)", lat: 37.5 + Double($0) * 1e-4) }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
         let r = try GeoFareBinary.run(["parties", "import", file.path, "--store", server.url])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!r.stderr.contains(server.password))
+        // The quiet worker's loop wakes every 200 ms; the import's NOTIFY made it catch up.
+        usleep(1_500_000)
+        let stats = quiet.call(#"{"id":1,"op":"stats"}"#)?["result"]
+        #expect(stats?["parties"]?.int64 == 200 && stats?["party_feed"]?["seq"]?.int64 == 200, "\(stats.map { JSONWriter.string($0) } ?? "no answer")")
+        #expect((stats?["party_feed"]?["idle_catch_ups"]?.int64 ?? 0) >= 1)
         let w = try WorkerProcess(arguments: ["--store", server.url])
         #expect(w.call(#"{"id":1,"op":"stats"}"#)?["result"]?["parties"]?.int64 == 200)
-        #expect(w.call(#"{"id":2,"op":"party.get","party_id":"m199"}"#)?["result"]?["party"]?["attributes"]?["k"] == .string("v"))
-        w.closeInput()
-        #expect(w.wait() == 0)
+        for worker in [w, quiet] {
+            #expect(worker.call(#"{"id":2,"op":"party.get","party_id":"m199"}"#)?["result"]?["party"]?["attributes"]?["k"] == .string("v"))
+            worker.closeInput()
+            #expect(worker.wait() == 0)
+        }
     }
 
     @Test("A wrong password or a bad URL: the worker exits 74 or 64 with a typed message and no password")
