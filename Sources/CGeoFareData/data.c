@@ -72,6 +72,10 @@ static const unsigned char tariffs_kr_gyeongnam_regular_changwon_json[] = {
 #embed "../../Data/tariffs/kr-gyeongnam-regular-changwon.json"
 };
 
+static const unsigned char tariffs_kr_incheon_deluxe_json[] = {
+#embed "../../Data/tariffs/kr-incheon-deluxe.json"
+};
+
 static const unsigned char tariffs_kr_incheon_regular_json[] = {
 #embed "../../Data/tariffs/kr-incheon-regular.json"
 };
@@ -154,6 +158,7 @@ static const geofare_data_file files[] = {
     {"tariffs/kr-gyeonggi-regular-2000.json", tariffs_kr_gyeonggi_regular_2000_json, sizeof(tariffs_kr_gyeonggi_regular_2000_json)},
     {"tariffs/kr-gyeonggi-regular.json", tariffs_kr_gyeonggi_regular_json, sizeof(tariffs_kr_gyeonggi_regular_json)},
     {"tariffs/kr-gyeongnam-regular-changwon.json", tariffs_kr_gyeongnam_regular_changwon_json, sizeof(tariffs_kr_gyeongnam_regular_changwon_json)},
+    {"tariffs/kr-incheon-deluxe.json", tariffs_kr_incheon_deluxe_json, sizeof(tariffs_kr_incheon_deluxe_json)},
     {"tariffs/kr-incheon-regular.json", tariffs_kr_incheon_regular_json, sizeof(tariffs_kr_incheon_regular_json)},
     {"tariffs/kr-jeju-regular.json", tariffs_kr_jeju_regular_json, sizeof(tariffs_kr_jeju_regular_json)},
     {"tariffs/kr-jeonbuk-regular-gunsan.json", tariffs_kr_jeonbuk_regular_gunsan_json, sizeof(tariffs_kr_jeonbuk_regular_gunsan_json)},

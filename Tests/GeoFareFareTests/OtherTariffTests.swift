@@ -26,6 +26,26 @@ struct OtherTariffTests {
         #expect(newNight.breakdown.baseSurcharge == 1_400 && newNight.breakdown.unitSurcharges == 14 * 40)
     }
 
+    @Test("Incheon deluxe/jumbo: only by name, out of city +20 %, nothing before 2023-07-01 04:00")
+    func incheonDeluxe() throws {
+        // An origin in Incheon that names no tariff keeps the regular tariff.
+        let byLocation = try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.4563, longitude: 126.7052))
+        #expect(byLocation.id == "kr-incheon/regular")
+        // 3,100 m inside then 1,900 m outside, free flow: F = 5,000 m, N = ⌊2,000 / 151⌋ + 1 = 14 units
+        // starting at 3,000 + 151 k m; the first (3,000 m) ticks inside, the other 13 outside at
+        // 200 × 1.2 = 240: 7,000 + 14 × 200 + 13 × 40 = 10,320 → 10,300.
+        let out = try quote("kr-incheon/deluxe", segments: [(3_100, 300, 0, false), (1_900, 200, 0, true)], at: "2024-05-15T14:00:00+09:00")
+        #expect(out.breakdown.units == 14 && out.breakdown.unitSurcharges == 13 * 40)
+        #expect(out.total == 10_300, "\(out.total)")
+        #expect(try quote("kr-incheon/jumbo", segments: [(3_100, 300, 0, false), (1_900, 200, 0, true)], at: "2024-05-15T14:00:00+09:00").total == out.total)
+        // The 2019 version's night and out-of-city rules are in no source: refused, not priced with 2023's.
+        let error = try #require(throws: FareError.self) {
+            try quote("kr-incheon/deluxe", segments: [(2_000, 200, 0, false)], at: "2023-07-01T03:59:59+09:00")
+        }
+        #expect(error.code == "no_tariff_version" && error.field == "depart_at")
+        #expect(try quote("kr-incheon/deluxe", segments: [(2_000, 200, 0, false)], at: "2023-07-01T04:00:00+09:00").total == 7_000)
+    }
+
     @Test("NYC 2022 tariff: units on completion, MTA, improvement, rush hour and congestion surcharges")
     func nycWithSurcharges() throws {
         // 5 miles in 20 minutes, a weekday 17:30 in May, Times Square → Wall Street.
