@@ -24,6 +24,10 @@ static const unsigned char route_speed_profiles_json[] = {
 #embed "../../Data/route/speed-profiles.json"
 };
 
+static const unsigned char tariffs_kr_busan_deluxe_json[] = {
+#embed "../../Data/tariffs/kr-busan-deluxe.json"
+};
+
 static const unsigned char tariffs_kr_busan_regular_json[] = {
 #embed "../../Data/tariffs/kr-busan-regular.json"
 };
@@ -146,6 +150,7 @@ static const geofare_data_file files[] = {
     {"route/circuity.json", route_circuity_json, sizeof(route_circuity_json)},
     {"route/profiles/car.json", route_profiles_car_json, sizeof(route_profiles_car_json)},
     {"route/speed-profiles.json", route_speed_profiles_json, sizeof(route_speed_profiles_json)},
+    {"tariffs/kr-busan-deluxe.json", tariffs_kr_busan_deluxe_json, sizeof(tariffs_kr_busan_deluxe_json)},
     {"tariffs/kr-busan-regular.json", tariffs_kr_busan_regular_json, sizeof(tariffs_kr_busan_regular_json)},
     {"tariffs/kr-chungbuk-regular.json", tariffs_kr_chungbuk_regular_json, sizeof(tariffs_kr_chungbuk_regular_json)},
     {"tariffs/kr-chungnam-regular-cheonan.json", tariffs_kr_chungnam_regular_cheonan_json, sizeof(tariffs_kr_chungnam_regular_cheonan_json)},

@@ -46,6 +46,26 @@ struct OtherTariffTests {
         #expect(try quote("kr-incheon/deluxe", segments: [(2_000, 200, 0, false)], at: "2023-07-01T04:00:00+09:00").total == 7_000)
     }
 
+    @Test("Busan deluxe/jumbo: only by name, no out-of-city rate in any source, nothing before 2023-06-01")
+    func busanDeluxe() throws {
+        // An origin in Busan (city hall) that names no tariff keeps the regular tariff.
+        let byLocation = try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 35.1798, longitude: 129.0750))
+        #expect(byLocation.id == "kr-busan/regular")
+        // Inside Busan, free flow: F = 5,000 m, N = ⌊2,000 / 140⌋ + 1 = 15: 7,500 + 15 × 200 = 10,500; jumbo is the same tariff.
+        let inside = try quote("kr-busan/jumbo", segments: [(3_100, 300, 0, false), (1_900, 200, 0, false)], at: "2024-05-15T14:00:00+09:00")
+        #expect(inside.breakdown.units == 15 && inside.total == 10_500, "\(inside.total)")
+        // Leaving Busan: the deluxe out-of-city rate is in no source, so the trip is refused, not priced with a guess.
+        let outside = try #require(throws: FareError.self) {
+            try quote("kr-busan/deluxe", segments: [(3_100, 300, 0, false), (1_900, 200, 0, true)], at: "2024-05-15T14:00:00+09:00")
+        }
+        #expect(outside.code == "unknown_out_of_zone_rate" && outside.field == "segments[1].outside")
+        // Before 2023-06-01 00:00 the older versions' night rule is in no source: refused.
+        let early = try #require(throws: FareError.self) {
+            try quote("kr-busan/deluxe", segments: [(2_000, 200, 0, false)], at: "2023-05-31T23:59:59+09:00")
+        }
+        #expect(early.code == "no_tariff_version" && early.field == "depart_at")
+    }
+
     @Test("NYC 2022 tariff: units on completion, MTA, improvement, rush hour and congestion surcharges")
     func nycWithSurcharges() throws {
         // 5 miles in 20 minutes, a weekday 17:30 in May, Times Square → Wall Street.
