@@ -43,21 +43,26 @@ public final class PartyStore: @unchecked Sendable {
                 db = try DatabaseQueue(configuration: config)
             } else {
                 db = try DatabaseQueue(path: path, configuration: config)
-                try db.writeWithoutTransaction { db in
-                    let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                    if mode?.lowercased() != "wal" { throw StoreError(code: .storageError, message: "cannot switch \(path) to WAL (journal_mode \(mode ?? "?"))") }
-                }
             }
             // Two processes opening a new file at once both see it unmigrated; the loser's
-            // CREATE fails ("table party already exists"). Retrying finds v1 applied.
+            // CREATE fails ("table party already exists"). Retrying finds v1 applied. The switch
+            // to WAL is retried with it: on a loaded machine it met another process's first
+            // transaction on the new file and answered SQLITE_BUSY without waiting (CI saw a
+            // worker exit 74 with "database is locked" when two started on one new file).
             var attempt = 0
             while true {
                 do {
+                    if path != ":memory:" {
+                        try db.writeWithoutTransaction { db in
+                            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                            if mode?.lowercased() != "wal" { throw StoreError(code: .storageError, message: "cannot switch \(path) to WAL (journal_mode \(mode ?? "?"))") }
+                        }
+                    }
                     try Self.migrator.migrate(db)
                     break
                 } catch {
                     attempt += 1
-                    if attempt >= 5 { throw error }
+                    if attempt >= 8 { throw error }
                     usleep(UInt32(50_000 * attempt))
                 }
             }
