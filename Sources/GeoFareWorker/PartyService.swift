@@ -10,7 +10,8 @@ import Synchronization
 /// - At start the index is built from one snapshot of the store through the bulk path.
 /// - Writes are committed to the store in groups (``commit(_:)``: one transaction) and only
 ///   then applied to the index in place (no rebuild).
-/// - ``sync()`` runs before every op that reads or reports parties: when the store says
+/// - ``sync()`` runs before every op that reads or reports parties (once per batch of requests
+///   read together, inside ``batch(_:)``): when the store says
 ///   another process wrote (SQLite: `PRAGMA data_version`; PostgreSQL: always, as one feed
 ///   query), it applies the change feed to the index; when more than `reloadAfterChanges`
 ///   changes are waiting (another process imported many parties), it rebuilds the index from
@@ -35,6 +36,14 @@ public final class PartyService: @unchecked Sendable {
     private let noticed = ChangeNotice()
     /// Catch-ups done while no request was waiting, because the store sent a notice.
     public private(set) var idleCatchUps = 0
+
+    /// Inside ``batch(_:)``: whether a sync succeeded since the batch began.
+    private var inBatch = false
+    private var syncedThisBatch = false
+    /// Store reads that looked for other processes' changes (``externallyChanged`` and, on a
+    /// change, the feed), and syncs skipped because the batch had already looked.
+    public private(set) var feedChecks = 0
+    public private(set) var feedChecksShared = 0
 
     /// The number of parties in the index (= in the store, after a sync).
     public var count: Int { index.count }
@@ -75,7 +84,7 @@ public final class PartyService: @unchecked Sendable {
     @discardableResult
     public func catchUpIfNoticed() -> Bool {
         guard noticed.flag.exchange(false, ordering: .acquiringAndReleasing) else { return false }
-        guard let applied = try? sync(), applied > 0 else { return false }
+        guard let applied = try? syncNow(), applied > 0 else { return false }
         idleCatchUps += 1
         return true
     }
@@ -92,8 +101,34 @@ public final class PartyService: @unchecked Sendable {
     /// from a new snapshot when more than ``reloadAfterChanges`` are.
     /// - Returns: how many changes were applied (0: none waiting).
     /// - Throws: ``StoreError``; the index is then unchanged.
+    ///
+    /// Inside ``batch(_:)`` only the first successful sync reads the store; the ops after it
+    /// share what it found (a failed sync is tried again by the next op).
     @discardableResult
     public func sync() throws -> Int64 {
+        if inBatch && syncedThisBatch {
+            feedChecksShared += 1
+            return 0
+        }
+        let applied = try syncNow()
+        if inBatch { syncedThisBatch = true }
+        return applied
+    }
+
+    /// Runs `body` with one store check shared by every ``sync()`` in it. The worker loop wraps
+    /// each batch of requests it read together in one: every request of the batch arrived
+    /// before its first sync read the store, so a change committed before a request was sent is
+    /// still seen by that request, while a pipelining client's hundreds of `nearby` requests
+    /// cost one feed query (one round trip on PostgreSQL), not one each.
+    public func batch<T>(_ body: () throws -> T) rethrows -> T {
+        inBatch = true
+        syncedThisBatch = false
+        defer { inBatch = false; syncedThisBatch = false }
+        return try body()
+    }
+
+    private func syncNow() throws -> Int64 {
+        feedChecks += 1
         guard try store.externallyChanged() else { return 0 }
         if let (changes, last) = try store.changes(after: lastSeq, limit: reloadAfterChanges) {
             for change in changes {

@@ -317,7 +317,10 @@ public final class WorkerDispatcher: @unchecked Sendable {
             "uptime_s": .double((Date().timeIntervalSince(started) * 1000).rounded() / 1000),
             "requests": .int(requests),
             "errors": .object(errorsByCode.mapValues { .int($0) }),
-            "party_feed": parties.map { p in .object(["seq": .int(p.feedSeq), "idle_catch_ups": .int(Int64(p.idleCatchUps))]) } ?? .null,
+            "party_feed": parties.map { p in
+                .object(["seq": .int(p.feedSeq), "idle_catch_ups": .int(Int64(p.idleCatchUps)),
+                         "checks": .int(Int64(p.feedChecks)), "checks_shared": .int(Int64(p.feedChecksShared))])
+            } ?? .null,
         ])
     }
 
@@ -351,6 +354,13 @@ public final class WorkerDispatcher: @unchecked Sendable {
         JSONWriter.append(.object(["code": .string(error.code), "message": .string(error.message), "field": error.field.map(JSONValue.string) ?? .null]), to: &out)
         out.append(contentsOf: "}\n".utf8)
         return out
+    }
+
+    /// Runs `body` (the answering of one batch of requests read together) with one party-store
+    /// check shared by its party ops (``PartyService/batch(_:)``).
+    public func batch<T>(_ body: () throws -> T) rethrows -> T {
+        guard let parties else { return try body() }
+        return try parties.batch(body)
     }
 
     /// Called by the loop while it waits for input: a quiet worker catches up with the changes

@@ -12,7 +12,9 @@ let stopRequested = Atomic<Bool>(false)
 ///
 /// - Complete lines available at once are answered as a batch: runs of stateless requests are
 ///   spread over the cores, party requests run in order on this thread, and each run of party
-///   writes (`party.upsert`/`party.remove`) is committed as one transaction. Responses are
+///   writes (`party.upsert`/`party.remove`) is committed as one transaction. The batch's party
+///   ops share one look at the store for other processes' changes
+///   (``WorkerDispatcher/batch(_:)``). Responses are
 ///   written in input order, after the commits they acknowledge.
 /// - While no input comes (every 200 ms of quiet), the party store's change notices are acted
 ///   on (``WorkerDispatcher/idle()``).
@@ -86,7 +88,7 @@ public final class WorkerLoop: @unchecked Sendable {
                 start = nl + 1
             }
             if !lines.isEmpty {
-                answer(lines, in: pending, tooLarge: tooLargeAt, into: &out)
+                dispatcher.batch { answer(lines, in: pending, tooLarge: tooLargeAt, into: &out) }
                 pending.removeSubrange(0..<start)
             }
             if !discarding && pending.count > maxLineBytes {
@@ -103,7 +105,7 @@ public final class WorkerLoop: @unchecked Sendable {
                     if discarding {
                         out += dispatcher.tooLarge(discarded + pending.count, limit: maxLineBytes)
                     } else {
-                        answer([0..<pending.count], in: pending, tooLarge: [:], into: &out)
+                        dispatcher.batch { answer([0..<pending.count], in: pending, tooLarge: [:], into: &out) }
                     }
                 }
                 return write(&out) ? 0 : 1

@@ -67,6 +67,45 @@ struct PostgresWorkerTests {
         #expect(w.wait() == 0)
     }
 
+    @Test("Party reads pipelined together share one feed query, and each still sees every write acknowledged before it was sent")
+    func batchSharesOneFeedQuery() throws {
+        let server = try PostgresServer()
+        defer { server.destroy() }
+        let a = try WorkerProcess(arguments: ["--store", server.url])
+        let b = try WorkerProcess(arguments: ["--store", server.url])
+        func feed(_ w: WorkerProcess, _ id: Int) -> (checks: Int64, shared: Int64) {
+            let f = w.call(#"{"id":\#(id),"op":"stats"}"#)?["result"]?["party_feed"]
+            return (f?["checks"]?.int64 ?? -1, f?["checks_shared"]?.int64 ?? -1)
+        }
+        for round in 0..<3 {
+            // A write through the other worker, acknowledged before the batch is sent.
+            #expect(a.call(#"{"id":1,"op":"party.upsert","party":\#(Self.partyJSON("p\(round)", lat: 37.5665 + Double(round) * 1e-4))}"#)?.isOK == true)
+            let before = feed(b, 2)
+            // 30 reads in one write under PIPE_BUF: the worker reads them at once, one batch.
+            let reads = (0..<30).map { i in
+                i % 2 == 0 ? #"{"id":\#(i),"op":"party.get","party_id":"p\#(round)"}"#
+                    : #"{"id":\#(i),"op":"nearby","center":{"lat":37.5665,"lon":126.978},"radius_m":500}"#
+            }.joined(separator: "\n") + "\n"
+            #expect(reads.utf8.count < 4096)
+            b.send(Array(reads.utf8))
+            let answers = b.receive(30)
+            #expect(answers.count == 30)
+            for (i, r) in answers.enumerated() {
+                if i % 2 == 0 {
+                    #expect(r["result"]?["party"]?["id"] == .string("p\(round)"), "\(JSONWriter.string(r))")
+                } else {
+                    #expect(r["result"]?["parties"]?.array?.count == round + 1, "\(JSONWriter.string(r))")
+                }
+            }
+            let after = feed(b, 3)
+            // Every party op counted once; the batch and the second stats each looked once
+            // (a third look only if the pipe split the batch).
+            #expect((after.checks - before.checks) + (after.shared - before.shared) == 31)
+            #expect(after.checks - before.checks <= 3 && after.shared - before.shared >= 28, "\(before) → \(after)")
+        }
+        for w in [a, b] { w.closeInput(); #expect(w.wait() == 0) }
+    }
+
     @Test("A quiet worker applies another worker's write on NOTIFY, before its next request")
     func quietWorkerListens() throws {
         let server = try PostgresServer()
