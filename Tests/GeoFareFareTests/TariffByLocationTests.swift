@@ -57,8 +57,7 @@ struct TariffByLocationTests {
     @Test("Each group zone is inside its province's zone and the group tariffs point at it")
     func groupZones() throws {
         let zones = sharedEngine.catalog.zones
-        // (kr-gyeonggi-standard is drawn too, but the standard tariff's region is the whole province: the default.)
-        for (group, province) in [("kr-gyeonggi-ga", "kr-gyeonggi"), ("kr-gyeonggi-na", "kr-gyeonggi"),
+        for (group, province) in [("kr-gyeonggi-standard", "kr-gyeonggi"), ("kr-gyeonggi-ga", "kr-gyeonggi"), ("kr-gyeonggi-na", "kr-gyeonggi"),
                                   ("kr-chungnam-cheonan", "kr-chungnam"), ("kr-jeonbuk-jeonju", "kr-jeonbuk"), ("kr-jeonbuk-gunsan", "kr-jeonbuk"),
                                   ("kr-jeonbuk-wanju", "kr-jeonbuk"), ("kr-jeonnam-suncheon", "kr-jeonnam"),
                                   ("kr-gyeongbuk-pohang", "kr-gyeongbuk"), ("kr-gyeongnam-changwon", "kr-gyeongnam")] {
@@ -81,16 +80,21 @@ struct TariffByLocationTests {
         }
     }
 
-    @Test("A 시·군 whose tariff group no source names: in Gyeonggi the standard group (the province default), elsewhere unknown_tariff_group")
+    @Test("A 시·군 whose tariff group the sources do not name: unknown_tariff_group naming the province and the modelled groups, never a guessed group")
     func unnamedGroup() throws {
-        // Paju and Bucheon (Gyeonggi: groups not named by the sources) take the standard group; Yongin (가형) keeps its own.
-        #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.7600, longitude: 126.7800)).id == "kr-gyeonggi/regular")
-        #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.5034, longitude: 126.7660)).id == "kr-gyeonggi/regular")
+        // Named members keep their groups: Suwon (표준형), Yongin (가형), Icheon (나형).
+        #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2636, longitude: 127.0286)).id == "kr-gyeonggi/regular")
         #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2411, longitude: 127.1776)).id == "kr-gyeonggi/regular-1800")
-        // Provinces with city groups and no province-wide tariff: the error names the province
-        // and the modelled groups. Hongseong (Chungnam: only Cheonan), Iksan (Jeonbuk), Mokpo
+        #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2722, longitude: 127.4350)).id == "kr-gyeonggi/regular-2000")
+        // Every province whose cities set their own tariffs. Gyeonggi: Paju, Bucheon, Goyang,
+        // Pyeongtaek (no source places them in a 2019 group) and Gwangmyeong (Seoul's tariff by
+        // one source, not mapped); Hongseong (Chungnam: only Cheonan), Iksan (Jeonbuk), Mokpo
         // (Jeonnam), Andong (Gyeongbuk), Gimhae (Gyeongnam).
-        for (lat, lon, province, modelled) in [(36.6011, 126.6608, "kr-chungnam", "kr-chungnam/regular-cheonan"),
+        let gyeonggi = "kr-gyeonggi/regular, kr-gyeonggi/regular-1800, kr-gyeonggi/regular-2000"
+        for (lat, lon, province, modelled) in [(37.7600, 126.7800, "kr-gyeonggi", gyeonggi), (37.5034, 126.7660, "kr-gyeonggi", gyeonggi),
+                                               (37.6584, 126.8320, "kr-gyeonggi", gyeonggi), (36.9921, 127.1129, "kr-gyeonggi", gyeonggi),
+                                               (37.4786, 126.8646, "kr-gyeonggi", gyeonggi),
+                                               (36.6011, 126.6608, "kr-chungnam", "kr-chungnam/regular-cheonan"),
                                                (35.9483, 126.9576, "kr-jeonbuk", "kr-jeonbuk/regular-jeonju"),
                                                (34.8118, 126.3922, "kr-jeonnam", "kr-jeonnam/regular-suncheon"),
                                                (36.5684, 128.7294, "kr-gyeongbuk", "kr-gyeongbuk/regular-pohang"),
