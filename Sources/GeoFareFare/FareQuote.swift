@@ -22,8 +22,9 @@ public struct FareQuote: Sendable, Hashable, Codable {
     public var callFee: Int64
     /// What is paid: everything above, rounded per the tariff.
     public var total: Int64
-    /// The total's band: when the slow-time model priced the trip, the totals at its 10th and
-    /// 90th percentile of slow time; otherwise the totals for the least and most slow time the
+    /// The total's band: when the slow-time model priced the trip, an 80 % band (the totals at
+    /// slow time ± `band_z`·σ, fitted so that 80 % of real NYC fares fall inside; not the
+    /// Gaussian 10th/90th percentiles, whose fare band held 93 %); otherwise the totals for the least and most slow time the
     /// trip's distance and duration allow (the physical bounds).
     public var low: Int64
     public var high: Int64
