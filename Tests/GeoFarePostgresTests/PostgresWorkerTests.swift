@@ -106,6 +106,120 @@ struct PostgresWorkerTests {
         for w in [a, b] { w.closeInput(); #expect(w.wait() == 0) }
     }
 
+    @Test("The same random writes through a worker on PostgreSQL and one on SQLite: clusters, nearby and leaves answer the same, and so does a worker started later from the PostgreSQL snapshot")
+    func sameAnswersAsSQLite() throws {
+        let server = try PostgresServer()
+        defer { server.destroy() }
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-pg-vs-sqlite-\(UUID().uuidString).db").path
+        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
+        let pg = try WorkerProcess(arguments: ["--store", server.url])
+        let lite = try WorkerProcess(arguments: ["--db", db])
+        var rng = SeededGenerator(seed: 14)
+        var live: [String] = []
+        var lines: [String] = []
+        for i in 0..<2_000 {
+            if !live.isEmpty && Int.random(in: 0..<100, using: &rng) < 15 {
+                let id = live.remove(at: Int.random(in: 0..<live.count, using: &rng))
+                lines.append(#"{"id":\#(i),"op":"party.remove","party_id":"\#(id)"}"#)
+            } else {
+                // Mostly new parties, some raised again (a new version); a few co-located ones.
+                let id = !live.isEmpty && Bool.random(using: &rng) && Int.random(in: 0..<4, using: &rng) == 0
+                    ? live[Int.random(in: 0..<live.count, using: &rng)] : "r\(i)"
+                if !live.contains(id) { live.append(id) }
+                let (lat, lon) = i % 50 == 0 ? (37.55, 126.95)
+                    : (37.45 + Double.random(in: 0..<0.2, using: &rng), 126.85 + Double.random(in: 0..<0.3, using: &rng))
+                let taken = Int.random(in: 0...4, using: &rng)
+                lines.append(#"{"id":\#(i),"op":"party.upsert","party":{"id":"\#(id)","origin":{"lat":\#(lat),"lon":\#(lon)},"destination":{"lat":37.4979,"lon":127.0276},"depart_at":"2030-05-15T2\#(i % 4):30:00+09:00","seats_total":4,"seats_taken":\#(taken)}}"#)
+            }
+        }
+        // Pipelined in chunks, so writes commit in groups on both stores.
+        for chunk in stride(from: 0, to: lines.count, by: 100) {
+            let text = lines[chunk..<min(chunk + 100, lines.count)].joined(separator: "\n") + "\n"
+            for w in [pg, lite] {
+                w.send(Array(text.utf8))
+                let answers = w.receive(min(100, lines.count - chunk))
+                #expect(answers.count == min(100, lines.count - chunk) && answers.allSatisfy(\.isOK))
+            }
+        }
+        let late = try WorkerProcess(arguments: ["--store", server.url])
+        /// A nearby answer without `updated_at` (each store stamps its own write time).
+        func comparable(_ v: JSONValue?) -> JSONValue? {
+            guard let parties = v?["result"]?["parties"]?.array else { return v }
+            return .array(parties.map { p in
+                guard case var .object(o) = p else { return p }
+                o["updated_at"] = nil
+                return .object(o)
+            })
+        }
+        var compared = 0, nonEmpty = 0
+        for q in 0..<150 {
+            let west = 126.8 + Double.random(in: 0..<0.3, using: &rng), south = 37.4 + Double.random(in: 0..<0.2, using: &rng)
+            let size = Double.random(in: 0.01..<0.4, using: &rng)
+            let filter = q % 3 == 0 ? #","min_free_seats":2"# : (q % 3 == 1 ? #","depart_from":"2030-05-15T21:00:00+09:00","depart_until":"2030-05-15T22:59:00+09:00""# : "")
+            let request = q % 2 == 0
+                ? #"{"id":\#(q),"op":"clusters","bbox":{"west":\#(west),"south":\#(south),"east":\#(west + size),"north":\#(south + size * 0.7)},"zoom":\#(8 + q % 10)\#(filter)}"#
+                : #"{"id":\#(q),"op":"nearby","center":{"lat":\#(south + 0.05),"lon":\#(west + 0.05)},"radius_m":\#(200 + q * 20),"limit":20\#(filter)}"#
+            let want = lite.call(request)
+            #expect(want?.isOK == true)
+            for w in [pg, late] {
+                let got = w.call(request)
+                #expect(comparable(got) == comparable(want), "\(request)\n\(got.map { JSONWriter.string($0) } ?? "none")\n\(want.map { JSONWriter.string($0) } ?? "none")")
+            }
+            compared += 1
+            if (want?["result"]?["items"]?.array?.count ?? want?["result"]?["parties"]?.array?.count ?? 0) > 0 { nonEmpty += 1 }
+            // Leaves of the first multi-party cluster: the same members on every store.
+            if let cluster = want?["result"]?["items"]?.array?.first(where: { ($0["count"]?.int64 ?? 0) > 1 }), let id = cluster["id"]?.string {
+                let leaves = #"{"id":\#(q),"op":"cluster.leaves","cluster_id":"\#(id)","limit":50\#(filter)}"#
+                let wantLeaves = lite.call(leaves)
+                #expect(wantLeaves?.isOK == true)
+                for w in [pg, late] { #expect(comparable(w.call(leaves)) == comparable(wantLeaves), "\(leaves)") }
+            }
+        }
+        #expect(compared == 150 && nonEmpty > 100)
+        let counts = [pg, lite, late].map { $0.call(#"{"id":0,"op":"stats"}"#)?["result"]?["parties"]?.int64 }
+        #expect(counts[0] == Int64(live.count) && counts[1] == Int64(live.count) && counts[2] == Int64(live.count), "\(counts) vs \(live.count)")
+        for w in [pg, lite, late] { w.closeInput(); #expect(w.wait() == 0) }
+    }
+
+    @Test("Another process imports more parties than the feed is worth applying: the worker reloads from one snapshot, and stats, party.get and nearby agree at once")
+    func catchUpInBulk() throws {
+        let server = try PostgresServer()
+        defer { server.destroy() }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-pg-bulk-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let worker = try WorkerProcess(arguments: ["--store", server.url])
+        #expect(worker.call(#"{"id":1,"op":"party.upsert","party":\#(Self.partyJSON("own", lat: 37.5, lon: 127))}"#)?.isOK == true)
+        // 25,000 (more than the 10,000 worth applying one by one) while the worker answers.
+        let n = 25_000
+        try (0..<n).map { Self.partyJSON("bulk\($0)", lat: 37.4 + Double($0 % 1000) * 2e-4, lon: 126.9 + Double($0 / 1000) * 4e-3) }
+            .joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let imported = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? GeoFareBinary.run(["parties", "import", file.path, "--store", server.url])
+            imported.signal()
+        }
+        var answered = 0
+        while imported.wait(timeout: .now() + 0.05) == .timedOut {
+            if worker.call(#"{"id":2,"op":"ping"}"#)?.isOK == true { answered += 1 }
+        }
+        #expect(answered > 0)
+        #expect(worker.call(#"{"id":3,"op":"stats"}"#)?["result"]?["parties"]?.int64 == Int64(1 + n))
+        #expect(worker.call(#"{"id":4,"op":"party.get","party_id":"bulk24999"}"#)?["result"]?["party"]?["id"] == .string("bulk24999"))
+        let near = worker.call(#"{"id":5,"op":"nearby","center":{"lat":37.4,"lon":126.9},"radius_m":30,"limit":5}"#)
+        #expect(near?["result"]?["parties"]?.array?.first?["id"] == .string("bulk0"))
+        // Caught up by a reload (on the import's NOTIFY while idle, or at the stats request).
+        #expect(String(decoding: worker.errorOutput, as: UTF8.self).contains("by reloading \(1 + n) parties"))
+        // After the reload the feed goes on from the snapshot: a later removal elsewhere is seen.
+        let other = try WorkerProcess(arguments: ["--store", server.url])
+        #expect(other.call(#"{"id":6,"op":"party.remove","party_id":"bulk0"}"#)?["result"]?["removed"] == .bool(true))
+        other.closeInput()
+        #expect(other.wait() == 0)
+        #expect(worker.call(#"{"id":7,"op":"party.get","party_id":"bulk0"}"#)?["error"]?["code"] == .string("not_found"))
+        #expect(worker.call(#"{"id":8,"op":"stats"}"#)?["result"]?["parties"]?.int64 == Int64(n))
+        worker.closeInput()
+        #expect(worker.wait() == 0)
+    }
+
     @Test("A quiet worker applies another worker's write on NOTIFY, before its next request")
     func quietWorkerListens() throws {
         let server = try PostgresServer()
