@@ -37,7 +37,7 @@ NETWORKS = [  # (short name, file)
 # drive-throughs) is excluded by default: it is often access-restricted in
 # practice without being tagged so, it is mapped very unevenly between cities,
 # and a fare estimate is for street-to-street legs (pickups are snapped to the
-# street).  --include-service adds it (sensitivity check, see METHOD.md).
+# street).  --include-service adds it (sensitivity check, see README.md).
 DRIVABLE = {
     "motorway", "trunk", "primary", "secondary", "tertiary",
     "motorway_link", "trunk_link", "primary_link", "secondary_link", "tertiary_link",

