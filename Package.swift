@@ -111,7 +111,7 @@ let package = Package(
             dependencies: ["GeoFareStore", "GeoFareCluster", "GeoFareCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "GeoFareGraphTests", dependencies: ["GeoFareGraph", "GeoFareCore", "GeoFareProj"],
+        .testTarget(name: "GeoFareGraphTests", dependencies: ["GeoFareGraph", "GeoFareCore", "GeoFareProj", "GeoFareTestSupport"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         // The PostgreSQL store and workers on it, against a real server each test starts.
         .testTarget(
@@ -122,7 +122,7 @@ let package = Package(
         // The statistics helper, and every benchmark run with --rounds through the built binary.
         .testTarget(name: "GeoFareBenchTests", dependencies: ["GeoFareBench", "GeoFareTestSupport", "geofare"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareClusterTests", dependencies: ["GeoFareCluster", "GeoFareCore", "GeoFareBench"], swiftSettings: swiftSettings),
-        .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute"], swiftSettings: swiftSettings),
+        .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute", "GeoFareTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareCLITests",
             dependencies: ["geofare", "GeoFareFare", "GeoFareRoute", "GeoFareCore", "GeoFareText", "GeoFareTestSupport"],

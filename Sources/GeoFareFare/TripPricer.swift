@@ -13,7 +13,7 @@ public struct TripPricer: Sendable {
     public let engine: FareEngine
     public let estimator: any RouteEstimator
     /// Names of route estimators (``RouteEstimator/name``) whose segments carry road-derived
-    /// slow time, kept as they are. Every other estimator's segments (`circuity-v1` writes the
+    /// slow time, kept as they are. Every other estimator's segments (`circuity-v2` writes the
     /// tariff-agnostic cruise rule `max(0, T − D / cruise)`) get their slow seconds from the
     /// catalog's slow-time model for the meter's changeover speed and mode.
     public let roadDerivedSlowTime: Set<String>

@@ -16,7 +16,8 @@ import GeoFareData
 /// Immutable and `Sendable`; a class so that calls through `any RouteEstimator` pass one
 /// reference instead of copying (and retaining) the model's and profiles' arrays.
 public final class CircuityRouteEstimator: RouteEstimator {
-    public let name = "circuity-v1"
+    /// `circuity-v2`: the model refitted to fastest routes (`Data/route/circuity.json`); v1 was fitted to shortest paths.
+    public let name = "circuity-v2"
     public let model: CircuityModel
     public let profiles: [SpeedProfile]
     public let defaultProfile: SpeedProfile

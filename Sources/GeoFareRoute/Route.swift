@@ -87,7 +87,7 @@ public struct Route: Sendable, Hashable {
 /// Anything that estimates routes: the circuity model today, a road-graph router later. The
 /// meter, the worker and the CLI only see this protocol.
 public protocol RouteEstimator: Sendable {
-    /// A short name reported with every route, e.g. `circuity-v1`.
+    /// A short name reported with every route, e.g. `circuity-v2`.
     var name: String { get }
     /// Estimates a route.
     /// - Throws: ``RouteError`` for invalid requests.

@@ -9,8 +9,7 @@ import GeoFareText
 /// `--graph`: a real OSM extract built into a graph file by the command, then the same fares
 /// through the worker, `fare-csv` and the library, all on the road network.
 struct GraphRoutingTests {
-    static let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/data/osm")
+    static let shared = SharedData.url("osm")
 
     /// Builds `extract` into a temporary graph file with `geofare graph build`.
     static func build(_ extract: String) throws -> URL {
@@ -43,7 +42,7 @@ struct GraphRoutingTests {
         #expect(both.status != 0 && both.stderr.contains("not both"), "\(both.stderr)")
     }
 
-    @Test("graph build, info, and a corrupt or foreign file named as such")
+    @Test("graph build, info, and a corrupt or foreign file named as such", .enabled(if: SharedData.runs("osm"), "needs ../shared/data/osm beside the checkout"))
     func buildAndInfo() throws {
         let graph = try Self.build("seoul_mapo.osm.pbf")
         defer { try? FileManager.default.removeItem(at: graph) }
@@ -65,7 +64,7 @@ struct GraphRoutingTests {
         #expect(notGraph.status == 65 && notGraph.stderr.contains("graph_not_a_graph_file"), "\(notGraph.stderr)")
     }
 
-    @Test("Fares inside the graph: worker == fare-csv == library on the road route; outside it the circuity model answers, and says so")
+    @Test("Fares inside the graph: worker == fare-csv == library on the road route; outside it the circuity model answers, and says so", .enabled(if: SharedData.runs("osm"), "needs ../shared/data/osm beside the checkout"))
     func threeWayOnGraph() throws {
         let graph = try Self.build("seoul_mapo.osm.pbf")
         defer { try? FileManager.default.removeItem(at: graph) }
@@ -89,7 +88,7 @@ struct GraphRoutingTests {
             expected.append((q, route?.estimator ?? ""))
         }
         #expect(expected.filter { $0.1 == "graph-ch-v1" }.count >= 50)  // the extract covers two districts in part: some points are > 200 m from its roads
-        #expect(expected.filter { $0.1 == "circuity-v1" }.count >= 20)
+        #expect(expected.filter { $0.1 == "circuity-v2" }.count >= 20)
         let worker = try WorkerProcess(arguments: ["--db", ":memory:", "--graph", graph.path])
         worker.send(Array((lines.joined(separator: "\n") + "\n").utf8))
         let answers = worker.receive(lines.count)
@@ -108,7 +107,7 @@ struct GraphRoutingTests {
         }
     }
 
-    @Test("route on a graph: the road geometry on request, shortest never longer than fastest, no_road_nearby when asked not to fall back")
+    @Test("route on a graph: the road geometry on request, shortest never longer than fastest, no_road_nearby when asked not to fall back", .enabled(if: SharedData.runs("osm"), "needs ../shared/data/osm beside the checkout"))
     func routeOptions() throws {
         let graph = try Self.build("seoul_mapo.osm.pbf")
         defer { try? FileManager.default.removeItem(at: graph) }
@@ -129,7 +128,7 @@ struct GraphRoutingTests {
         let lenient = try #require(worker.call(#"{"id":4,"op":"route",\#(wet)}"#))
         #expect(strict["error"]?["code"]?.string == "no_road_nearby")
         #expect(strict["error"]?["field"]?.string == "to")
-        #expect(lenient["result"]?["estimator"]?.string == "circuity-v1")
+        #expect(lenient["result"]?["estimator"]?.string == "circuity-v2")
         let version = try #require(worker.call(#"{"id":5,"op":"version"}"#)?["result"])
         #expect(version["graphs"]?.array?.first?["file"]?.string == graph.path)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GeoFareCore
+import GeoFareTestSupport
 @testable import GeoFareFare
 
 /// Prices 25,358 real NYC standard-rate trips (TLC records, shared/data/nyc) from their distance
@@ -14,10 +15,7 @@ import GeoFareCore
 /// `Data/fare/calibration/cv_results.csv`); the thresholds below sit under those with room.
 /// The old cruise rule (29.8 km/h) is still reported for comparison: 75.3 % / 39.8 %.
 struct NYCValidationTests {
-    static var file: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/data/nyc/nyc_trips_validation.csv")
-    }
+    static var file: URL { SharedData.url("nyc/nyc_trips_validation.csv") }
 
     struct Result { var trips = 0; var within50 = 0; var within100 = 0; var exact = 0; var inBand = 0; var failures = 0 }
 
@@ -49,7 +47,7 @@ struct NYCValidationTests {
 
     /// Runs where the shared data sits beside the checkout, and always on CI (where a missing
     /// file is a failure); elsewhere the test is reported as skipped, not as passed.
-    static var runs: Bool { FileManager.default.fileExists(atPath: file.path) || ProcessInfo.processInfo.environment["CI"] != nil }
+    static var runs: Bool { SharedData.runs("nyc/nyc_trips_validation.csv") }
 
     static func percent(_ n: Int, _ of: Int) -> String { String(format: "%.1f %%", Double(n) / Double(of) * 100) }
 

@@ -23,7 +23,7 @@ struct RobustnessTests {
         } catch { return error }
     }
 
-    @Test("truncating a real extract at any of many offsets gives pbf_truncated naming the blob")
+    @Test("truncating a real extract at any of many offsets gives pbf_truncated naming the blob", .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"))
     func truncation() throws {
         let data = try Data(contentsOf: TestData.extract("seoul_mapo.osm.pbf"))
         var rng = SeededGenerator(seed: 2026)
@@ -39,7 +39,7 @@ struct RobustnessTests {
         #expect(Self.outcome(Data(), build: false)?.code == "pbf_truncated")
     }
 
-    @Test("flipped bytes in real extracts give a typed error or a valid network", arguments: ["seoul_mapo.osm.pbf", "busan_seomyeon_1km.osm.pbf"])
+    @Test("flipped bytes in real extracts give a typed error or a valid network", .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"), arguments: ["seoul_mapo.osm.pbf", "busan_seomyeon_1km.osm.pbf"])
     func flips(_ name: String) throws {
         let original = try Data(contentsOf: TestData.extract(name))
         var rng = SeededGenerator(seed: 7 &+ UInt64(name.count))
@@ -108,7 +108,7 @@ struct RobustnessTests {
         }
     }
 
-    @Test("the header's replication timestamp, bbox-free header and writing program are read")
+    @Test("the header's replication timestamp, bbox-free header and writing program are read", .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"))
     func header() throws {
         var w = PBFWriter()
         w.replicationTimestamp = 1_700_000_000

@@ -1,12 +1,15 @@
 import Foundation
 import GeoFareGraph
+import GeoFareTestSupport
 import Testing
 
 enum TestData {
     /// The package root, from this file's path.
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// `../shared/data/osm` beside the package.
-    static let osmDirectory = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data/osm")
+    static let osmDirectory = SharedData.url("osm")
+    /// Whether the tests on the shared extracts run (see ``SharedData/runs(_:)``).
+    static var extractsRun: Bool { SharedData.runs("osm") }
 
     /// Every shared extract, sorted by name.
     static var extracts: [String] {
