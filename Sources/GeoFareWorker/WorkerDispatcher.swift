@@ -23,6 +23,8 @@ public final class WorkerDispatcher: @unchecked Sendable {
     private let started = Date()
     private let statsLock = NSLock()
     private var requests: Int64 = 0
+    /// Requests the loop decoded with ``FastFareRequest`` (the byte-level fare path).
+    private var fastPathRequests: Int64 = 0
     private var errorsByCode: [String: Int64] = [:]
 
     /// What one lane of the worker loop prices with: its own pricer (its own catalog, meters
@@ -51,6 +53,14 @@ public final class WorkerDispatcher: @unchecked Sendable {
 
     /// Counts `n` successful answers at once (the loop's lanes count their own and report
     /// once per batch, instead of taking the stats lock per request).
+    /// Counts requests the loop answers through the fast fare path (`stats.fast_path`).
+    func countFastPath(_ n: Int) {
+        guard n > 0 else { return }
+        statsLock.lock()
+        fastPathRequests += Int64(n)
+        statsLock.unlock()
+    }
+
     func countSuccesses(_ n: Int) {
         guard n > 0 else { return }
         statsLock.lock()
@@ -316,6 +326,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
             "parties": .int(Int64(parties?.count ?? 0)),
             "uptime_s": .double((Date().timeIntervalSince(started) * 1000).rounded() / 1000),
             "requests": .int(requests),
+            "fast_path": .int(fastPathRequests),
             "errors": .object(errorsByCode.mapValues { .int($0) }),
             "party_feed": parties.map { p in
                 .object(["seq": .int(p.feedSeq), "idle_catch_ups": .int(Int64(p.idleCatchUps)),

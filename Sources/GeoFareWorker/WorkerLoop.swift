@@ -154,6 +154,7 @@ public final class WorkerLoop: @unchecked Sendable {
         var responses = parseErrors.values
         let parsed = parsedBox.values
         let fast = fastBox.values
+        dispatcher.countFastPath(fast.reduce(0) { $0 + ($1 == nil ? 0 : 1) })
         /// Fast-path fares and stateless ops may run on any core; party ops run in order here.
         func isStateless(_ i: Int) -> Bool {
             if fast[i] != nil { return true }

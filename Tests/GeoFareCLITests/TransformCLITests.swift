@@ -92,6 +92,10 @@ struct TransformCLITests {
         #expect(r.status == 64)
         #expect(r.stderr.contains("bogus") && r.stderr.contains("unknown_crs"))
         #expect(r.stdout.isEmpty)
+        // PROJ's own log reaches neither stream: its words are inside our one error line.
+        let epsg = try GeoFareBinary.run(["transform", "--from", "wgs84", "--to", "EPSG:999999", "1,2"])
+        let lines = epsg.stderr.split(separator: "\n")
+        #expect(epsg.stdout.isEmpty && lines.count == 1 && lines[0].hasPrefix("geofare:") && lines[0].contains("proj_create: crs not found"), "\(epsg.stderr)")
     }
 
     @Test("distance prints the geodesic; bad input exits 65 naming the field")

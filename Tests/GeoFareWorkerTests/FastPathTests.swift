@@ -41,6 +41,9 @@ struct FastPathTests {
         let worker = try WorkerProcess(arguments: ["--db", ":memory:"])
         worker.send(Array((fastLines.joined(separator: "\n") + "\n" + generalLines.joined(separator: "\n") + "\n").utf8))
         let answers = worker.receive(fastLines.count * 2)
+        // The worker itself took the fast path for exactly the fast-form lines.
+        let stats = worker.call(#"{"id":"s","op":"stats"}"#)
+        #expect(stats?["result"]?["fast_path"]?.int64 == Int64(expectFast), "\(stats.map { JSONWriter.string($0) } ?? "none")")
         worker.closeInput()
         #expect(worker.wait() == 0)
         try #require(answers.count == fastLines.count * 2)
