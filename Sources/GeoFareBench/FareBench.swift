@@ -137,6 +137,7 @@ struct RouteBench: ParsableCommand {
     @Option(help: "Trips per round.") var trips = 200_000
     @Option(help: "A road graph file: time its node-to-node queries and full routes instead (against plain bidirectional Dijkstra).") var graph: String?
     @Option(help: "With --graph: queries per round.") var queries = 2_000
+    @Option(help: "An OSM extract: build its graph first with `geofare graph build` (the car profile) as a child process, report the build's seconds, peak resident memory and file size, then time queries on it as --graph does.") var pbf: String?
 
     struct Report: Encodable {
         let benchmark = "route"
@@ -152,6 +153,12 @@ struct RouteBench: ParsableCommand {
     }
 
     func run() throws {
+        if let pbf {
+            guard graph == nil else { throw ValidationError("give --graph or --pbf, not both") }
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-bench-\(UUID().uuidString).graph").path
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            return try runGraph(out, build: try Self.buildGraph(pbf, to: out))
+        }
         if let graph { return try runGraph(graph) }
         let pricer = try TripPricer.standard()
         guard let estimator = pricer.estimator as? CircuityRouteEstimator else { throw ValidationError("no circuity estimator") }
@@ -188,11 +195,45 @@ struct RouteBench: ParsableCommand {
     }
 }
 
-/// `bench route --graph FILE`: the road graph's queries.
+/// `bench route --graph FILE` (or `--pbf FILE`): the road graph's build and queries.
 extension RouteBench {
+    /// The build of `--pbf`: `geofare graph build` run once as a child process.
+    struct BuildReport: Encodable {
+        let pbf: String
+        let seconds: Double
+        /// The child's peak resident memory (`getrusage(RUSAGE_CHILDREN)`: its maximum RSS).
+        let peak_rss_mib: Int
+        let file_bytes: Int
+    }
+
+    /// Runs `geofare graph build PBF -o OUT --quiet` with this executable; its wall time, peak
+    /// memory and file size. Throws `GeoFareExit.dataError` when the build fails (its stderr shown).
+    static func buildGraph(_ pbf: String, to out: String) throws -> BuildReport {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["graph", "build", pbf, "-o", out, "--quiet"]
+        let errors = Pipe()
+        process.standardError = errors
+        let start = DispatchTime.now().uptimeNanoseconds
+        try process.run()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        guard process.terminationStatus == 0 else {
+            StandardError.print(String(decoding: stderr, as: UTF8.self).trimmingCharacters(in: .newlines))
+            throw GeoFareExit.dataError
+        }
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)  // ru_maxrss: KiB on Linux
+        let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
+        return BuildReport(pbf: pbf, seconds: (seconds * 1000).rounded() / 1000, peak_rss_mib: Int(usage.ru_maxrss) / 1024, file_bytes: size)
+    }
+
     struct GraphReport: Encodable {
         let benchmark = "route-graph"
         let graph: String
+        /// With `--pbf`: how the graph was built (once, before the query rounds).
+        let build: BuildReport?
         let nodes: Int
         let arcs: Int
         let file_bytes: Int
@@ -225,7 +266,7 @@ extension RouteBench {
         let ranges: [String: [Double]]
     }
 
-    func runGraph(_ path: String) throws {
+    func runGraph(_ path: String, build: BuildReport? = nil) throws {
         let road: RoadGraph
         do { road = try RoadGraph(path: path) } catch {
             StandardError.print("geofare: \(error.description) [\(error.code)]")
@@ -285,10 +326,13 @@ extension RouteBench {
                 ranges: ["ch_queries_per_second": chRate.range, "dijkstra_queries_per_second": plainRate.range])
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        let report = GraphReport(graph: path, nodes: road.nodeCount, arcs: m.arcCount, file_bytes: size, queries: queries,
+        let report = GraphReport(graph: build == nil ? path : "(built from \(build!.pbf))", build: build, nodes: road.nodeCount, arcs: m.arcCount, file_bytes: size, queries: queries,
                                  rounds: options.roundCount, machine: .current, metrics: metrics)
         if options.json { print(try jsonLine(report)); return }
-        print("geofare bench route --graph \(path): \(report.nodes) nodes, \(report.arcs) arcs, \(size) bytes; \(queries) random node pairs × \(options.roundCount) rounds, one thread, \(report.machine.cores) cores (\(report.machine.cpu))")
+        if let b = build {
+            print("geofare bench route --pbf \(b.pbf): graph build \(String(format: "%.2f", b.seconds)) s, peak RSS \(b.peak_rss_mib) MiB, file \(b.file_bytes) bytes (built once, the car profile)")
+        }
+        print("geofare bench route --graph \(report.graph): \(report.nodes) nodes, \(report.arcs) arcs, \(size) bytes; \(queries) random node pairs × \(options.roundCount) rounds, one thread, \(report.machine.cores) cores (\(report.machine.cpu))")
         for (name, r) in metrics.sorted(by: { $0.key < $1.key }) {
             print("\(name): CH p50 \(String(format: "%.1f", r.ch_p50_us)) µs p99 \(String(format: "%.1f", r.ch_p99_us)) µs (\(Int(r.ch_queries_per_second))/s\(r.ranges["ch_queries_per_second"].map { options.roundCount > 1 ? ", range \(Int($0[0]))–\(Int($0[1]))" : "" } ?? ""), \(Int(r.ch_settled_mean)) nodes settled); plain bidirectional Dijkstra p50 \(String(format: "%.1f", r.dijkstra_p50_us)) µs p99 \(String(format: "%.1f", r.dijkstra_p99_us)) µs (\(Int(r.dijkstra_queries_per_second))/s\(r.ranges["dijkstra_queries_per_second"].map { options.roundCount > 1 ? ", range \(Int($0[0]))–\(Int($0[1]))" : "" } ?? "")); ×\(r.speedup_p50) at p50; full route with snapping p50 \(String(format: "%.1f", r.full_route_p50_us)) µs p99 \(String(format: "%.1f", r.full_route_p99_us)) µs (the \(r.full_route_routed) that routed: p50 \(String(format: "%.1f", r.full_route_routed_p50_us)) µs p99 \(String(format: "%.1f", r.full_route_routed_p99_us)) µs); equal answers \(r.checked_equal)/\(queries)")
         }

@@ -49,4 +49,25 @@ struct BenchRoundsTests {
         // ran once and repeated its figure would.
         #expect(figures.contains { $0.2[0] < $0.2[1] }, "no figure varied over the rounds: \(figures)")
     }
+
+    @Test("bench route --pbf: the build's seconds, peak memory and file size, then the graph's queries (CH equal to Dijkstra)",
+          .enabled(if: SharedData.runs("osm/seoul_mapo.osm.pbf"), "needs ../shared/data/osm beside the checkout"))
+    func routeBuild() throws {
+        let pbf = SharedData.url("osm/seoul_mapo.osm.pbf").path
+        let run = try GeoFareBinary.run(["bench", "route", "--pbf", pbf, "--queries", "100", "--rounds", "2", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let build = try #require(report["build"] as? [String: Any])
+        #expect(build["pbf"] as? String == pbf)
+        #expect((build["seconds"] as? Double ?? 0) > 0)
+        // The child's peak: more than the file it wrote, and far from the bench's own process.
+        #expect((build["peak_rss_mib"] as? Int ?? 0) > 5)
+        #expect((build["file_bytes"] as? Int ?? 0) > 100_000)
+        let metrics = try #require(report["metrics"] as? [String: [String: Any]])
+        for metric in ["fastest", "shortest"] {
+            #expect(metrics[metric]?["checked_equal"] as? Int == 100, "\(metric)")
+        }
+        let missing = try GeoFareBinary.run(["bench", "route", "--pbf", "/nonexistent/x.osm.pbf", "--rounds", "1"])
+        #expect(missing.status == 65 && missing.stderr.contains("pbf_unreadable"), "\(missing.stderr)")
+    }
 }
