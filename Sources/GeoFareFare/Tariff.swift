@@ -19,6 +19,9 @@ public struct Tariff: Sendable, Hashable {
     public let timeZone: TimeZone
     /// The zone whose area this tariff serves by default (the origin picks it), if any.
     public let region: String?
+    /// Further zones whose origins take this tariff (a city on a neighbour's tariff, e.g.
+    /// Gwangmyeong on Seoul's); empty for most.
+    public let alsoRegions: [String]
     /// The zone outside which units carry the out-of-zone rate, if any.
     public let businessZone: String?
     /// Average speed while moving, km/h, used when only total distance and duration are known.

@@ -20,9 +20,10 @@ public final class TariffCatalog: Sendable {
     private let meters: [[Meter]]
     /// Each tariff's business-zone polygon, resolved once (routes need it per request).
     private let businessZones: [GeoPolygon?]
-    /// The size of each tariff's region (its box, square degrees): where regions nest (a
-    /// province's city group inside the province), the smaller one is the more specific.
-    private let regionSizes: [Double]
+    /// Per tariff, the zones whose origins pick it (its region, then its `also_regions`), each
+    /// with its size (its box, square degrees): where regions nest (a province's city group
+    /// inside the province), the smaller one is the more specific.
+    private let originRegions: [[(zone: String, size: Double)]]
     /// Provinces whose city groups have tariffs but which have none of their own (no
     /// province-wide default): zone id → the ids of the group tariffs inside it.
     private let groupOnlyProvinces: [String: [String]]
@@ -76,8 +77,8 @@ public final class TariffCatalog: Sendable {
                 }
                 index[name] = i
             }
-            for zone in [t.region, t.businessZone].compactMap({ $0 }) where zones.zone(zone) == nil {
-                throw FareError(code: .invalidTariff, message: "zone '\(zone)' is not in any zones/*.geojson file", field: "\(t.origin): region/business_zone")
+            for zone in [t.region, t.businessZone].compactMap({ $0 }) + t.alsoRegions where zones.zone(zone) == nil {
+                throw FareError(code: .invalidTariff, message: "zone '\(zone)' is not in any zones/*.geojson file", field: "\(t.origin): region/also_regions/business_zone")
             }
         }
         self.tariffs = sorted
@@ -85,9 +86,11 @@ public final class TariffCatalog: Sendable {
         self.slowTime = slowTime
         self.index = index
         self.businessZones = sorted.map { t in t.businessZone.flatMap { zones.zone($0)?.polygon } }
-        self.regionSizes = sorted.map { t in
-            guard let b = t.region.flatMap({ zones.zone($0)?.polygon.bounds }) else { return .infinity }
-            return (b.east - b.west) * (b.north - b.south)
+        self.originRegions = sorted.map { t in
+            ([t.region].compactMap { $0 } + t.alsoRegions).map { id in
+                let b = zones.zone(id)!.polygon.bounds
+                return (id, (b.east - b.west) * (b.north - b.south))
+            }
         }
         self.groupOnlyProvinces = Self.groupOnlyProvinces(tariffs: sorted, zones: zones)
         self.meters = sorted.map { t in
@@ -108,7 +111,7 @@ public final class TariffCatalog: Sendable {
         slowTime = other.slowTime
         index = other.index
         businessZones = other.businessZones
-        regionSizes = other.regionSizes
+        originRegions = other.originRegions
         groupOnlyProvinces = other.groupOnlyProvinces
         meters = other.meters.map { $0.map { $0.copy() } }
     }
@@ -185,7 +188,7 @@ public final class TariffCatalog: Sendable {
     public func tariffIndex(forOrigin origin: Coordinate) throws(FareError) -> Int {
         var containing = Set(zones.zones(containing: origin))
         if containing.isEmpty {
-            let regions = Set(tariffs.compactMap(\.region))
+            let regions = Set(originRegions.flatMap { $0.map(\.zone) })
             let nearest = zones.zones.filter { regions.contains($0.id) }
                 .map { ($0.id, $0.polygon.distanceMeters(to: origin)) }
                 .min { $0.1 < $1.1 }
@@ -193,13 +196,16 @@ public final class TariffCatalog: Sendable {
         }
         // The most specific region first (a province's city group before the whole province),
         // then each region's "regular" class when a region has several tariffs, then id order.
-        let candidates = tariffs.indices.filter { i in tariffs[i].region.map(containing.contains) ?? false }
+        // A tariff matched through several of its zones counts its smallest.
+        let candidates = tariffs.indices.compactMap { i in
+            originRegions[i].filter { containing.contains($0.zone) }.map(\.size).min().map { (index: i, size: $0) }
+        }
         guard let best = candidates.min(by: { a, b in
-            if regionSizes[a] != regionSizes[b] { return regionSizes[a] < regionSizes[b] }
-            let ra = tariffs[a].id.hasSuffix("/regular"), rb = tariffs[b].id.hasSuffix("/regular")
+            if a.size != b.size { return a.size < b.size }
+            let ra = tariffs[a.index].id.hasSuffix("/regular"), rb = tariffs[b.index].id.hasSuffix("/regular")
             if ra != rb { return ra }
-            return a < b
-        }) else {
+            return a.index < b.index
+        })?.index else {
             if let province = zones.zones.first(where: { containing.contains($0.id) && groupOnlyProvinces[$0.id] != nil }) {
                 let modelled = groupOnlyProvinces[province.id]!.joined(separator: ", ")
                 throw FareError(code: .unknownTariffGroup, message: "\(origin) lies in \(province.name) (\(province.id)), whose cities and counties set their own taxi tariffs; no source gives the tariff group of this city or county (modelled: \(modelled)); name a tariff", field: "from")

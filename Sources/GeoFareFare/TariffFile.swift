@@ -40,6 +40,7 @@ struct TariffFile: Decodable {
     let currency: String
     let time_zone: String
     let region: String?
+    let also_regions: [String]?
     let business_zone: String?
     let default_cruise_kmh: Double
     let versions: [Version]
@@ -64,6 +65,11 @@ struct TariffFile: Decodable {
         guard let tz = TimeZone(identifier: time_zone) else { throw fail("time_zone", "unknown IANA time zone '\(time_zone)'") }
         guard default_cruise_kmh.isFinite, default_cruise_kmh > 0, default_cruise_kmh < 200 else { throw fail("default_cruise_kmh", "must be within (0, 200), got \(default_cruise_kmh)") }
         guard !versions.isEmpty else { throw fail("versions", "needs at least one version") }
+        let alsoRegions = also_regions ?? []
+        guard alsoRegions.isEmpty || region != nil else { throw fail("also_regions", "needs a region first") }
+        for (i, zone) in alsoRegions.enumerated() where zone.isEmpty || zone == region || alsoRegions[..<i].contains(zone) {
+            throw fail("also_regions[\(i)]", "must be a zone id other than the region and the others, got '\(zone)'")
+        }
         var out: [TariffVersion] = []
         for (i, v) in versions.enumerated() {
             let at = "versions[\(i)]"
@@ -133,7 +139,7 @@ struct TariffFile: Decodable {
                 flatSurcharges: flats, roundingStep: v.rounding.step
             ))
         }
-        return Tariff(id: id, aliases: aliases ?? [], name: name, currency: currency, timeZone: tz, region: region,
+        return Tariff(id: id, aliases: aliases ?? [], name: name, currency: currency, timeZone: tz, region: region, alsoRegions: alsoRegions,
                       businessZone: business_zone, defaultCruiseKmh: default_cruise_kmh, versions: out, origin: origin)
     }
 

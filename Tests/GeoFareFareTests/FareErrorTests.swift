@@ -120,6 +120,24 @@ struct FareErrorTests {
         #expect(refused.code == "invalid_tariff" && refused.field == "bad.json: versions[1].in_force_on", "\(refused.field ?? "nil")")
     }
 
+    @Test("also_regions: zones whose origins take the tariff; refused without a region, repeated, or naming a zone that is not loaded")
+    func alsoRegions() throws {
+        func load(_ region: String, _ also: String) throws(FareError) -> Tariff {
+            let text = Self.valid.replacingOccurrences(of: "\"region\": null,", with: "\"region\": \(region), \"also_regions\": \(also),")
+            return try TariffFile.load(Data(text.utf8), origin: "also.json")
+        }
+        #expect(try load("\"kr-seoul\"", "[\"kr-gyeonggi-gwangmyeong\"]").alsoRegions == ["kr-gyeonggi-gwangmyeong"])
+        for (region, also, field) in [("null", "[\"kr-gyeonggi\"]", "also.json: also_regions"),
+                                      ("\"kr-seoul\"", "[\"kr-seoul\"]", "also.json: also_regions[0]"),
+                                      ("\"kr-seoul\"", "[\"a\", \"a\"]", "also.json: also_regions[1]")] {
+            let error = try #require(throws: FareError.self) { try load(region, also) }
+            #expect(error.code == "invalid_tariff" && error.field == field, "\(also): \(error.field ?? "nil")")
+        }
+        let unknownZone = try load("\"kr-seoul\"", "[\"xx-nowhere\"]")
+        let error = try #require(throws: FareError.self) { try TariffCatalog(tariffs: [unknownZone], zones: sharedEngine.catalog.zones) }
+        #expect(error.code == "invalid_tariff" && error.message.contains("xx-nowhere"))
+    }
+
     @Test("A user data directory adds a tariff and a broken one is reported with its path")
     func userDirectory() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-tariffs-\(UUID().uuidString)")

@@ -45,6 +45,8 @@ struct TariffByLocationTests {
         Place(name: "Gunsan City Hall (Jeonbuk)", lat: 35.9676, lon: 126.7366, tariff: "kr-jeonbuk/regular-gunsan"),
         Place(name: "Wanju-gun Office (Jeonbuk)", lat: 35.9045, lon: 127.1622, tariff: "kr-jeonbuk/regular-wanju"),
         Place(name: "Gunwi-gun Office (Daegu since 2023)", lat: 36.2400, lon: 128.5700, tariff: "kr-daegu/regular"),
+        Place(name: "Gwangmyeong City Hall (Gyeonggi, on Seoul's tariff)", lat: 37.4786, lon: 126.8646, tariff: "kr-seoul/regular"),
+        Place(name: "Gwangmyeong Station (KTX)", lat: 37.4163, lon: 126.8848, tariff: "kr-seoul/regular"),
     ]
 
     @Test("The origin picks its region's tariff: a city hall per Korean region, a point per province group, New York's boroughs",
@@ -57,7 +59,7 @@ struct TariffByLocationTests {
     @Test("Each group zone is inside its province's zone and the group tariffs point at it")
     func groupZones() throws {
         let zones = sharedEngine.catalog.zones
-        for (group, province) in [("kr-gyeonggi-standard", "kr-gyeonggi"), ("kr-gyeonggi-ga", "kr-gyeonggi"), ("kr-gyeonggi-na", "kr-gyeonggi"),
+        for (group, province) in [("kr-gyeonggi-standard", "kr-gyeonggi"), ("kr-gyeonggi-gwangmyeong", "kr-gyeonggi"), ("kr-gyeonggi-ga", "kr-gyeonggi"), ("kr-gyeonggi-na", "kr-gyeonggi"),
                                   ("kr-chungnam-cheonan", "kr-chungnam"), ("kr-jeonbuk-jeonju", "kr-jeonbuk"), ("kr-jeonbuk-gunsan", "kr-jeonbuk"),
                                   ("kr-jeonbuk-wanju", "kr-jeonbuk"), ("kr-jeonnam-suncheon", "kr-jeonnam"),
                                   ("kr-gyeongbuk-pohang", "kr-gyeongbuk"), ("kr-gyeongnam-changwon", "kr-gyeongnam")] {
@@ -65,7 +67,7 @@ struct TariffByLocationTests {
             let p = try #require(zones.zone(province), "\(province)")
             let point = try #require(g.polygon.rings.first?.first)
             #expect(p.polygon.contains(Coordinate(uncheckedLatitude: point.y, longitude: point.x)) || p.polygon.distanceMeters(to: Coordinate(uncheckedLatitude: point.y, longitude: point.x)) < 50, "\(group) vertex outside \(province)")
-            #expect(sharedEngine.catalog.tariffs.contains { $0.region == group }, "no tariff for \(group)")
+            #expect(sharedEngine.catalog.tariffs.contains { $0.region == group || $0.alsoRegions.contains(group) }, "no tariff for \(group)")
         }
     }
 
@@ -87,13 +89,11 @@ struct TariffByLocationTests {
         #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2411, longitude: 127.1776)).id == "kr-gyeonggi/regular-1800")
         #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2722, longitude: 127.4350)).id == "kr-gyeonggi/regular-2000")
         // Every province whose cities set their own tariffs. Gyeonggi: Paju, Bucheon, Goyang,
-        // Pyeongtaek (no source places them in a 2019 group) and Gwangmyeong (Seoul's tariff by
-        // one source, not mapped); Hongseong (Chungnam: only Cheonan), Iksan (Jeonbuk), Mokpo
+        // Pyeongtaek (no source places them in a 2019 group); Hongseong (Chungnam: only Cheonan), Iksan (Jeonbuk), Mokpo
         // (Jeonnam), Andong (Gyeongbuk), Gimhae (Gyeongnam).
         let gyeonggi = "kr-gyeonggi/regular, kr-gyeonggi/regular-1800, kr-gyeonggi/regular-2000"
         for (lat, lon, province, modelled) in [(37.7600, 126.7800, "kr-gyeonggi", gyeonggi), (37.5034, 126.7660, "kr-gyeonggi", gyeonggi),
                                                (37.6584, 126.8320, "kr-gyeonggi", gyeonggi), (36.9921, 127.1129, "kr-gyeonggi", gyeonggi),
-                                               (37.4786, 126.8646, "kr-gyeonggi", gyeonggi),
                                                (36.6011, 126.6608, "kr-chungnam", "kr-chungnam/regular-cheonan"),
                                                (35.9483, 126.9576, "kr-jeonbuk", "kr-jeonbuk/regular-jeonju"),
                                                (34.8118, 126.3922, "kr-jeonnam", "kr-jeonnam/regular-suncheon"),
@@ -153,6 +153,23 @@ struct TariffByLocationTests {
         // The sub-metre Seoul–Gyeonggi sliver of TripPricerTests: either neighbour's tariff, never an error.
         let sliver = try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.575954, longitude: 127.101542))
         #expect(["kr-seoul/regular", "kr-gyeonggi/regular"].contains(sliver.id), "\(sliver.id)")
+    }
+
+    @Test("Gwangmyeong prices on Seoul's tariff, inside Seoul's business zone: as if the tariff were named, and without the Gyeonggi tariff's out-of-city rate")
+    func gwangmyeongOnSeoulTariff() throws {
+        let gwangmyeong = Coordinate(uncheckedLatitude: 37.4786, longitude: 126.8646)
+        let cityHall = Coordinate(uncheckedLatitude: 37.5665, longitude: 126.9780)
+        for when in ["2018-03-14T14:00:00+09:00", "2021-05-12T14:00:00+09:00", "2024-05-15T23:30:00+09:00"] {
+            let (q, _) = try pricer.quote(FareRequest(from: gwangmyeong, to: cityHall, departure: at(when)))
+            let (named, _) = try pricer.quote(FareRequest(from: gwangmyeong, to: cityHall, departure: at(when), tariff: "kr-seoul/regular"))
+            let (gyeonggi, _) = try pricer.quote(FareRequest(from: gwangmyeong, to: cityHall, departure: at(when), tariff: "kr-gyeonggi/regular"))
+            #expect(q.tariff == "kr-seoul/regular", "\(when)")
+            #expect(q.total == named.total && q.total > 0, "\(when)")
+            // Seoul's business zone holds Gwangmyeong: by day no surcharged unit at all, while
+            // Gyeonggi's tariff (whose zone Seoul is outside of) adds its out-of-city rate.
+            #expect(gyeonggi.breakdown.unitSurcharges > q.breakdown.unitSurcharges, "\(when)")
+            if !when.contains("T23:") { #expect(q.breakdown.unitSurcharges == 0, "\(when)") }
+        }
     }
 
     @Test("A routed trip leaving a zone whose out-of-city rate no source gives is refused; inside it is priced")
