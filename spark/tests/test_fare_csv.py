@@ -50,7 +50,9 @@ def trip_rows(seed, count, bad=True):
         party = str(rng.randint(1, 4))
         lat, lon, dlat, dlon, dist, dur, tariff = "", "", "", "", "", "", "kr-seoul/regular"
         if i % 3 == 0:
-            lat, lon = f"{rng.uniform(37.45, 37.65):.6f}", f"{rng.uniform(126.85, 127.15):.6f}"
+            # origins in central Seoul (the wider box reaches Gyeonggi cities whose tariff group
+            # no source gives: unknown_tariff_group); destinations anywhere around
+            lat, lon = f"{rng.uniform(37.50, 37.60):.6f}", f"{rng.uniform(126.92, 127.05):.6f}"
             dlat, dlon = f"{rng.uniform(37.45, 37.65):.6f}", f"{rng.uniform(126.85, 127.15):.6f}"
             tariff = ""
         else:
