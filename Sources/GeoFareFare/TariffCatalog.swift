@@ -20,10 +20,10 @@ public final class TariffCatalog: Sendable {
     private let meters: [[Meter]]
     /// Each tariff's business-zone polygon, resolved once (routes need it per request).
     private let businessZones: [GeoPolygon?]
-    /// Per tariff, the zones whose origins pick it (its region, then its `also_regions`), each
-    /// with its size (its box, square degrees): where regions nest (a province's city group
-    /// inside the province), the smaller one is the more specific.
-    private let originRegions: [[(zone: String, size: Double)]]
+    /// Each zone whose origins pick a tariff (a tariff's region or one of its `also_regions`):
+    /// its size (its box, square degrees: where regions nest, as a province's city group inside
+    /// the province, the smaller one is the more specific) and the tariffs it picks.
+    private let originZones: [String: (size: Double, tariffs: [Int])]
     /// Provinces whose city groups have tariffs but which have none of their own (no
     /// province-wide default): zone id → the ids of the group tariffs inside it.
     private let groupOnlyProvinces: [String: [String]]
@@ -86,12 +86,14 @@ public final class TariffCatalog: Sendable {
         self.slowTime = slowTime
         self.index = index
         self.businessZones = sorted.map { t in t.businessZone.flatMap { zones.zone($0)?.polygon } }
-        self.originRegions = sorted.map { t in
-            ([t.region].compactMap { $0 } + t.alsoRegions).map { id in
+        var originZones: [String: (size: Double, tariffs: [Int])] = [:]
+        for (i, t) in sorted.enumerated() {
+            for id in [t.region].compactMap({ $0 }) + t.alsoRegions {
                 let b = zones.zone(id)!.polygon.bounds
-                return (id, (b.east - b.west) * (b.north - b.south))
+                originZones[id, default: ((b.east - b.west) * (b.north - b.south), [])].tariffs.append(i)
             }
         }
+        self.originZones = originZones
         self.groupOnlyProvinces = Self.groupOnlyProvinces(tariffs: sorted, zones: zones)
         self.meters = sorted.map { t in
             let clock = LocalClock(timeZone: t.timeZone)
@@ -111,7 +113,7 @@ public final class TariffCatalog: Sendable {
         slowTime = other.slowTime
         index = other.index
         businessZones = other.businessZones
-        originRegions = other.originRegions
+        originZones = other.originZones
         groupOnlyProvinces = other.groupOnlyProvinces
         meters = other.meters.map { $0.map { $0.copy() } }
     }
@@ -188,24 +190,30 @@ public final class TariffCatalog: Sendable {
     public func tariffIndex(forOrigin origin: Coordinate) throws(FareError) -> Int {
         var containing = Set(zones.zones(containing: origin))
         if containing.isEmpty {
-            let regions = Set(originRegions.flatMap { $0.map(\.zone) })
-            let nearest = zones.zones.filter { regions.contains($0.id) }
+            let nearest = zones.zones.filter { originZones[$0.id] != nil }
                 .map { ($0.id, $0.polygon.distanceMeters(to: origin)) }
                 .min { $0.1 < $1.1 }
             if let (id, d) = nearest, d <= Self.regionSnapMeters { containing = [id] }
         }
         // The most specific region first (a province's city group before the whole province),
         // then each region's "regular" class when a region has several tariffs, then id order.
-        // A tariff matched through several of its zones counts its smallest.
-        let candidates = tariffs.indices.compactMap { i in
-            originRegions[i].filter { containing.contains($0.zone) }.map(\.size).min().map { (index: i, size: $0) }
+        // Through the zones that hold the origin (a few), not through every tariff: a tariff
+        // matched through several of its zones counts its smallest. No allocation: this runs
+        // for every row of a batch that names no tariff.
+        var found: (index: Int, size: Double)?
+        for zone in containing {
+            guard let entry = originZones[zone] else { continue }
+            for i in entry.tariffs {
+                if let f = found {
+                    if entry.size != f.size { if entry.size > f.size { continue } } else {
+                        let ri = tariffs[i].id.hasSuffix("/regular"), rf = tariffs[f.index].id.hasSuffix("/regular")
+                        if ri != rf { if !ri { continue } } else if i > f.index { continue }
+                    }
+                }
+                found = (i, entry.size)
+            }
         }
-        guard let best = candidates.min(by: { a, b in
-            if a.size != b.size { return a.size < b.size }
-            let ra = tariffs[a.index].id.hasSuffix("/regular"), rb = tariffs[b.index].id.hasSuffix("/regular")
-            if ra != rb { return ra }
-            return a.index < b.index
-        })?.index else {
+        guard let best = found?.index else {
             if let province = zones.zones.first(where: { containing.contains($0.id) && groupOnlyProvinces[$0.id] != nil }) {
                 let modelled = groupOnlyProvinces[province.id]!.joined(separator: ", ")
                 throw FareError(code: .unknownTariffGroup, message: "\(origin) lies in \(province.name) (\(province.id)), whose cities and counties set their own taxi tariffs; no source gives the tariff group of this city or county (modelled: \(modelled)); name a tariff", field: "from")
