@@ -197,19 +197,19 @@ public final class TariffCatalog: Sendable {
         }
         // The most specific region first (a province's city group before the whole province),
         // then each region's "regular" class when a region has several tariffs, then id order.
+        func precedes(_ a: (index: Int, size: Double), _ b: (index: Int, size: Double)) -> Bool {
+            if a.size != b.size { return a.size < b.size }
+            let ra = tariffs[a.index].id.hasSuffix("/regular"), rb = tariffs[b.index].id.hasSuffix("/regular")
+            if ra != rb { return ra }
+            return a.index < b.index
+        }
         // Through the zones that hold the origin (a few), not through every tariff: a tariff
         // matched through several of its zones counts its smallest. No allocation: this runs
         // for every row of a batch that names no tariff.
         var found: (index: Int, size: Double)?
         for zone in containing {
             guard let entry = originZones[zone] else { continue }
-            for i in entry.tariffs {
-                if let f = found {
-                    if entry.size != f.size { if entry.size > f.size { continue } } else {
-                        let ri = tariffs[i].id.hasSuffix("/regular"), rf = tariffs[f.index].id.hasSuffix("/regular")
-                        if ri != rf { if !ri { continue } } else if i > f.index { continue }
-                    }
-                }
+            for i in entry.tariffs where found.map({ precedes((i, entry.size), $0) }) ?? true {
                 found = (i, entry.size)
             }
         }
