@@ -8,10 +8,6 @@ import Testing
 /// The worker as a backend uses it: the real binary over pipes.
 @Suite(.serialized)
 struct WorkerTests {
-    static func partyJSON(_ id: String, lat: Double, lon: Double, taken: Int = 1, depart: String = "2030-05-15T22:30:00+09:00") -> String {
-        #"{"id":"\#(id)","origin":{"lat":\#(lat),"lon":\#(lon)},"destination":{"lat":37.4979,"lon":127.0276},"depart_at":"\#(depart)","seats_total":4,"seats_taken":\#(taken),"attributes":{"k":"v"}}"#
-    }
-
     @Test("10,000 pipelined requests of every op, each answered once, in order, and right")
     func mixedRequests() throws {
         let db = temporaryDatabase()
@@ -59,7 +55,7 @@ struct WorkerTests {
             case 7, 8:
                 let pid = "p\(n)"
                 stored.insert(pid)
-                lines.append(#"{"id":\#(id),"op":"party.upsert","party":\#(Self.partyJSON(pid, lat: lat, lon: lon))}"#)
+                lines.append(#"{"id":\#(id),"op":"party.upsert","party":\#(partyJSON(pid, lat: lat, lon: lon))}"#)
                 checks.append { $0["result"]?["party"]?["version"]?.int64 == 1 && $0["result"]?["party"]?["attributes"]?["k"] == .string("v") }
             case 9:
                 let pid = "p\(n - 2)"
@@ -164,7 +160,7 @@ struct WorkerTests {
         defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
         let worker = try WorkerProcess(arguments: ["--db", db])
         let n = 500
-        worker.send(Array((0..<n).map { #"{"id":\#($0),"op":"party.upsert","party":\#(Self.partyJSON("k\($0)", lat: 37.5, lon: 127))}"# }.joined(separator: "\n").utf8) + [0x0A])
+        worker.send(Array((0..<n).map { #"{"id":\#($0),"op":"party.upsert","party":\#(partyJSON("k\($0)", lat: 37.5, lon: 127))}"# }.joined(separator: "\n").utf8) + [0x0A])
         let acks = worker.receive(n)
         #expect(acks.count == n && acks.allSatisfy(\.isOK))
         kill(worker.pid, SIGKILL)
@@ -185,7 +181,7 @@ struct WorkerTests {
         // SQLite itself refuses the party 'boom' (a trigger made by another process).
         let trigger = try GeoFareBinary.runTool("/usr/bin/env", ["sqlite3", db, "CREATE TRIGGER refuse BEFORE INSERT ON party WHEN NEW.id = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;"])
         #expect(trigger.status == 0, "\(trigger.stderr)")
-        let upsert = { (id: Int, pid: String) in #"{"id":\#(id),"op":"party.upsert","party":\#(Self.partyJSON(pid, lat: 37.5, lon: 127))}"# }
+        let upsert = { (id: Int, pid: String) in #"{"id":\#(id),"op":"party.upsert","party":\#(partyJSON(pid, lat: 37.5, lon: 127))}"# }
         // One write (under PIPE_BUF, so the worker reads it at once): two runs of writes split by a party.get.
         let lines = [
             upsert(1, "g1"), upsert(2, "g2"),
@@ -224,25 +220,29 @@ struct WorkerTests {
         #expect(ids == Set(["g2"] + (0..<n).map { "k\($0)" }))
     }
 
-    @Test("Another process imports more parties than the feed is worth applying: the worker reloads, and stats, party.get and nearby agree at once")
-    func catchUpInBulk() throws {
+    @Test("Another process imports more parties than the feed is worth applying: the worker reloads, and stats, party.get and nearby agree at once (SQLite file, PostgreSQL)",
+          arguments: ["sqlite", "postgres"])
+    func catchUpInBulk(store: String) throws {
+        let server = store == "postgres" ? try PostgresServer() : nil
+        defer { server?.destroy() }
         let db = temporaryDatabase()
         defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
+        let storeArguments = server.map { ["--store", $0.url] } ?? ["--db", db]
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-import-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: file) }
-        let worker = try WorkerProcess(arguments: ["--db", db])
-        #expect(worker.call(#"{"id":1,"op":"party.upsert","party":\#(Self.partyJSON("own", lat: 37.5, lon: 127))}"#)?.isOK == true)
+        let worker = try WorkerProcess(arguments: storeArguments)
+        #expect(worker.call(#"{"id":1,"op":"party.upsert","party":\#(partyJSON("own", lat: 37.5, lon: 127))}"#)?.isOK == true)
         // A few changes from another process: applied from the feed, seen by stats (no party op first).
-        try (0..<3).map { Self.partyJSON("few\($0)", lat: 37.51, lon: 127) }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-        #expect(try GeoFareBinary.run(["parties", "import", file.path, "--db", db]).status == 0)
+        try (0..<3).map { partyJSON("few\($0)", lat: 37.51, lon: 127) }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        #expect(try GeoFareBinary.run(["parties", "import", file.path] + storeArguments).status == 0)
         #expect(worker.call(#"{"id":2,"op":"stats"}"#)?["result"]?["parties"]?.int64 == 4)
         // 25,000 (more than the 10,000 worth applying one by one) while the worker answers.
         let n = 25_000
-        try (0..<n).map { Self.partyJSON("bulk\($0)", lat: 37.4 + Double($0 % 1000) * 2e-4, lon: 126.9 + Double($0 / 1000) * 4e-3) }
+        try (0..<n).map { partyJSON("bulk\($0)", lat: 37.4 + Double($0 % 1000) * 2e-4, lon: 126.9 + Double($0 / 1000) * 4e-3) }
             .joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
         let imported = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            _ = try? GeoFareBinary.run(["parties", "import", file.path, "--db", db])
+            _ = try? GeoFareBinary.run(["parties", "import", file.path] + storeArguments)
             imported.signal()
         }
         var answered = 0
@@ -256,7 +256,7 @@ struct WorkerTests {
         #expect(near?["result"]?["parties"]?.array?.first?["id"] == .string("bulk0"))
         #expect(String(decoding: worker.errorOutput, as: UTF8.self).contains("by reloading \(4 + n) parties"))
         // After the reload the feed goes on from the snapshot: a later removal elsewhere is seen.
-        let other = try WorkerProcess(arguments: ["--db", db])
+        let other = try WorkerProcess(arguments: storeArguments)
         #expect(other.call(#"{"id":7,"op":"party.remove","party_id":"bulk0"}"#)?["result"]?["removed"] == .bool(true))
         other.closeInput()
         #expect(other.wait() == 0)
@@ -272,10 +272,10 @@ struct WorkerTests {
         defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
         let a = try WorkerProcess(arguments: ["--db", db])
         let b = try WorkerProcess(arguments: ["--db", db])
-        #expect(a.call(#"{"id":1,"op":"party.upsert","party":\#(Self.partyJSON("shared", lat: 37.5665, lon: 126.978))}"#)?.isOK == true)
+        #expect(a.call(#"{"id":1,"op":"party.upsert","party":\#(partyJSON("shared", lat: 37.5665, lon: 126.978))}"#)?.isOK == true)
         let seen = b.call(#"{"id":2,"op":"nearby","center":{"lat":37.5665,"lon":126.978},"radius_m":100}"#)
         #expect(seen?["result"]?["parties"]?.array?.first?["id"] == .string("shared"))
-        #expect(b.call(#"{"id":3,"op":"party.upsert","party":\#(Self.partyJSON("shared", lat: 37.5665, lon: 126.978, taken: 3))}"#)?["result"]?["party"]?["version"]?.int64 == 2)
+        #expect(b.call(#"{"id":3,"op":"party.upsert","party":\#(partyJSON("shared", lat: 37.5665, lon: 126.978, taken: 3))}"#)?["result"]?["party"]?["version"]?.int64 == 2)
         #expect(a.call(#"{"id":4,"op":"party.get","party_id":"shared"}"#)?["result"]?["party"]?["seats_taken"]?.int64 == 3)
         #expect(b.call(#"{"id":5,"op":"party.remove","party_id":"shared"}"#)?["result"]?["removed"] == .bool(true))
         #expect(a.call(#"{"id":6,"op":"party.get","party_id":"shared"}"#)?["error"]?["code"] == .string("not_found"))

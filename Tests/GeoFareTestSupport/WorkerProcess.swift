@@ -115,3 +115,10 @@ extension JSONValue {
 public func temporaryDatabase() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("geofare-test-\(UUID().uuidString).db").path
 }
+
+/// A `party` object for `party.upsert` or an import line: destination Gangnam station, four
+/// seats, attributes `{"k":"v"}`.
+public func partyJSON(_ id: String, lat: Double = 37.5665, lon: Double = 126.978, taken: Int = 1,
+                      depart: String = "2030-05-15T22:30:00+09:00") -> String {
+    #"{"id":"\#(id)","origin":{"lat":\#(lat),"lon":\#(lon)},"destination":{"lat":37.4979,"lon":127.0276},"depart_at":"\#(depart)","seats_total":4,"seats_taken":\#(taken),"attributes":{"k":"v"}}"#
+}
