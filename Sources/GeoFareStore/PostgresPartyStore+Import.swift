@@ -115,43 +115,30 @@ extension PostgresPartyStore {
     }
 
     /// Streams `parties` into the import table (`COPY ... FROM STDIN`, text format), in
-    /// chunks of about 1 MiB, waiting for the copy to finish. PostgresNIO's copy is async; this
-    /// thread (never an event loop) waits for it.
+    /// chunks of about 1 MiB, waiting for the copy to finish. PostgresNIO's copy is async: it
+    /// runs as a task on the connection's event loop (``EventLoopTaskExecutor``), never on the
+    /// cooperative pool, so this thread's wait cannot hold a thread the copy needs.
     private func copy(_ parties: [Party], on c: PostgresConnection) throws {
-        let outcome = CopyOutcome()
-        let done = DispatchSemaphore(value: 0)
         let logger = logger
-        Task {
-            do {
-                try await c.copyFrom(table: Self.importTable, columns: PostgresCopyText.partyColumns, logger: logger) { writer in
-                    var chunk = ByteBuffer()
-                    chunk.reserveCapacity(1 << 20 + 4096)
-                    for (i, p) in parties.enumerated() {
-                        PostgresCopyText.appendParty(p, ordinal: i, to: &chunk)
-                        if chunk.readableBytes >= 1 << 20 {
-                            try await writer.write(chunk)
-                            chunk.clear()
-                        }
+        try asyncExecutor.submit {
+            try await c.copyFrom(table: Self.importTable, columns: PostgresCopyText.partyColumns, logger: logger) { writer in
+                var chunk = ByteBuffer()
+                chunk.reserveCapacity(1 << 20 + 4096)
+                for (i, p) in parties.enumerated() {
+                    PostgresCopyText.appendParty(p, ordinal: i, to: &chunk)
+                    if chunk.readableBytes >= 1 << 20 {
+                        try await writer.write(chunk)
+                        chunk.clear()
                     }
-                    if chunk.readableBytes > 0 { try await writer.write(chunk) }
                 }
-            } catch {
-                outcome.error = error
+                if chunk.readableBytes > 0 { try await writer.write(chunk) }
             }
-            done.signal()
-        }
-        done.wait()
-        if let error = outcome.error { throw error }
+        }.wait()
     }
 
     /// The versions of the import's last query, appended on the connection's event loop and
     /// read once the query's future has completed.
     final class VersionSink: @unchecked Sendable {
         var versions: [Int64] = []
-    }
-
-    /// How the copy task ended, read after its semaphore was signalled.
-    final class CopyOutcome: @unchecked Sendable {
-        var error: (any Error)?
     }
 }

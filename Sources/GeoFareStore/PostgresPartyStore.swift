@@ -22,12 +22,17 @@ import PostgresNIO
 ///   URL without it.
 ///
 /// Blocking: every call waits for the server on the caller's thread (the worker's loop thread,
-/// never an event loop). One owner at a time.
+/// never an event loop). What it waits for runs on NIO's event loops only, never on Swift
+/// concurrency's cooperative pool, so a caller on that pool (an async function, a test) cannot
+/// starve the work it waits for. One owner at a time.
 public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
     /// The URL without its password.
     public let location: String
     private let configuration: PostgresConnection.Configuration
     private let eventLoop: any EventLoop
+    /// Runs the store's async work (the bulk import's `COPY`) on ``eventLoop``, off the
+    /// cooperative pool.
+    let asyncExecutor: EventLoopTaskExecutor
     let logger: Logger
     private var connection: PostgresConnection?
     private var retryAt = Date.distantPast
@@ -63,6 +68,7 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
         configuration = config
         statementTimeout = .seconds(statementTimeoutSeconds)
         eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        asyncExecutor = EventLoopTaskExecutor(eventLoop)
         // PostgresNIO logs through swift-log, whose default handler writes to a standard stream:
         // the worker's stdout carries only responses, so nothing below critical is let through.
         var logger = Logger(label: "geofare.postgres")

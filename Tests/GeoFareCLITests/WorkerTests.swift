@@ -6,7 +6,7 @@ import GeoFareText
 import Testing
 
 /// The worker as a backend uses it: the real binary over pipes.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct WorkerTests {
     @Test("10,000 pipelined requests of every op, each answered once, in order, and right")
     func mixedRequests() throws {
@@ -311,6 +311,7 @@ struct WorkerTests {
 
 /// A negative party with a proportional or Shapley split is an error answer, not a crash
 /// (building the drop-offs once trapped on `0..<party_size`).
+@Suite(.timeLimit(.minutes(10)))
 struct NegativePartyTests {
     @Test("party_size -1 with a Shapley or proportional split: invalid_party_size, and the worker goes on")
     func negativeParty() throws {
@@ -332,6 +333,7 @@ struct NegativePartyTests {
 }
 
 /// The same trips through the worker, `fare-csv` and the library give the same numbers.
+@Suite(.timeLimit(.minutes(10)))
 struct ThreeWayAgreementTests {
     @Test("worker fare op == fare-csv == library, for coordinate trips and distance/duration trips")
     func agree() throws {

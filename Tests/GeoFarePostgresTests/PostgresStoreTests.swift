@@ -7,7 +7,7 @@ import GeoFareTestSupport
 
 /// The PostgreSQL store against a real server (started per test): it keeps what the SQLite store
 /// keeps, and its change feed misses nothing when several writers commit at once.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct PostgresStoreTests {
     struct Rand: RandomNumberGenerator {
         var state: UInt64
@@ -107,6 +107,41 @@ struct PostgresStoreTests {
         #expect(try pg.upsert(good[0], now: Date()).version == 2)
         #expect(try pg.upsertMany(Array(batch.prefix(11)), now: Date()).map(\.version) == Array(repeating: 1, count: 10) + [2])
         #expect(try pg.count() == 60)
+    }
+
+    @Test("Every store call, the COPY import included, completes while every other thread of the cooperative pool is blocked: the store never needs a pool thread it waits for")
+    func noPoolThreadNeeded() async throws {
+        let server = try PostgresServer()
+        defer { server.destroy() }
+        let pg = try PostgresPartyStore(url: server.url)
+        var rng = Rand(state: 11)
+        let parties = try (0..<2_000).map { try Self.party("c\($0)", &rng) }
+        // Hold every pool thread but this one (the pool has one per core; under
+        // LIBDISPATCH_COOPERATIVE_POOL_STRICT=1, as on CI, it never grows). A watchdog thread
+        // outside the pool lets them go after 20 s, so a store that needs a pool thread makes
+        // this test slow and failed, not hung.
+        let holders = max(0, ProcessInfo.processInfo.activeProcessorCount - 1)
+        let gate = DispatchSemaphore(value: 0)
+        let holding = Failures(), releasedBy = Failures()
+        let release: @Sendable (String) -> Void = { who in
+            if releasedBy.add(who) == 1 { for _ in 0..<holders { gate.signal() } }
+        }
+        for _ in 0..<holders {
+            Task.detached { holding.add("holding"); gate.wait() }
+        }
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 20)
+            release("watchdog")
+        }
+        let waitUntil = Date().addingTimeInterval(10)
+        while holding.all.count < holders && Date() < waitUntil { usleep(1_000) }
+        let stored = try pg.upsertMany(parties, now: Date())
+        let snapshot = try pg.snapshot()
+        let written = try pg.write([.remove(id: "c0")], now: Date())
+        release("test")
+        #expect(releasedBy.all.first == "test", "the store's calls finished only after the pool threads were let go: they waited for a pool thread")
+        #expect(stored.count == 2_000 && snapshot.parties.count == 2_000 && written.count == 1)
+        #expect(try pg.count() == 1_999)
     }
 
     @Test("A COPY import of hostile ids and attributes (tabs, newlines, backslashes, \\N, \\.) gives what SQLite's one-by-one upserts give: parties, versions, one feed entry per party in input order")
@@ -240,10 +275,12 @@ struct PostgresStoreTests {
     }
 }
 
-/// Failures collected from several threads.
+/// Failures (or other notes) collected from several threads.
 final class Failures: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [String] = []
-    func add(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
+    /// Adds `s`; how many there are with it.
+    @discardableResult
+    func add(_ s: String) -> Int { lock.lock(); defer { lock.unlock() }; items.append(s); return items.count }
     var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
 }

@@ -21,13 +21,16 @@ public enum GeoFareBinary {
         public let stderr: String
     }
 
-    /// Runs `geofare ARGS` with `stdin` as its input and waits for it.
-    public static func run(_ arguments: [String], stdin: String = "", cwd: URL? = nil) throws -> Result {
-        try runTool(url.path, arguments, stdin: stdin, cwd: cwd)
+    /// Runs `geofare ARGS` with `stdin` as its input and waits for it (killed after `timeout`
+    /// seconds: see ``runTool(_:_:stdin:cwd:timeout:)``).
+    public static func run(_ arguments: [String], stdin: String = "", cwd: URL? = nil, timeout: Double = 600) throws -> Result {
+        try runTool(url.path, arguments, stdin: stdin, cwd: cwd, timeout: timeout)
     }
 
     /// Runs any program (`python3`, `/usr/bin/env`) the same way, to compare with an independent tool.
-    public static func runTool(_ path: String, _ arguments: [String], stdin: String = "", cwd: URL? = nil) throws -> Result {
+    /// A program still running after `timeout` seconds is killed (SIGKILL): its status is then 9
+    /// and its stderr says so, so a hang fails the test in bounded time.
+    public static func runTool(_ path: String, _ arguments: [String], stdin: String = "", cwd: URL? = nil, timeout: Double = 600) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -41,8 +44,24 @@ public enum GeoFareBinary {
         let out = PipeCollector(outPipe), err = PipeCollector(errPipe)
         inPipe.fileHandleForWriting.write(Data(stdin.utf8))
         try inPipe.fileHandleForWriting.close()
+        let exited = waitForExit(process, timeout: timeout)
+        let killed = exited ? "" : "\n[test support: \(path) killed after \(Int(timeout)) s]"
+        return Result(status: process.terminationStatus, stdout: out.text(), stderr: err.text() + killed)
+    }
+
+    /// Waits for `process` to exit; after `timeout` seconds kills it (SIGKILL) and waits for
+    /// that. Returns whether it exited by itself.
+    public static func waitForExit(_ process: Process, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        var pause: UInt32 = 1_000
+        while process.isRunning && Date() < deadline {
+            usleep(pause)
+            pause = min(pause * 2, 20_000)
+        }
+        let exited = !process.isRunning
+        if !exited { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: out.text(), stderr: err.text())
+        return exited
     }
 
     /// Collects everything written to a pipe, on a background thread.

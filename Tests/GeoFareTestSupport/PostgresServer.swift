@@ -128,7 +128,8 @@ public final class PostgresServer: @unchecked Sendable {
     /// inherited closes, and the server that `pg_ctl start` leaves running inherits it too, so
     /// `waitUntilExit()` would never return. `posix_spawn` with every descriptor above 2 closed
     /// and `waitpid` instead.
-    static func run(_ path: String, _ args: [String]) throws -> (status: Int32, output: String) {
+    /// A tool still running after `timeout` seconds is killed (SIGKILL: status 137).
+    static func run(_ path: String, _ args: [String], timeout: Double = 180) throws -> (status: Int32, output: String) {
         let outPath = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-pg-out-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: outPath) }
         var actions = posix_spawn_file_actions_t()
@@ -146,7 +147,17 @@ public final class PostgresServer: @unchecked Sendable {
         let rc = posix_spawn(&pid, path, &actions, nil, argv, environ)
         guard rc == 0 else { throw Failure(description: "cannot start \(path): \(String(cString: strerror(rc)))") }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid || (r < 0 && errno != EINTR) { break }
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                break
+            }
+            usleep(5_000)
+        }
         let text = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         // Exited normally: the exit code; killed: 128 + the signal.
         let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)

@@ -92,8 +92,13 @@ public final class WorkerProcess: @unchecked Sendable {
 
     public func closeInput() { try? stdin.fileHandleForWriting.close() }
 
-    public func wait() -> Int32 {
-        process.waitUntilExit()
+    /// Waits for the worker to exit and returns its status; a worker still running `timeout`
+    /// seconds later is killed (SIGKILL, status 9 with a message), so a hang fails its test
+    /// in bounded time instead of stopping the suite.
+    public func wait(timeout: Double = 120) -> Int32 {
+        if !GeoFareBinary.waitForExit(process, timeout: timeout) {
+            print("worker \(pid) still running \(Int(timeout)) s after it was told to end: killed; stderr: \(String(decoding: errorOutput, as: UTF8.self).suffix(2000))")
+        }
         return process.terminationStatus
     }
 
