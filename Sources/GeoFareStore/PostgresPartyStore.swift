@@ -1,6 +1,7 @@
 import Foundation
 import GeoFareCluster
 import GeoFareCore
+import NIOSSL
 import PostgresNIO
 
 /// The party store in PostgreSQL (through PostgresNIO), shared by workers on several hosts.
@@ -62,7 +63,8 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
         if let socket = where_.socketPath {
             config = .init(unixSocketPath: socket, username: where_.user, password: where_.password, database: where_.database)
         } else {
-            config = .init(host: where_.host, port: where_.port, username: where_.user, password: where_.password, database: where_.database, tls: .disable)
+            config = .init(host: where_.host, port: where_.port, username: where_.user, password: where_.password, database: where_.database,
+                           tls: try Self.tls(for: where_))
         }
         config.options.connectTimeout = .seconds(connectTimeoutSeconds)
         configuration = config
@@ -82,69 +84,41 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
         if let connection { try? connection.close().wait() }
     }
 
+    /// PostgresNIO's TLS setting for `location`'s `sslmode` and `sslrootcert`.
+    /// - Throws: ``StoreError`` `invalid_value` (field `store`) when the root certificates
+    ///   cannot be read.
+    static func tls(for location: PostgresLocation) throws(StoreError) -> PostgresConnection.Configuration.TLS {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        switch location.tlsMode {
+        case .disable: return .disable
+        case .prefer, .require: tls.certificateVerification = .none
+        case .verifyCA: tls.certificateVerification = .noHostnameVerification
+        case .verifyFull: tls.certificateVerification = .fullVerification
+        }
+        if let path = location.tlsRootCertificates {
+            do {
+                tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(path))
+            } catch {
+                throw StoreError(code: .invalidValue, message: "sslrootcert '\(path)' of \(location.redacted) is not a readable PEM file of certificates (\(error))", field: "store")
+            }
+        }
+        let context: NIOSSLContext
+        do { context = try NIOSSLContext(configuration: tls) } catch {
+            throw StoreError(code: .invalidValue, message: "cannot set up TLS for \(location.redacted): \(error)", field: "store")
+        }
+        return location.tlsMode == .prefer ? .prefer(context) : .require(context)
+    }
+
     // MARK: - Schema
 
-    static let schema: [String] = [
-        """
-        CREATE TABLE IF NOT EXISTS party (
-            id text PRIMARY KEY,
-            origin_lat double precision NOT NULL, origin_lon double precision NOT NULL,
-            dest_lat double precision NOT NULL, dest_lon double precision NOT NULL,
-            depart_at double precision NOT NULL,
-            seats_total bigint NOT NULL, seats_taken bigint NOT NULL,
-            status text NOT NULL CHECK (status IN ('open', 'full', 'closed')),
-            attributes text,
-            updated_at double precision NOT NULL,
-            version bigint NOT NULL
-        )
-        """,
-        "CREATE TABLE IF NOT EXISTS party_change (seq bigserial PRIMARY KEY, party_id text NOT NULL, at double precision NOT NULL)",
-        "CREATE INDEX IF NOT EXISTS party_change_at ON party_change (at)",
-        """
-        CREATE OR REPLACE FUNCTION geofare_upsert_party(
-            p_id text, p_olat double precision, p_olon double precision, p_dlat double precision, p_dlon double precision,
-            p_depart double precision, p_total bigint, p_taken bigint, p_status text, p_attributes text, p_now double precision,
-            OUT new_version bigint, OUT change_seq bigint)
-        LANGUAGE plpgsql AS $$
-        BEGIN
-            PERFORM pg_advisory_xact_lock(\(writeLock));
-            INSERT INTO party AS p (id, origin_lat, origin_lon, dest_lat, dest_lon, depart_at, seats_total, seats_taken, status, attributes, updated_at, version)
-            VALUES (p_id, p_olat, p_olon, p_dlat, p_dlon, p_depart, p_total, p_taken, p_status, p_attributes, p_now, 1)
-            ON CONFLICT (id) DO UPDATE SET origin_lat = excluded.origin_lat, origin_lon = excluded.origin_lon,
-                dest_lat = excluded.dest_lat, dest_lon = excluded.dest_lon, depart_at = excluded.depart_at,
-                seats_total = excluded.seats_total, seats_taken = excluded.seats_taken, status = excluded.status,
-                attributes = excluded.attributes, updated_at = excluded.updated_at, version = p.version + 1
-            RETURNING p.version INTO new_version;
-            INSERT INTO party_change (party_id, at) VALUES (p_id, p_now) RETURNING seq INTO change_seq;
-            PERFORM pg_notify('\(notifyChannel)', change_seq::text);
-        END $$
-        """,
-        """
-        CREATE OR REPLACE FUNCTION geofare_remove_party(p_id text, p_now double precision, OUT removed boolean, OUT change_seq bigint)
-        LANGUAGE plpgsql AS $$
-        BEGIN
-            PERFORM pg_advisory_xact_lock(\(writeLock));
-            DELETE FROM party WHERE id = p_id;
-            removed := FOUND;
-            IF removed THEN
-                INSERT INTO party_change (party_id, at) VALUES (p_id, p_now) RETURNING seq INTO change_seq;
-                PERFORM pg_notify('\(notifyChannel)', change_seq::text);
-            END IF;
-        END $$
-        """,
-    ]
-
+    /// Brings the database's schema up to date (``PostgresMigrator``), under the schema lock:
+    /// several workers starting at once apply each migration once.
     private func migrate() throws(StoreError) {
         let c = try connected()
         do {
-            // Several workers starting at once would race on CREATE OR REPLACE FUNCTION.
-            _ = try c.query("SELECT pg_advisory_lock(\(Self.schemaLock))", logger: logger).wait()
-            defer { _ = try? c.query("SELECT pg_advisory_unlock(\(Self.schemaLock))", logger: logger).wait() }
-            for statement in Self.schema {
-                _ = try c.query(PostgresQuery(unsafeSQL: statement), logger: logger).wait()
-            }
+            _ = try guarded(c) { try PostgresMigrator.migrate(on: c, logger: logger) }
         } catch {
-            throw fail(error, doing: "creating the party tables in \(location)")
+            throw fail(error, doing: "bringing the party tables in \(location) up to date")
         }
     }
 
@@ -216,11 +190,29 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
             if p.code == .server, let info = p.serverInfo {
                 return StoreError(code: .storageError, message: "\(what): PostgreSQL error \(info[.sqlState] ?? "?"): \(info[.message] ?? "?")")
             }
+            if p.code == .sslUnsupported {
+                return StoreError(code: .storageError, message: "\(what): the server does not offer TLS, which this sslmode requires (sslmode=prefer would fall back to plain TCP)")
+            }
             var text = "\(p.code)"
-            if let u = p.underlying { text += " (\(u))" }
+            if let u = p.underlying { text = tlsExplanation(u) ?? text + " (\(u))" }
             return StoreError(code: .storageError, message: "\(what): \(text)")
         }
         return StoreError(code: .storageError, message: "\(what): \(error)")
+    }
+
+    /// What a TLS failure means for the user (which setting to look at), with the library's
+    /// own words after it; `nil` for other errors.
+    static func tlsExplanation(_ error: any Error) -> String? {
+        if let e = error as? NIOSSLExtraError, e == .failedToValidateHostname {
+            return "TLS: the server's certificate does not name the host of the URL (sslmode=verify-full checks it; verify-ca does not) (\(e))"
+        }
+        if let e = error as? NIOSSLError, case .handshakeFailed = e {
+            if "\(e)".contains("CERTIFICATE_VERIFY_FAILED") {
+                return "TLS: the server's certificate is not signed by an authority in sslrootcert (or, without it, the system's) (\(e))"
+            }
+            return "TLS handshake failed (\(e))"
+        }
+        return nil
     }
 
     /// Closes `c` if `body` has not returned within the statement timeout (the pending queries

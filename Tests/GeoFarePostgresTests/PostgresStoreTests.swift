@@ -261,14 +261,23 @@ struct PostgresStoreTests {
         #expect(Date().timeIntervalSince(start) < 5)
     }
 
-    @Test("URL forms: port default, Unix socket directory, PGPASSWORD, and the redacted form")
+    @Test("URL forms: port default, Unix socket directory, PGPASSWORD, sslmode and sslrootcert, and the redacted form")
     func urls() throws {
         let a = try PostgresLocation(url: "postgres://me:pw@db.example:6543/parties", environment: [:])
         #expect(a.user == "me" && a.password == "pw" && a.host == "db.example" && a.port == 6543 && a.database == "parties")
         #expect(a.redacted == "postgres://me:***@db.example:6543/parties")
         let b = try PostgresLocation(url: "postgresql://me@/parties?host=/run/pg", environment: ["PGPASSWORD": "envpw"])
         #expect(b.socketPath == "/run/pg/.s.PGSQL.5432" && b.password == "envpw" && b.redacted == "postgres://me:***@:5432/parties?host=/run/pg")
-        for bad in ["postgres://me:pw@h:99999/db", "postgres://me:pw@h/db?mode=x", "postgres://:pw@h/db", "mysql://me:pw@h/db"] {
+        #expect(a.tlsMode == .prefer && a.tlsRootCertificates == nil && b.tlsMode == .disable)
+        let c = try PostgresLocation(url: "postgres://me:pw@db.example/parties?sslmode=verify-full&sslrootcert=/etc/ca.pem", environment: [:])
+        #expect(c.tlsMode == .verifyFull && c.tlsRootCertificates == "/etc/ca.pem")
+        #expect(c.redacted == "postgres://me:***@db.example:5432/parties?sslmode=verify-full&sslrootcert=/etc/ca.pem")
+        // As libpq: require with a root certificate file verifies the authority.
+        #expect(try PostgresLocation(url: "postgres://me@h/db?sslmode=require&sslrootcert=/ca.pem", environment: [:]).tlsMode == .verifyCA)
+        #expect(try PostgresLocation(url: "postgres://me@h/db?sslmode=disable", environment: [:]).redacted == "postgres://me@h:5432/db?sslmode=disable")
+        for bad in ["postgres://me:pw@h:99999/db", "postgres://me:pw@h/db?mode=x", "postgres://:pw@h/db", "mysql://me:pw@h/db",
+                    "postgres://me:pw@h/db?sslmode=allow-ish", "postgres://me:pw@h/db?sslrootcert=/ca.pem", "postgres://me:pw@h/db?sslmode=verify-full&sslrootcert=",
+                    "postgres://me:pw@/db?host=/run/pg&sslmode=require"] {
             #expect(throws: StoreError.self, "\(bad)") { try PostgresLocation(url: bad, environment: [:]) }
             do { _ = try PostgresLocation(url: bad, environment: [:]) } catch { #expect(!error.message.contains(":pw@"), "\(error.message)") }
         }

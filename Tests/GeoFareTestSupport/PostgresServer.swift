@@ -20,6 +20,11 @@ public final class PostgresServer: @unchecked Sendable {
     public let user = "geofare"
     public let database = "postgres"
     let bin: String
+    /// With TLS (``init(tls:)``): the PEM file of the authority that signed the server's
+    /// certificate (for `sslrootcert=`), and of another authority that signed nothing here.
+    public let certificateAuthority: String?
+    public let otherCertificateAuthority: String?
+    let tls: Bool
 
     /// `postgres://geofare:PASSWORD@127.0.0.1:PORT/postgres`.
     public var url: String { "postgres://\(user):\(password)@127.0.0.1:\(port)/\(database)" }
@@ -42,8 +47,13 @@ public final class PostgresServer: @unchecked Sendable {
     }
 
     /// Creates and starts a new server.
+    /// - Parameter tls: serve TLS only on TCP, with a certificate for `localhost` and
+    ///   `127.0.0.1` signed by a certificate authority made for this server (``certificateAuthority``;
+    ///   `openssl` makes them), listening on 127.0.0.1 and 127.0.0.2 (a loopback address the
+    ///   certificate does not name); a connection without TLS is rejected by `pg_hba.conf`.
     /// - Throws: ``Failure`` with the tool's output when PostgreSQL is missing or will not start.
-    public init() throws {
+    public init(tls: Bool = false) throws {
+        self.tls = tls
         guard let bin = Self.binDirectory else {
             throw Failure(description: "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): run .ci/install-deps")
         }
@@ -57,13 +67,14 @@ public final class PostgresServer: @unchecked Sendable {
         }
         _ = try Self.checked("\(bin)/initdb", ["-D", "\(directory)/data", "-U", user, "--pwfile=\(directory)/pwfile", "--auth-local=trust",
                                       "--auth-host=scram-sha-256", "--no-sync", "--no-instructions", "-E", "UTF8", "--locale=C"])
+        (certificateAuthority, otherCertificateAuthority) = tls ? try Self.makeCertificates(in: directory) : (nil, nil)
         // A free port can be taken between the probe and the start by another test: try again.
         var lastError: (any Error)?
         var chosen = 0
         for _ in 0..<5 {
             chosen = Self.freePort()
             do {
-                try Self.startServer(bin: bin, directory: directory, port: chosen, asPostgres: getuid() == 0)
+                try Self.startServer(bin: bin, directory: directory, port: chosen, asPostgres: getuid() == 0, tls: tls)
                 lastError = nil
                 break
             } catch { lastError = error }
@@ -74,8 +85,42 @@ public final class PostgresServer: @unchecked Sendable {
 
     deinit { try? stop() }
 
-    static func startServer(bin: String, directory: String, port: Int, asPostgres: Bool) throws {
-        let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c max_connections=40 -c shared_buffers=16MB"
+    /// A certificate authority, the server's key and certificate (signed by it, naming
+    /// `localhost` and 127.0.0.1), another authority, and a `pg_hba.conf` that takes TCP
+    /// connections over TLS only.
+    static func makeCertificates(in directory: String) throws -> (authority: String, other: String) {
+        let dir = "\(directory)/tls"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        func openssl(_ args: [String]) throws {
+            let r = try run("/usr/bin/openssl", args)
+            guard r.status == 0 else { throw Failure(description: "openssl \(args.prefix(2).joined(separator: " ")) failed (\(r.status)): \(r.output)") }
+        }
+        for ca in ["ca", "other-ca"] {
+            try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(dir)/\(ca).key", "-out", "\(dir)/\(ca).crt",
+                         "-days", "2", "-subj", "/CN=GeoFare test \(ca)"])
+        }
+        try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(toFile: "\(dir)/san.cnf", atomically: true, encoding: .utf8)
+        try openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(dir)/server.key", "-out", "\(dir)/server.csr", "-subj", "/CN=localhost"])
+        try openssl(["x509", "-req", "-in", "\(dir)/server.csr", "-CA", "\(dir)/ca.crt", "-CAkey", "\(dir)/ca.key", "-CAcreateserial",
+                     "-out", "\(dir)/server.crt", "-days", "2", "-extfile", "\(dir)/san.cnf"])
+        try """
+            local all all trust
+            hostssl all all 127.0.0.0/8 scram-sha-256
+            hostnossl all all 127.0.0.0/8 reject
+
+            """.write(toFile: "\(directory)/data/pg_hba.conf", atomically: true, encoding: .utf8)
+        if getuid() == 0 {
+            _ = try run("/bin/chown", ["-R", "postgres:postgres", dir, "\(directory)/data/pg_hba.conf"])
+        }
+        _ = try run("/bin/chmod", ["600", "\(dir)/server.key"])
+        return ("\(dir)/ca.crt", "\(dir)/other-ca.crt")
+    }
+
+    static func startServer(bin: String, directory: String, port: Int, asPostgres: Bool, tls: Bool) throws {
+        var options = "-p \(port) -k \(directory) -c max_connections=40 -c shared_buffers=16MB"
+        options += tls
+            ? " -c listen_addresses=127.0.0.1,127.0.0.2 -c ssl=on -c ssl_cert_file=\(directory)/tls/server.crt -c ssl_key_file=\(directory)/tls/server.key"
+            : " -c listen_addresses=127.0.0.1"
         let args = ["-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-t", "30", "-o", options, "start"]
         let r = try run(asPostgres ? "/usr/sbin/runuser" : "\(bin)/pg_ctl", asPostgres ? ["-u", "postgres", "--", "\(bin)/pg_ctl"] + args : args)
         if r.status != 0 {
@@ -93,7 +138,7 @@ public final class PostgresServer: @unchecked Sendable {
 
     /// Starts the server again on the same port and data.
     public func start() throws {
-        try Self.startServer(bin: bin, directory: directory, port: port, asPostgres: getuid() == 0)
+        try Self.startServer(bin: bin, directory: directory, port: port, asPostgres: getuid() == 0, tls: tls)
     }
 
     /// Stops the server and deletes its directory.
