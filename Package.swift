@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "GeoFareStore",
             dependencies: [
-                "GeoFareCore", "GeoFareCluster",
+                "GeoFareCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

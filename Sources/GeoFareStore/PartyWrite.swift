@@ -1,12 +1,23 @@
-import GeoFareCluster
+import GeoFareCore
 
 /// One write of a group that a store commits as a single transaction
-/// (``PartyStorage/write(_:now:)``).
+/// (``PartyStore/write(_:now:)``).
 public enum PartyWrite: Sendable, Hashable {
     /// Insert or replace the party (the store sets its `version` and `updatedAt`).
     case upsert(Party)
     /// Delete the party with this id (nothing when there is none).
     case remove(id: String)
+
+    /// A group of writes in words, for the errors of every store.
+    static func describe(_ writes: [PartyWrite]) -> String {
+        if writes.count == 1 {
+            switch writes[0] {
+            case let .upsert(p): return "writing party '\(p.id)'"
+            case let .remove(id): return "removing party '\(id)'"
+            }
+        }
+        return "writing a group of \(writes.count) party changes"
+    }
 }
 
 /// What one write of a committed group did.

@@ -1,5 +1,4 @@
 import Foundation
-import GeoFareCluster
 import GeoFareCore
 import PostgresNIO
 
@@ -12,8 +11,7 @@ import PostgresNIO
 /// NUL at all: ``nulField(_:)`` finds it before anything is sent.
 enum PostgresCopyText {
     /// The columns of ``appendParty(_:ordinal:to:)``, in order.
-    static let partyColumns = ["ord", "id", "origin_lat", "origin_lon", "dest_lat", "dest_lon", "depart_at",
-                               "seats_total", "seats_taken", "status", "attributes"]
+    static let partyColumns = ["ord"] + PartyTable.columns.dropLast(2)
 
     /// Appends one row: `ordinal` (the party's place in the input), then the party's fields
     /// as in the `party` table (no version or update time: the store sets those).

@@ -1,5 +1,4 @@
 import Foundation
-import GeoFareCluster
 import GeoFareCore
 import PostgresNIO
 

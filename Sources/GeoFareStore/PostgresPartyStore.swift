@@ -1,5 +1,4 @@
 import Foundation
-import GeoFareCluster
 import GeoFareCore
 import NIOSSL
 import PostgresNIO
@@ -26,7 +25,7 @@ import PostgresNIO
 /// never an event loop). What it waits for runs on NIO's event loops only, never on Swift
 /// concurrency's cooperative pool, so a caller on that pool (an async function, a test) cannot
 /// starve the work it waits for. One owner at a time.
-public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
+public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
     /// The URL without its password.
     public let location: String
     private let configuration: PostgresConnection.Configuration
@@ -282,7 +281,7 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
     /// Commits `writes` as one transaction: the statements are queued together on the
     /// connection (one round trip and one commit for the group).
     public func write(_ writes: [PartyWrite], now: Date = Date()) throws(StoreError) -> [PartyWriteResult] {
-        let what = PartyStore.describe(writes)
+        let what = PartyWrite.describe(writes)
         let out = try transaction(writes.map { w in
             switch w {
             case let .upsert(p): Self.upsertQuery(p, now: now)
@@ -311,7 +310,8 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
 
     // MARK: - Reads
 
-    static let columns = "id, origin_lat, origin_lon, dest_lat, dest_lon, depart_at, seats_total, seats_taken, status, attributes, updated_at, version"
+    /// The party columns in ``PartyTable``'s order (``party(_:from:doing:)`` decodes them so).
+    static let columns = PartyTable.selectList()
 
     public func party(id: String) throws(StoreError) -> Party? {
         let what = "reading party '\(id)'"
@@ -346,7 +346,7 @@ public final class PostgresPartyStore: PartyStorage, @unchecked Sendable {
         let cap = limit == .max ? Int64.max : Int64(limit) + 1
         // One statement, one snapshot: a party row seen here has its change row seen too.
         let rows = try rows("""
-            SELECT c.seq, c.party_id, \(unescaped: Self.columns.split(separator: ",").map { "p." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
+            SELECT c.seq, c.party_id, \(unescaped: PartyTable.selectList(prefix: "p."))
             FROM party_change c LEFT JOIN party p ON p.id = c.party_id WHERE c.seq > \(seq) ORDER BY c.seq LIMIT \(cap)
             """, doing: what)
         guard rows.count <= limit else { return nil }

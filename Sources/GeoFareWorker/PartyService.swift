@@ -5,7 +5,7 @@ import GeoFareStore
 import Synchronization
 
 /// The store and the in-memory index of parties, kept coherent: the store (a SQLite file or a
-/// PostgreSQL database, any ``PartyStorage``) is the truth, the index answers the queries.
+/// PostgreSQL database, any ``PartyStore``) is the truth, the index answers the queries.
 ///
 /// - At start the index is built from one snapshot of the store through the bulk path.
 /// - Writes are committed to the store in groups (``commit(_:)``: one transaction) and only
@@ -21,7 +21,7 @@ import Synchronization
 ///
 /// Used from the worker loop's thread only (the loop runs party ops in order there).
 public final class PartyService: @unchecked Sendable {
-    public let store: any PartyStorage
+    public let store: any PartyStore
     /// The index the queries read; replaced whole by a reload.
     private(set) var index: PartyIndex
     private let cellSizePixels: Int
@@ -63,7 +63,7 @@ public final class PartyService: @unchecked Sendable {
     ///     apply more than 10,000 changes.
     ///   - log: receives one line per reload (how many changes, how long).
     /// - Throws: ``StoreError`` or ``InvalidInput`` (a bad cell size).
-    public init(store: any PartyStorage, cellSizePixels: Int = 64, reloadAfterChanges: Int = 10_000,
+    public init(store: any PartyStore, cellSizePixels: Int = 64, reloadAfterChanges: Int = 10_000,
                 log: (@Sendable (String) -> Void)? = nil) throws {
         self.store = store
         self.cellSizePixels = cellSizePixels

@@ -31,10 +31,10 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store: exit 74 with the error (never the password) on standard error when it
     /// cannot be opened, 64 for a malformed URL.
-    func open() throws -> any PartyStorage {
+    func open() throws -> any PartyStore {
         do {
             if let store, PostgresLocation.isPostgresURL(store) { return try PostgresPartyStore(url: store) }
-            return try PartyStore(path: store ?? db, durability: syncFull ? .full : .normal)
+            return try SQLitePartyStore(path: store ?? db, durability: syncFull ? .full : .normal)
         } catch {
             StandardError.print("geofare: \(error.message) [\(error.code)]")
             throw ExitCode(error.code == ErrorCode.invalidValue.rawValue ? 64 : 74)

@@ -39,7 +39,7 @@ struct PostgresStoreTests {
         let server = try PostgresServer()
         defer { server.destroy() }
         let pg = try PostgresPartyStore(url: server.url)
-        let lite = try PartyStore(path: ":memory:")
+        let lite = try SQLitePartyStore(path: ":memory:")
         var rng = Rand(state: 42)
         let now = Date(timeIntervalSince1970: 1_850_000_000.5)
         for step in 0..<600 {
@@ -149,7 +149,7 @@ struct PostgresStoreTests {
         let server = try PostgresServer()
         defer { server.destroy() }
         let pg = try PostgresPartyStore(url: server.url)
-        let lite = try PartyStore(path: ":memory:")
+        let lite = try SQLitePartyStore(path: ":memory:")
         var rng = Rand(state: 11)
         let earlier = Date(timeIntervalSince1970: 1_850_000_000.5)
         let now = Date(timeIntervalSince1970: 1_850_000_100.25)

@@ -41,7 +41,7 @@ struct PartyStoreSchemaTests {
                     """)
             }
         }
-        let store = try PartyStore(path: path)
+        let store = try SQLitePartyStore(path: path)
         try store.upsert(try Self.party(1))
         try store.upsert(try Self.party(2))
         #expect(try store.remove(id: "p1"))

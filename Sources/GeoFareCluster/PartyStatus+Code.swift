@@ -1,14 +1,7 @@
-/// Whether a party still takes riders.
-///
-/// The raw values (`open`, `full`, `closed`) are the wire names.
-public enum PartyStatus: String, Sendable, Codable, CaseIterable {
-    /// Taking riders.
-    case open
-    /// Every seat is taken (or the organiser stopped taking riders).
-    case full
-    /// Departed or cancelled; kept until the store removes it.
-    case closed
+import GeoFareCore
 
+/// The index's dense form of a status (its columns hold one byte per party).
+extension PartyStatus {
     /// A dense code for the index's columns (0, 1, 2).
     @inlinable
     var code: UInt8 {
