@@ -14,7 +14,7 @@ extension FareCSVJob {
         /// The last tariff column seen and what it resolved to (an index into the catalog, or
         /// the error it gave): a file names the same tariff on most rows.
         var tariffBytes: [UInt8] = []
-        var tariffResolved: Result<Int, FareError>?
+        var tariffResolved: Result<Int, GeoFareError>?
         /// The meter of the last priced row and its `tariff` and `currency` column bytes.
         var lastMeter: Meter?
         var tariffField: [UInt8] = []
@@ -102,12 +102,12 @@ extension FareCSVJob {
         }
 
         /// The catalog index of a tariff column's text, resolved once per distinct text.
-        mutating func tariffIndex(_ t: UnsafeBufferPointer<UInt8>) throws(FareError) -> Int {
+        mutating func tariffIndex(_ t: UnsafeBufferPointer<UInt8>) throws(GeoFareError) -> Int {
             if tariffResolved == nil || tariffBytes.count != t.count || memcmp(tariffBytes, t.baseAddress!, t.count) != 0 {
                 tariffBytes = Array(t)
                 let name = String(decoding: t, as: UTF8.self)
                 let catalog = pricer.engine.catalog
-                tariffResolved = Result { () throws(FareError) -> Int in try catalog.tariffIndex(name) }
+                tariffResolved = Result { () throws(GeoFareError) -> Int in try catalog.tariffIndex(name) }
             }
             return try tariffResolved!.get()
         }
@@ -129,26 +129,26 @@ extension FareCSVJob {
             func number(_ i: Int?, _ name: String) throws -> Double? {
                 guard let t = text(i) else { return nil }
                 guard let v = ByteNumber.double(t) else {
-                    throw InvalidInput(code: .invalidNumber, message: "not a number: '\(String(decoding: t, as: UTF8.self))'", field: name)
+                    throw GeoFareError(code: .invalidNumber, message: "not a number: '\(String(decoding: t, as: UTF8.self))'", field: name)
                 }
-                guard v.isFinite else { throw InvalidInput.notFinite(name, v) }
+                guard v.isFinite else { throw GeoFareError.notFinite(name, v) }
                 return v
             }
-            guard let when = text(layout.departAt) else { throw InvalidInput(code: .missingField, message: "is empty", field: "depart_at") }
+            guard let when = text(layout.departAt) else { throw GeoFareError(code: .missingField, message: "is empty", field: "depart_at") }
             guard let departure = ISO8601.parse(bytes: when) else {
-                throw InvalidInput(code: .invalidTime, message: "expected ISO 8601 with an offset, got '\(String(decoding: when, as: UTF8.self))'", field: "depart_at")
+                throw GeoFareError(code: .invalidTime, message: "expected ISO 8601 with an offset, got '\(String(decoding: when, as: UTF8.self))'", field: "depart_at")
             }
             var party = 1
             if let t = text(layout.partySize) {
                 guard let n = ByteNumber.int(t) else {
-                    throw InvalidInput(code: .invalidNumber, message: "not an integer: '\(String(decoding: t, as: UTF8.self))'", field: "party_size")
+                    throw GeoFareError(code: .invalidNumber, message: "not an integer: '\(String(decoding: t, as: UTF8.self))'", field: "party_size")
                 }
                 party = n
             }
             var split = SplitMethod.equal
             if let t = text(layout.split) {
                 let name = String(decoding: t, as: UTF8.self)
-                guard let m = SplitMethod(rawValue: name) else { throw InvalidInput(code: .invalidValue, message: "split is equal, proportional or shapley, got '\(name)'", field: "split") }
+                guard let m = SplitMethod(rawValue: name) else { throw GeoFareError(code: .invalidValue, message: "split is equal, proportional or shapley, got '\(name)'", field: "split") }
                 split = m
             }
             let tariffColumn = text(layout.tariff)
@@ -162,7 +162,7 @@ extension FareCSVJob {
             } else {
                 guard let oLat = try number(layout.originLat, "origin_lat"), let oLon = try number(layout.originLon, "origin_lon"),
                       let dLat = try number(layout.destLat, "dest_lat"), let dLon = try number(layout.destLon, "dest_lon") else {
-                    throw InvalidInput(code: .missingField, message: "needs origin and destination coordinates or distance_m and duration_s", field: "origin_lat")
+                    throw GeoFareError(code: .missingField, message: "needs origin and destination coordinates or distance_m and duration_s", field: "origin_lat")
                 }
                 let origin: Coordinate, destination: Coordinate
                 do { origin = try Coordinate(latitude: oLat, longitude: oLon) } catch { throw error.prefixed("origin") }

@@ -40,14 +40,14 @@ public final class FareCSVJob: @unchecked Sendable {
 
     /// The input holds no header at all (nothing but blank lines or a byte-order mark).
     public struct EmptyInput: CodedError {
-        public var code: String { ErrorCode.emptyInput.rawValue }
+        public var code: ErrorCode { .emptyInput }
         public var message: String { "the input is empty: expected a header line and rows" }
         public var field: String? { "header" }
     }
 
     /// The header is unusable: a required column is missing (fatal, before any row).
     public struct HeaderError: CodedError {
-        public var code: String { ErrorCode.missingColumn.rawValue }
+        public var code: ErrorCode { .missingColumn }
         public var message: String
         public var field: String? { "header" }
     }

@@ -12,8 +12,8 @@ public final class ProjBaseline {
     private let context: ProjContext
     private let transformer: ProjTransformer
 
-    /// - Throws: ``ProjError`` as ``CoordinateTransformer/init(from:to:)``.
-    public init(from source: CRS, to target: CRS) throws(ProjError) {
+    /// - Throws: ``GeoFareError`` as ``CoordinateTransformer/init(from:to:)``.
+    public init(from source: CRS, to target: CRS) throws(GeoFareError) {
         context = ProjContext()
         transformer = try ProjTransformer(context: context, source: source, target: target)
     }

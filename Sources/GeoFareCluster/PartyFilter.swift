@@ -60,12 +60,12 @@ public struct PartyFilter: Sendable, Hashable {
     public static let maxRadiusMeters = 1_000_000.0
 
     /// Checks the clauses.
-    /// - Throws: ``InvalidInput`` naming `depart_from` / `depart_until` (`not_finite`, or
+    /// - Throws: ``GeoFareError`` naming `depart_from` / `depart_until` (`not_finite`, or
     ///   `invalid_range` when from > until), `min_free_seats` (`out_of_range`, 0...20),
     ///   `destination.center.lat`/`.lon`, or `destination.radius_m` (`not_finite`,
     ///   `out_of_range` 0...1,000,000, or `missing_value` when only half of the clause is set).
     /// - Complexity: O(1).
-    public func validate() throws(InvalidInput) {
+    public func validate() throws(GeoFareError) {
         if let departFrom, !departFrom.timeIntervalSinceReferenceDate.isFinite {
             throw .notFinite("depart_from", departFrom.timeIntervalSinceReferenceDate)
         }
@@ -73,7 +73,7 @@ public struct PartyFilter: Sendable, Hashable {
             throw .notFinite("depart_until", departUntil.timeIntervalSinceReferenceDate)
         }
         if let departFrom, let departUntil, departFrom > departUntil {
-            throw InvalidInput(code: .invalidRange, message: "depart_until must not be before depart_from", field: "depart_until")
+            throw GeoFareError(code: .invalidRange, message: "depart_until must not be before depart_from", field: "depart_until")
         }
         if let minFreeSeats, !(0...20).contains(minFreeSeats) {
             throw .outOfRange("min_free_seats", Double(minFreeSeats), 0...20)
@@ -82,9 +82,9 @@ public struct PartyFilter: Sendable, Hashable {
         case (nil, nil):
             break
         case (.some, nil):
-            throw InvalidInput(code: .missingValue, message: "a destination needs a radius", field: "destination.radius_m")
+            throw GeoFareError(code: .missingValue, message: "a destination needs a radius", field: "destination.radius_m")
         case (nil, .some):
-            throw InvalidInput(code: .missingValue, message: "a destination radius needs a centre", field: "destination.center")
+            throw GeoFareError(code: .missingValue, message: "a destination radius needs a centre", field: "destination.center")
         case let (center?, radius?):
             do { try Coordinate.validate(latitude: center.latitude, longitude: center.longitude) } catch {
                 throw error.prefixed("destination.center")

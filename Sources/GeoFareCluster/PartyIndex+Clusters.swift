@@ -19,11 +19,11 @@ extension PartyIndex {
     ///   - zoom: 0...20.
     ///   - filter: parties to count; an empty filter uses the per-cell aggregates.
     ///   - idsLimit: 0...1000; items with at most this many members list their ids.
-    /// - Throws: ``InvalidInput`` naming `bbox.<edge>`, `zoom`, `ids_limit` or a filter field.
+    /// - Throws: ``GeoFareError`` naming `bbox.<edge>`, `zoom`, `ids_limit` or a filter field.
     /// - Complexity: unfiltered, O(tree nodes over the box down to the zoom's level + items +
     ///   parties of leaves shallower than that level, ≤ 64 per leaf); filtered, O(parties in
     ///   the box's cells), or one pass over all parties when those are most of them.
-    public func clusters(bbox: BoundingBox, zoom: Int, filter: PartyFilter = .none, idsLimit: Int = 10) throws(InvalidInput) -> [ClusterItem] {
+    public func clusters(bbox: BoundingBox, zoom: Int, filter: PartyFilter = .none, idsLimit: Int = 10) throws(GeoFareError) -> [ClusterItem] {
         try PartyIndex.validate(bbox)
         guard (0...CellGrid.maxZoom).contains(zoom) else { throw .outOfRange("zoom", Double(zoom), 0...Double(CellGrid.maxZoom)) }
         guard (0...1000).contains(idsLimit) else { throw .outOfRange("ids_limit", Double(idsLimit), 0...1000) }
@@ -55,13 +55,13 @@ extension PartyIndex {
     ///   - limit: 1...10,000.
     ///   - offset: ≥ 0.
     ///   - filter: normally the filter the clusters were made with.
-    /// - Throws: ``InvalidInput`` `unknown_cluster` (field `cluster_id`) when the id is neither
+    /// - Throws: ``GeoFareError`` `unknown_cluster` (field `cluster_id`) when the id is neither
     ///   a well-formed cluster id of a cell that has parties nor a party's id; `out_of_range`
     ///   naming `limit` or `offset`; or a filter field.
     /// - Complexity: O(m log m) for a cluster of m members.
-    public func leaves(clusterID: String, limit: Int, offset: Int, filter: PartyFilter = .none) throws(InvalidInput) -> [Party] {
+    public func leaves(clusterID: String, limit: Int, offset: Int, filter: PartyFilter = .none) throws(GeoFareError) -> [Party] {
         guard (1...10_000).contains(limit) else { throw .outOfRange("limit", Double(limit), 1...10_000) }
-        guard offset >= 0 else { throw InvalidInput(code: .outOfRange, message: "must not be negative, got \(offset)", field: "offset") }
+        guard offset >= 0 else { throw GeoFareError(code: .outOfRange, message: "must not be negative, got \(offset)", field: "offset") }
         try filter.validate()
         let compiled = CompiledFilter(filter)
         var slots: [UInt32]
@@ -69,12 +69,12 @@ extension PartyIndex {
             var total = 0
             slots = cellSlots(level: cell.level, cx: cell.x, cy: cell.y, filter: compiled, total: &total)
             guard total > 0 else {
-                throw InvalidInput(code: .unknownCluster, message: "no parties in cluster '\(clusterID)'", field: "cluster_id")
+                throw GeoFareError(code: .unknownCluster, message: "no parties in cluster '\(clusterID)'", field: "cluster_id")
             }
         } else if let (slot, _) = columns.find(id: clusterID) {
             slots = compiled.matches(columns.hot[Int(slot)], slot: slot, columns: columns) ? [slot] : []
         } else {
-            throw InvalidInput(code: .unknownCluster, message: "'\(clusterID)' is neither a cluster id nor a party id", field: "cluster_id")
+            throw GeoFareError(code: .unknownCluster, message: "'\(clusterID)' is neither a cluster id nor a party id", field: "cluster_id")
         }
         guard offset < slots.count else { return [] }
         sortByID(&slots)
@@ -85,7 +85,7 @@ extension PartyIndex {
 
     /// The checks of `BoundingBox.init` (its fields are mutable, so a box may have been
     /// changed since), without its allocations; fields are prefixed `bbox.`.
-    static func validate(_ b: BoundingBox) throws(InvalidInput) {
+    static func validate(_ b: BoundingBox) throws(GeoFareError) {
         if !(b.west.isFinite && b.south.isFinite && b.east.isFinite && b.north.isFinite) {
             for (name, v) in [("bbox.west", b.west), ("bbox.south", b.south), ("bbox.east", b.east), ("bbox.north", b.north)] where !v.isFinite {
                 throw .notFinite(name, v)
@@ -96,7 +96,7 @@ extension PartyIndex {
         guard (-90.0...90.0).contains(b.south) else { throw .outOfRange("bbox.south", b.south, -90...90, code: .latitudeOutOfRange) }
         guard (-90.0...90.0).contains(b.north) else { throw .outOfRange("bbox.north", b.north, -90...90, code: .latitudeOutOfRange) }
         guard b.south <= b.north else {
-            throw InvalidInput(code: .invalidBbox, message: "south (\(b.south)) must not exceed north (\(b.north))", field: "bbox.south")
+            throw GeoFareError(code: .invalidBbox, message: "south (\(b.south)) must not exceed north (\(b.north))", field: "bbox.south")
         }
     }
 

@@ -15,11 +15,11 @@ extension PartyIndex {
     ///   - limit: 1...10,000 results at most.
     ///   - filter: parties to consider.
     /// - Returns: parties with their distances, sorted by distance, ties by id (UTF-8 bytes).
-    /// - Throws: ``InvalidInput`` naming `center.lat`/`center.lon`, `radius_m`, `limit` or a
+    /// - Throws: ``GeoFareError`` naming `center.lat`/`center.lon`, `radius_m`, `limit` or a
     ///   filter field.
     /// - Complexity: best-first search over the tree's node bounds: about
     ///   O((limit + parties of the leaves it opens) · log) for an unfiltered query.
-    public func nearby(center: Coordinate, radiusMeters: Double, limit: Int, filter: PartyFilter) throws(InvalidInput) -> [(party: Party, distanceMeters: Double)] {
+    public func nearby(center: Coordinate, radiusMeters: Double, limit: Int, filter: PartyFilter) throws(GeoFareError) -> [(party: Party, distanceMeters: Double)] {
         do { try Coordinate.validate(latitude: center.latitude, longitude: center.longitude) } catch { throw error.prefixed("center") }
         guard radiusMeters.isFinite else { throw .notFinite("radius_m", radiusMeters) }
         guard radiusMeters >= 0 && radiusMeters <= PartyFilter.maxRadiusMeters else {
@@ -35,10 +35,10 @@ extension PartyIndex {
     /// Distances as in ``nearby(center:radiusMeters:limit:filter:)``.
     /// - Parameters:
     ///   - k: 1...10,000.
-    /// - Throws: ``InvalidInput`` naming `center.lat`/`center.lon`, `k` or a filter field.
+    /// - Throws: ``GeoFareError`` naming `center.lat`/`center.lon`, `k` or a filter field.
     /// - Complexity: as ``nearby(center:radiusMeters:limit:filter:)``; a selective filter
     ///   may open many leaves.
-    public func nearest(center: Coordinate, k: Int, filter: PartyFilter) throws(InvalidInput) -> [(party: Party, distanceMeters: Double)] {
+    public func nearest(center: Coordinate, k: Int, filter: PartyFilter) throws(GeoFareError) -> [(party: Party, distanceMeters: Double)] {
         do { try Coordinate.validate(latitude: center.latitude, longitude: center.longitude) } catch { throw error.prefixed("center") }
         guard (1...10_000).contains(k) else { throw .outOfRange("k", Double(k), 1...10_000) }
         try filter.validate()

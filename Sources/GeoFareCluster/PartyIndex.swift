@@ -33,11 +33,11 @@ public final class PartyIndex {
     /// Creates an empty index.
     /// - Parameter cellSizePixels: the clustering cell size in pixels on 256-px tiles: a power
     ///   of two, 16...256 (default 64).
-    /// - Throws: ``InvalidInput`` `invalid_value` naming `cell_size_pixels`.
+    /// - Throws: ``GeoFareError`` `invalid_value` naming `cell_size_pixels`.
     /// - Complexity: O(1).
-    public init(cellSizePixels: Int = 64) throws(InvalidInput) {
+    public init(cellSizePixels: Int = 64) throws(GeoFareError) {
         guard (16...256).contains(cellSizePixels), cellSizePixels.nonzeroBitCount == 1 else {
-            throw InvalidInput(code: .invalidValue, message: "must be a power of two within 16...256, got \(cellSizePixels)", field: "cell_size_pixels")
+            throw GeoFareError(code: .invalidValue, message: "must be a power of two within 16...256, got \(cellSizePixels)", field: "cell_size_pixels")
         }
         self.cellSizePixels = cellSizePixels
         grid = CellGrid(cellShift: cellSizePixels.trailingZeroBitCount)

@@ -1,10 +1,12 @@
 /// An error with a stable machine-readable code, a human message and the field it concerns.
 ///
-/// Every GeoFare module throws errors that conform to this protocol, so the worker can send
+/// ``GeoFareError`` is the one error every GeoFare module throws; the few hot-path errors
+/// that carry more (the JSON parser's byte offset) conform too, so the worker can send
 /// `{"code", "message", "field"}` on the wire and the CLI can print the same text.
 public protocol CodedError: Error, CustomStringConvertible, Sendable {
-    /// A stable `snake_case` code, e.g. `latitude_out_of_range`; part of the wire protocol.
-    var code: String { get }
+    /// The code; its `rawValue` (`snake_case`, e.g. `latitude_out_of_range`) is part of the
+    /// wire protocol.
+    var code: ErrorCode { get }
     /// A sentence that says what is wrong and with which value.
     var message: String { get }
     /// The field path the error concerns (`from.lat`, `points[3]`), or `nil` when none applies.
@@ -18,28 +20,26 @@ extension CodedError {
     }
 }
 
-/// An input value that GeoFare rejects: not finite, out of range, of the wrong shape.
+/// The error of every GeoFare module: a code from ``ErrorCode``, a message, and the field it
+/// concerns.
 ///
-/// The `field` names where the value came from, so a caller can point at it. Adapters that
-/// know more of the path (the worker knows `fare.from`) re-home it with ``prefixed(_:)``.
-public struct InvalidInput: CodedError, Hashable {
-    public var code: String
+/// Each module adds its own constructors in an extension (`GeoFareError+Graph.swift`,
+/// `+Fare`, `+Store`, ...), and documents there the codes it throws. The `field` names where
+/// the value came from, so a caller can point at it; adapters that know more of the path (the
+/// worker knows `fare.from`) re-home it with ``prefixed(_:)`` or ``at(_:)``.
+public struct GeoFareError: CodedError, Hashable {
+    public var code: ErrorCode
     public var message: String
     public var field: String?
 
-    /// An error with one of ``ErrorCode``'s codes.
-    public init(code: ErrorCode, message: String, field: String?) {
-        self.init(code: code.rawValue, message: message, field: field)
-    }
-
-    public init(code: String, message: String, field: String?) {
+    public init(code: ErrorCode, message: String, field: String? = nil) {
         self.code = code
         self.message = message
         self.field = field
     }
 
     /// The same error with `prefix` in front of its field path (`from` + `lat` → `from.lat`).
-    public func prefixed(_ prefix: String) -> InvalidInput {
+    public func prefixed(_ prefix: String) -> GeoFareError {
         var copy = self
         if let field, !field.isEmpty {
             copy.field = field.hasPrefix("[") ? prefix + field : prefix + "." + field
@@ -49,14 +49,21 @@ public struct InvalidInput: CodedError, Hashable {
         return copy
     }
 
+    /// The same error with its field replaced by `field`.
+    public func at(_ field: String?) -> GeoFareError {
+        var copy = self
+        copy.field = field
+        return copy
+    }
+
     /// A value that is NaN or infinite where a finite number is required.
-    public static func notFinite(_ field: String, _ value: Double) -> InvalidInput {
-        InvalidInput(code: .notFinite, message: "must be a finite number, got \(value)", field: field)
+    public static func notFinite(_ field: String, _ value: Double) -> GeoFareError {
+        GeoFareError(code: .notFinite, message: "must be a finite number, got \(value)", field: field)
     }
 
     /// A value outside its allowed closed range.
-    public static func outOfRange(_ field: String, _ value: Double, _ range: ClosedRange<Double>, code: ErrorCode = .outOfRange) -> InvalidInput {
-        InvalidInput(
+    public static func outOfRange(_ field: String, _ value: Double, _ range: ClosedRange<Double>, code: ErrorCode = .outOfRange) -> GeoFareError {
+        GeoFareError(
             code: code,
             message: "must be within \(format(range.lowerBound))...\(format(range.upperBound)), got \(format(value))",
             field: field

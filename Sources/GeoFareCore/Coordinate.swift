@@ -10,9 +10,9 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
     public let latitude: Double
 
     /// Creates a coordinate after validating both values.
-    /// - Throws: ``InvalidInput`` with code `not_finite`, `latitude_out_of_range` or
+    /// - Throws: ``GeoFareError`` with code `not_finite`, `latitude_out_of_range` or
     ///   `longitude_out_of_range`, its field `lat` or `lon`.
-    public init(latitude: Double, longitude: Double) throws(InvalidInput) {
+    public init(latitude: Double, longitude: Double) throws(GeoFareError) {
         try Coordinate.validate(latitude: latitude, longitude: longitude)
         self.latitude = latitude
         self.longitude = longitude
@@ -25,9 +25,9 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Checks a latitude/longitude pair without building a coordinate.
-    /// - Throws: ``InvalidInput`` naming `lat` or `lon`.
+    /// - Throws: ``GeoFareError`` naming `lat` or `lon`.
     @inlinable
-    public static func validate(latitude: Double, longitude: Double) throws(InvalidInput) {
+    public static func validate(latitude: Double, longitude: Double) throws(GeoFareError) {
         guard latitude.isFinite else { throw .notFinite("lat", latitude) }
         guard longitude.isFinite else { throw .notFinite("lon", longitude) }
         guard (-90.0...90.0).contains(latitude) else {
@@ -39,13 +39,13 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Parses `"LAT,LON"` (latitude first, as people write it), e.g. `37.5665,126.9780`.
-    /// - Throws: ``InvalidInput`` with code `invalid_coordinate` when the text is not two numbers.
-    public init(latLonText text: Substring, field: String = "coordinate") throws(InvalidInput) {
+    /// - Throws: ``GeoFareError`` with code `invalid_coordinate` when the text is not two numbers.
+    public init(latLonText text: Substring, field: String = "coordinate") throws(GeoFareError) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2,
               let lat = Double(parts[0].trimmingSpacesSlow()), let lon = Double(parts[1].trimmingSpacesSlow())
         else {
-            throw InvalidInput(code: .invalidCoordinate, message: "expected LAT,LON in degrees, got '\(text)'", field: field)
+            throw GeoFareError(code: .invalidCoordinate, message: "expected LAT,LON in degrees, got '\(text)'", field: field)
         }
         do { try self.init(latitude: lat, longitude: lon) } catch { throw error.prefixed(field) }
     }

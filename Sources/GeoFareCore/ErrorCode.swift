@@ -3,7 +3,11 @@
 /// A code is part of the wire protocol: the worker sends it as `error.code`, the CLI prints it in
 /// brackets, `fare-csv` writes it in the `error` column. Each ``CodedError`` takes its code from
 /// here, never from a string literal; a test checks that the README lists exactly these codes.
-public enum ErrorCode: String, CaseIterable, Sendable {
+public enum ErrorCode: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// The wire code (`rawValue`), so that text that interpolates a code prints what the
+    /// protocol sends.
+    public var description: String { rawValue }
+
     /// A quoted CSV field is never closed (its line is named).
     case csvUnterminatedQuote = "csv_unterminated_quote"
     /// The `--data` directory cannot be listed.

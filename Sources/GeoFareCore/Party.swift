@@ -58,17 +58,17 @@ public struct Party: Sendable, Hashable, Codable {
 
     /// Checks every field.
     ///
-    /// - Throws: ``InvalidInput`` whose `field` is the wire name of the first bad field:
+    /// - Throws: ``GeoFareError`` whose `field` is the wire name of the first bad field:
     ///   `id` (`invalid_value`: empty or longer than 128 bytes), `origin.lat`/`origin.lon` and
     ///   `destination.lat`/`destination.lon` (`not_finite`, `latitude_out_of_range`,
     ///   `longitude_out_of_range`), `depart_at` and `updated_at` (`not_finite`), `seats_total`
     ///   (`out_of_range`, 1...20), `seats_taken` (`out_of_range`, 0...seats_total), `version`
     ///   (`out_of_range`, negative) or `attributes` (`invalid_value`: not `{...}`; `too_large`).
     /// - Complexity: O(1), plus O(bytes) of `id` and `attributesJSON`.
-    public func validate() throws(InvalidInput) {
+    public func validate() throws(GeoFareError) {
         let idBytes = id.utf8.count
         guard idBytes >= 1 && idBytes <= Party.maxIDBytes else {
-            throw InvalidInput(code: .invalidValue, message: "must be 1...\(Party.maxIDBytes) bytes of UTF-8, got \(idBytes)", field: "id")
+            throw GeoFareError(code: .invalidValue, message: "must be 1...\(Party.maxIDBytes) bytes of UTF-8, got \(idBytes)", field: "id")
         }
         do { try Coordinate.validate(latitude: origin.latitude, longitude: origin.longitude) } catch { throw error.prefixed("origin") }
         do {
@@ -83,17 +83,17 @@ public struct Party: Sendable, Hashable, Codable {
             throw .outOfRange("seats_taken", Double(seatsTaken), 0...Double(seatsTotal))
         }
         guard version >= 0 else {
-            throw InvalidInput(code: .outOfRange, message: "must not be negative, got \(version)", field: "version")
+            throw GeoFareError(code: .outOfRange, message: "must not be negative, got \(version)", field: "version")
         }
         if let attributes = attributesJSON {
             let bytes = attributes.utf8
             guard bytes.count <= Party.maxAttributesBytes else {
-                throw InvalidInput(code: .tooLarge, message: "attributes are limited to 16 KiB of JSON, got \(bytes.count) bytes", field: "attributes")
+                throw GeoFareError(code: .tooLarge, message: "attributes are limited to 16 KiB of JSON, got \(bytes.count) bytes", field: "attributes")
             }
             let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
             guard bytes.first(where: { !isSpace($0) }) == UInt8(ascii: "{"),
                   bytes.reversed().first(where: { !isSpace($0) }) == UInt8(ascii: "}") else {
-                throw InvalidInput(code: .invalidValue, message: "must be the text of a JSON object ({...})", field: "attributes")
+                throw GeoFareError(code: .invalidValue, message: "must be the text of a JSON object ({...})", field: "attributes")
             }
         }
     }

@@ -37,12 +37,12 @@ public struct TripSegment: Sendable, Hashable, Codable {
 
     /// Checks the numbers: finite, not negative, at most ``maxDistanceMeters`` and
     /// ``maxDurationSeconds`` (so no later integer conversion can overflow).
-    /// - Throws: ``InvalidInput`` naming `distance_m`, `duration_s` or `slow_s`.
-    public func validate() throws(InvalidInput) {
+    /// - Throws: ``GeoFareError`` naming `distance_m`, `duration_s` or `slow_s`.
+    public func validate() throws(GeoFareError) {
         guard distanceMeters.isFinite else { throw .notFinite("distance_m", distanceMeters) }
         guard durationSeconds.isFinite else { throw .notFinite("duration_s", durationSeconds) }
-        guard distanceMeters >= 0 else { throw InvalidInput(code: .negativeValue, message: "must not be negative, got \(distanceMeters)", field: "distance_m") }
-        guard durationSeconds >= 0 else { throw InvalidInput(code: .negativeValue, message: "must not be negative, got \(durationSeconds)", field: "duration_s") }
+        guard distanceMeters >= 0 else { throw GeoFareError(code: .negativeValue, message: "must not be negative, got \(distanceMeters)", field: "distance_m") }
+        guard durationSeconds >= 0 else { throw GeoFareError(code: .negativeValue, message: "must not be negative, got \(durationSeconds)", field: "duration_s") }
         guard distanceMeters <= Self.maxDistanceMeters else { throw .outOfRange("distance_m", distanceMeters, 0...Self.maxDistanceMeters) }
         guard durationSeconds <= Self.maxDurationSeconds else { throw .outOfRange("duration_s", durationSeconds, 0...Self.maxDurationSeconds) }
         if let slowSeconds {

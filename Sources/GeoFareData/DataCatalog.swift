@@ -36,7 +36,7 @@ public struct DataCatalog: Sendable {
 
     /// The relative paths of every file under `folder` (e.g. `tariffs/`) with one of the
     /// given extensions, embedded and user-supplied together, sorted.
-    /// - Throws: ``DataError`` when the override directory cannot be listed.
+    /// - Throws: ``GeoFareError`` when the override directory cannot be listed.
     public func paths(under folder: String, extensions: Set<String>) throws -> [String] {
         var result = Set(Self.embeddedPaths.filter { $0.hasPrefix(folder) && extensions.contains(($0 as NSString).pathExtension) })
         if let dir = overrideDirectory?.appendingPathComponent(folder) {
@@ -48,7 +48,7 @@ public struct DataCatalog: Sendable {
                         result.insert(folder + name)
                     }
                 } catch {
-                    throw DataError(code: .dataDirectoryUnreadable, message: "cannot list \(dir.path): \(error.localizedDescription)", field: folder)
+                    throw GeoFareError(code: .dataDirectoryUnreadable, message: "cannot list \(dir.path): \(error.localizedDescription)", field: folder)
                 }
             }
         }
@@ -57,38 +57,20 @@ public struct DataCatalog: Sendable {
 
     /// The bytes of `path`: the user directory's copy when it has one, else the embedded one.
     /// - Returns: the bytes and where they came from (a file path or `embedded:PATH`).
-    /// - Throws: ``DataError`` `data_file_missing` when neither has the file.
+    /// - Throws: ``GeoFareError`` `data_file_missing` when neither has the file.
     public func file(_ path: String) throws -> (bytes: Data, origin: String) {
         if let dir = overrideDirectory {
             let url = dir.appendingPathComponent(path)
             if FileManager.default.fileExists(atPath: url.path) {
                 do { return (try Data(contentsOf: url), url.path) } catch {
-                    throw DataError(code: .dataFileUnreadable, message: "cannot read \(url.path): \(error.localizedDescription)", field: path)
+                    throw GeoFareError(code: .dataFileUnreadable, message: "cannot read \(url.path): \(error.localizedDescription)", field: path)
                 }
             }
         }
         guard let data = Self.embeddedFile(path) else {
-            throw DataError(code: .dataFileMissing, message: "no data file '\(path)' is embedded or in the data directory", field: path)
+            throw GeoFareError(code: .dataFileMissing, message: "no data file '\(path)' is embedded or in the data directory", field: path)
         }
         return (data, "embedded:" + path)
     }
 }
 
-/// A data file that is missing, unreadable or malformed; `field` names the file (and the
-/// JSON path inside it where known).
-public struct DataError: CodedError {
-    public var code: String
-    public var message: String
-    public var field: String?
-
-    /// An error with one of ``ErrorCode``'s codes.
-    public init(code: ErrorCode, message: String, field: String?) {
-        self.init(code: code.rawValue, message: message, field: field)
-    }
-
-    public init(code: String, message: String, field: String?) {
-        self.code = code
-        self.message = message
-        self.field = field
-    }
-}

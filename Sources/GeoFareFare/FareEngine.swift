@@ -23,22 +23,22 @@ public struct FareEngine: Sendable {
     private init(sharing catalog: TariffCatalog) { self.catalog = catalog }
 
     /// An engine over the embedded tariffs (or a catalog of your own).
-    public init(catalog: TariffCatalog? = nil) throws(FareError) {
+    public init(catalog: TariffCatalog? = nil) throws(GeoFareError) {
         if let catalog { self.catalog = catalog } else { self.catalog = try TariffCatalog.load() }
     }
 
     /// Prices a trip.
-    /// - Throws: ``FareError``: `unknown_tariff`, `no_tariff_version`, `no_tariff_for_location`, `unknown_tariff_group`,
+    /// - Throws: ``GeoFareError``: `unknown_tariff`, `no_tariff_version`, `no_tariff_for_location`, `unknown_tariff_group`,
     ///   `invalid_party_size` (field `party_size`), `invalid_split`, or an input code with the
     ///   field (`distance_m`, `segments[2].duration_s`, `cruise_kmh`, `tolls`, ...).
-    public func quote(_ request: FareRequest) throws(FareError) -> FareQuote {
+    public func quote(_ request: FareRequest) throws(GeoFareError) -> FareQuote {
         try quote(request, meter: self.meter(for: request))
     }
 
     /// ``quote(_:)`` with the meter already chosen (``TariffCatalog/meter(tariffAt:at:)``);
     /// `request.tariff` and `request.origin` are not looked at to choose it.
     /// - Throws: as ``quote(_:)``.
-    public func quote(_ request: FareRequest, meter: Meter) throws(FareError) -> FareQuote {
+    public func quote(_ request: FareRequest, meter: Meter) throws(GeoFareError) -> FareQuote {
         try validate(request)
         let segments = try tripSegments(request, meter: meter)
         let flats = meter.hasFlatSurcharges ? flatSurcharges(meter.version, request: request, clock: meter.clock) : []
@@ -80,7 +80,7 @@ public struct FareEngine: Sendable {
 
     /// Prices a trip up to its money figures (no breakdown, no shares array): the batch path.
     /// - Throws: as ``quote(_:)``.
-    public func figures(_ request: FareRequest) throws(FareError) -> Figures {
+    public func figures(_ request: FareRequest) throws(GeoFareError) -> Figures {
         try figures(request, meter: self.meter(for: request))
     }
 
@@ -88,7 +88,7 @@ public struct FareEngine: Sendable {
     /// or a private copy per thread from ``Meter/copy()``); `request.tariff` and
     /// `request.origin` are not looked at to choose it.
     /// - Throws: as ``quote(_:)``.
-    public func figures(_ request: FareRequest, meter: Meter) throws(FareError) -> Figures {
+    public func figures(_ request: FareRequest, meter: Meter) throws(GeoFareError) -> Figures {
         try validate(request)
         if case let .totals(distance, duration) = request.trip {
             var one = try totalsSegment(request, distance: distance, duration: duration, meter: meter)
@@ -105,23 +105,23 @@ public struct FareEngine: Sendable {
     /// Validates the request's party, tolls and fees and finds its meter: the named tariff's,
     /// or the origin region's, version in force at departure.
     /// - Throws: as ``quote(_:)``.
-    public func meter(for request: FareRequest) throws(FareError) -> Meter {
+    public func meter(for request: FareRequest) throws(GeoFareError) -> Meter {
         try validate(request)
         if let i = request.tariffIndex, catalog.tariffs.indices.contains(i) { return try catalog.meter(tariffAt: i, at: request.departure) }
         if let id = request.tariff { return try catalog.meter(tariff: id, at: request.departure) }
         guard let origin = request.origin else {
-            throw FareError(code: .missingField, message: "name a tariff or give the origin", field: "tariff")
+            throw GeoFareError(code: .missingField, message: "name a tariff or give the origin", field: "tariff")
         }
         return try catalog.meter(tariff: catalog.tariff(forOrigin: origin).id, at: request.departure)
     }
 
     /// Checks what every pricing path checks first: the party size, tolls and call fee.
-    func validate(_ request: FareRequest) throws(FareError) {
+    func validate(_ request: FareRequest) throws(GeoFareError) {
         guard (1...20).contains(request.partySize) else {
-            throw FareError(code: .invalidPartySize, message: "must be within 1...20, got \(request.partySize)", field: "party_size")
+            throw GeoFareError(code: .invalidPartySize, message: "must be within 1...20, got \(request.partySize)", field: "party_size")
         }
-        guard request.tolls >= 0 else { throw FareError(code: .negativeValue, message: "must not be negative, got \(request.tolls)", field: "tolls") }
-        guard request.callFee >= 0 else { throw FareError(code: .negativeValue, message: "must not be negative, got \(request.callFee)", field: "call_fee") }
+        guard request.tolls >= 0 else { throw GeoFareError(code: .negativeValue, message: "must not be negative, got \(request.tolls)", field: "tolls") }
+        guard request.callFee >= 0 else { throw GeoFareError(code: .negativeValue, message: "must not be negative, got \(request.callFee)", field: "call_fee") }
     }
 
     /// The slow-time model's band for a trip, as seconds per second of trip
@@ -172,7 +172,7 @@ public struct FareEngine: Sendable {
     }
 
     /// The quote around computed figures: shares and the breakdown.
-    func quote(_ request: FareRequest, figures f: Figures, meter: Meter, segments: [TripSegment], flats: [FareQuote.FlatItem]) throws(FareError) -> FareQuote {
+    func quote(_ request: FareRequest, figures f: Figures, meter: Meter, segments: [TripSegment], flats: [FareQuote.FlatItem]) throws(GeoFareError) -> FareQuote {
         let unit = f.splitUnit
         let step = meter.roundingStep
         let fareShare = f.total - request.tolls - request.callFee
@@ -218,15 +218,15 @@ public struct FareEngine: Sendable {
 
     /// The one segment of a `.totals` trip, validated, with its slow time from the slow-time
     /// model, or from the cruise speed when the request gives one (or the catalog has no model).
-    func totalsSegment(_ request: FareRequest, distance: Double, duration: Double, meter: Meter) throws(FareError) -> TripSegment {
+    func totalsSegment(_ request: FareRequest, distance: Double, duration: Double, meter: Meter) throws(GeoFareError) -> TripSegment {
         let model = request.cruiseKmh == nil ? catalog.slowTime : nil
         let cruiseKmh = request.cruiseKmh ?? meter.defaultCruiseKmh
         guard cruiseKmh.isFinite, cruiseKmh > 0, cruiseKmh <= 200 else {
-            throw FareError(.outOfRange("cruise_kmh", cruiseKmh, 0...200))
+            throw .outOfRange("cruise_kmh", cruiseKmh, 0...200)
         }
         var segment = TripSegment(distanceMeters: distance, durationSeconds: duration, start: request.departure)
         segment.slowSeconds = 0
-        do { try segment.validate() } catch { throw FareError(error) }
+        do { try segment.validate() } catch { throw error }
         if let model {
             segment.slowSeconds = model.slowSeconds(distanceMeters: distance, durationSeconds: duration, cruise: model.cruise(tripSeconds: duration),
                                                     changeoverSpeed: meter.changeoverSpeed, mode: meter.mode)
@@ -251,20 +251,20 @@ public struct FareEngine: Sendable {
 
     /// The segments the meter runs over, validated: a `.totals` trip's one segment, or the
     /// given ones.
-    func tripSegments(_ request: FareRequest, meter: Meter) throws(FareError) -> [TripSegment] {
+    func tripSegments(_ request: FareRequest, meter: Meter) throws(GeoFareError) -> [TripSegment] {
         switch request.trip {
         case let .totals(distance, duration):
             return [try totalsSegment(request, distance: distance, duration: duration, meter: meter)]
         case .stops:
-            throw FareError(code: .routeRequired, message: "a trip between coordinates needs a route estimate: price it with TripPricer", field: "trip")
+            throw GeoFareError(code: .routeRequired, message: "a trip between coordinates needs a route estimate: price it with TripPricer", field: "trip")
         case let .segments(list):
-            guard !list.isEmpty else { throw FareError(code: .missingField, message: "a trip needs at least one segment", field: "segments") }
-            guard list.count <= 10_000 else { throw FareError(code: .tooManySegments, message: "at most 10,000 segments, got \(list.count)", field: "segments") }
+            guard !list.isEmpty else { throw GeoFareError(code: .missingField, message: "a trip needs at least one segment", field: "segments") }
+            guard list.count <= 10_000 else { throw GeoFareError(code: .tooManySegments, message: "at most 10,000 segments, got \(list.count)", field: "segments") }
             for (i, s) in list.enumerated() {
-                do { try s.validate() } catch { throw FareError(error.prefixed("segments[\(i)]")) }
+                do { try s.validate() } catch { throw error.prefixed("segments[\(i)]") }
             }
             if meter.version.outOfZoneRatePercent == nil, let i = list.firstIndex(where: \.outsideZone) {
-                throw FareError(code: .unknownOutOfZoneRate, message: "tariff '\(meter.tariff.id)' version \(meter.version.label) has no known out-of-zone (시계외) rate, and segments[\(i)] runs outside its business zone; no source gives the rate", field: "segments[\(i)].outside")
+                throw GeoFareError(code: .unknownOutOfZoneRate, message: "tariff '\(meter.tariff.id)' version \(meter.version.label) has no known out-of-zone (시계외) rate, and segments[\(i)] runs outside its business zone; no source gives the rate", field: "segments[\(i)].outside")
             }
             if request.modelSlowTime && !request.segmentsModelled && catalog.slowTime != nil {
                 var modelled = list
@@ -275,14 +275,14 @@ public struct FareEngine: Sendable {
         }
     }
 
-    func dropoffs(_ request: FareRequest, segments: [TripSegment]) throws(FareError) -> [Double] {
+    func dropoffs(_ request: FareRequest, segments: [TripSegment]) throws(GeoFareError) -> [Double] {
         let length = segments.reduce(0) { $0 + $1.distanceMeters }
         guard let drops = request.dropoffDistances else { return Array(repeating: length, count: request.partySize) }
         guard drops.count == request.partySize else {
-            throw FareError(code: .invalidSplit, message: "\(drops.count) drop-offs for a party of \(request.partySize)", field: "dropoffs")
+            throw GeoFareError(code: .invalidSplit, message: "\(drops.count) drop-offs for a party of \(request.partySize)", field: "dropoffs")
         }
         for (i, d) in drops.enumerated() where !(d.isFinite && d >= 0 && d <= length + 0.5) {
-            throw FareError(code: .outOfRange, message: "a drop-off must be within 0...\(length) m along the trip, got \(d)", field: "dropoffs[\(i)]")
+            throw GeoFareError(code: .outOfRange, message: "a drop-off must be within 0...\(length) m along the trip, got \(d)", field: "dropoffs[\(i)]")
         }
         return drops
     }

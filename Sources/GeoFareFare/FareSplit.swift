@@ -18,14 +18,14 @@ public enum SplitMethod: String, Sendable, Codable, CaseIterable {
 /// last part smaller than a unit goes to the rider first in that same order.
 public enum FareSplit {
     /// Splits `total` among riders in proportion to non-negative `weights`.
-    /// - Throws: ``FareError`` `invalid_split` when there are no riders, a weight is negative, or
+    /// - Throws: ``GeoFareError`` `invalid_split` when there are no riders, a weight is negative, or
     ///   the unit is not positive. All-zero weights split equally.
     /// - Complexity: O(n log n); exact (128-bit integer arithmetic).
-    public static func allocate(total: Int64, weights: [Int64], unit: Int64) throws(FareError) -> [Int64] {
-        guard !weights.isEmpty else { throw FareError(code: .invalidSplit, message: "no riders to split among", field: "party_size") }
-        guard unit > 0 else { throw FareError(code: .invalidSplit, message: "the split unit must be positive, got \(unit)", field: "split_unit") }
-        guard total >= 0 else { throw FareError(code: .invalidSplit, message: "cannot split a negative total \(total)", field: "total") }
-        guard weights.allSatisfy({ $0 >= 0 }) else { throw FareError(code: .invalidSplit, message: "weights must not be negative", field: "weights") }
+    public static func allocate(total: Int64, weights: [Int64], unit: Int64) throws(GeoFareError) -> [Int64] {
+        guard !weights.isEmpty else { throw GeoFareError(code: .invalidSplit, message: "no riders to split among", field: "party_size") }
+        guard unit > 0 else { throw GeoFareError(code: .invalidSplit, message: "the split unit must be positive, got \(unit)", field: "split_unit") }
+        guard total >= 0 else { throw GeoFareError(code: .invalidSplit, message: "cannot split a negative total \(total)", field: "total") }
+        guard weights.allSatisfy({ $0 >= 0 }) else { throw GeoFareError(code: .invalidSplit, message: "weights must not be negative", field: "weights") }
         if weights.allSatisfy({ $0 == weights[0] }) { return equalShares(total: total, riders: weights.count, unit: unit) }
         let w = weights.allSatisfy({ $0 == 0 }) ? Array(repeating: Int64(1), count: weights.count) : weights
         let sum = w.reduce(Int128(0)) { $0 + Int128($1) }
@@ -91,15 +91,15 @@ public enum FareSplit {
     }
 
     /// Equal shares.
-    public static func equal(total: Int64, riders: Int, unit: Int64) throws(FareError) -> [Int64] {
-        guard riders >= 1 else { throw FareError(code: .invalidPartySize, message: "needs at least one rider, got \(riders)", field: "party_size") }
-        guard unit > 0 else { throw FareError(code: .invalidSplit, message: "the split unit must be positive, got \(unit)", field: "split_unit") }
-        guard total >= 0 else { throw FareError(code: .invalidSplit, message: "cannot split a negative total \(total)", field: "total") }
+    public static func equal(total: Int64, riders: Int, unit: Int64) throws(GeoFareError) -> [Int64] {
+        guard riders >= 1 else { throw GeoFareError(code: .invalidPartySize, message: "needs at least one rider, got \(riders)", field: "party_size") }
+        guard unit > 0 else { throw GeoFareError(code: .invalidSplit, message: "the split unit must be positive, got \(unit)", field: "split_unit") }
+        guard total >= 0 else { throw GeoFareError(code: .invalidSplit, message: "cannot split a negative total \(total)", field: "total") }
         return equalShares(total: total, riders: riders, unit: unit)
     }
 
     /// Shares in proportion to each rider's solo fare.
-    public static func proportional(total: Int64, soloFares: [Int64], unit: Int64) throws(FareError) -> [Int64] {
+    public static func proportional(total: Int64, soloFares: [Int64], unit: Int64) throws(GeoFareError) -> [Int64] {
         try allocate(total: total, weights: soloFares, unit: unit)
     }
 
@@ -108,9 +108,9 @@ public enum FareSplit {
     /// equally by the riders still aboard.
     /// - Parameter meterAtDropoff: the meter reading when each rider gets off (what they would
     ///   pay riding alone), in the riders' order; need not be sorted.
-    public static func shapleyOrderedDropoffs(total: Int64, meterAtDropoff: [Int64], unit: Int64) throws(FareError) -> [Int64] {
+    public static func shapleyOrderedDropoffs(total: Int64, meterAtDropoff: [Int64], unit: Int64) throws(GeoFareError) -> [Int64] {
         let n = meterAtDropoff.count
-        guard n >= 1 else { throw FareError(code: .invalidSplit, message: "no riders to split among", field: "party_size") }
+        guard n >= 1 else { throw GeoFareError(code: .invalidSplit, message: "no riders to split among", field: "party_size") }
         // Exact weights: scale by lcm(1...n) so every increment/k is an integer.
         var l: Int64 = 1
         for k in 1...Int64(n) { l = l / gcd(l, k) * k }
@@ -131,8 +131,8 @@ public enum FareSplit {
     ///   - riders: 1...12 (the formula visits all 2ⁿ subsets).
     ///   - cost: the fare for serving the riders whose bits are set in the mask (bit i = rider i);
     ///     `cost(0)` should be 0.
-    public static func shapley(total: Int64, riders n: Int, unit: Int64, cost: (UInt32) throws(FareError) -> Int64) throws(FareError) -> [Int64] {
-        guard (1...12).contains(n) else { throw FareError(code: .invalidPartySize, message: "the subset Shapley formula takes 1...12 riders, got \(n)", field: "party_size") }
+    public static func shapley(total: Int64, riders n: Int, unit: Int64, cost: (UInt32) throws(GeoFareError) -> Int64) throws(GeoFareError) -> [Int64] {
+        guard (1...12).contains(n) else { throw GeoFareError(code: .invalidPartySize, message: "the subset Shapley formula takes 1...12 riders, got \(n)", field: "party_size") }
         var costs = [Int64](repeating: 0, count: 1 << n)
         for mask in 1..<(1 << n) { costs[mask] = try cost(UInt32(mask)) }
         // φᵢ·n! = Σ_{S ∌ i} |S|!·(n−|S|−1)!·(c(S∪{i}) − c(S)), all integers.

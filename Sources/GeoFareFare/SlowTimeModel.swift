@@ -40,13 +40,13 @@ public struct SlowTimeModel: Sendable, Hashable {
     public let bandZ: Double
 
     /// A model from its parameters (validated as the file's are).
-    /// - Throws: ``FareError`` `invalid_tariff` naming the parameter.
+    /// - Throws: ``GeoFareError`` `invalid_tariff` naming the parameter.
     public init(cruiseBaseMps: Double, cruiseSlope: Double, durationExponent: Double, durationRefSeconds: Double,
                 speedShape: Int, spreadRefSeconds: Double, spreadExponent: Double, bandZ: Double,
-                origin: String = SlowTimeModel.path) throws(FareError) {
-        func check(_ name: String, _ value: Double, _ range: ClosedRange<Double>) throws(FareError) {
+                origin: String = SlowTimeModel.path) throws(GeoFareError) {
+        func check(_ name: String, _ value: Double, _ range: ClosedRange<Double>) throws(GeoFareError) {
             guard value.isFinite, range.contains(value) else {
-                throw FareError.invalidTariff(origin, "parameters.\(name)", "must be a finite number within \(range.lowerBound)...\(range.upperBound), got \(value)")
+                throw GeoFareError.invalidTariff(origin, "parameters.\(name)", "must be a finite number within \(range.lowerBound)...\(range.upperBound), got \(value)")
             }
         }
         try check("cruise_base_mps", cruiseBaseMps, 0...50)
@@ -84,17 +84,17 @@ public struct SlowTimeModel: Sendable, Hashable {
 
     /// Decodes and validates `slow-time.json`.
     /// - Parameter origin: the file's name, for errors.
-    /// - Throws: ``FareError`` `invalid_tariff` whose field names the file and the JSON path
+    /// - Throws: ``GeoFareError`` `invalid_tariff` whose field names the file and the JSON path
     ///   (a missing or non-numeric parameter, an unknown model, a value out of range).
-    public init(json data: Data, origin: String = SlowTimeModel.path) throws(FareError) {
+    public init(json data: Data, origin: String = SlowTimeModel.path) throws(GeoFareError) {
         let file: File
         do { file = try JSONDecoder().decode(File.self, from: data) } catch let error as DecodingError {
-            throw FareError.invalidTariff(origin, TariffFile.path(of: error), TariffFile.describe(error))
+            throw GeoFareError.invalidTariff(origin, TariffFile.path(of: error), TariffFile.describe(error))
         } catch {
-            throw FareError.invalidTariff(origin, "$", "\(error)")
+            throw GeoFareError.invalidTariff(origin, "$", "\(error)")
         }
         guard file.model == Self.modelName else {
-            throw FareError.invalidTariff(origin, "model", "must be '\(Self.modelName)', got '\(file.model)'")
+            throw GeoFareError.invalidTariff(origin, "model", "must be '\(Self.modelName)', got '\(file.model)'")
         }
         let p = file.parameters
         try self.init(cruiseBaseMps: p.cruise_base_mps, cruiseSlope: p.cruise_slope, durationExponent: p.duration_exponent,
@@ -104,18 +104,18 @@ public struct SlowTimeModel: Sendable, Hashable {
 
     /// The model of a data catalog (``path``; a user data directory's file wins over the
     /// embedded one).
-    /// - Throws: ``FareError`` `invalid_tariff` for a broken file, `data_file_missing` or
+    /// - Throws: ``GeoFareError`` `invalid_tariff` for a broken file, `data_file_missing` or
     ///   `data_file_unreadable` (field: the path) when there is none to read.
-    public static func load(from data: DataCatalog) throws(FareError) -> SlowTimeModel {
+    public static func load(from data: DataCatalog) throws(GeoFareError) -> SlowTimeModel {
         do {
             let (bytes, origin) = try data.file(path)
             return try SlowTimeModel(json: bytes, origin: origin)
-        } catch let error as FareError {
+        } catch let error as GeoFareError {
             throw error
-        } catch let error as DataError {
-            throw FareError(code: error.code, message: error.message, field: error.field)
+        } catch let error as GeoFareError {
+            throw error
         } catch {
-            throw FareError(code: .invalidTariff, message: "\(error)", field: path)
+            throw GeoFareError(code: .invalidTariff, message: "\(error)", field: path)
         }
     }
 

@@ -30,22 +30,22 @@ public final class TariffCatalog: Sendable {
 
     /// Loads `tariffs/*.json`, `zones/*.geojson` and the slow-time model
     /// (``SlowTimeModel/path``) from a data catalog.
-    /// - Throws: ``FareError`` `invalid_tariff` naming the file and field (a tariff or the
+    /// - Throws: ``GeoFareError`` `invalid_tariff` naming the file and field (a tariff or the
     ///   slow-time model), or for a zone file `invalid_zone`; a duplicate tariff id or alias is
     ///   an error too.
-    public static func load(from data: DataCatalog = .embedded) throws(FareError) -> TariffCatalog {
+    public static func load(from data: DataCatalog = .embedded) throws(GeoFareError) -> TariffCatalog {
         var tariffs: [Tariff] = []
         do {
             for path in try data.paths(under: "tariffs/", extensions: ["json"]) {
                 let (bytes, origin) = try data.file(path)
                 tariffs.append(try TariffFile.load(bytes, origin: origin))
             }
-        } catch let error as FareError {
+        } catch let error as GeoFareError {
             throw error
-        } catch let error as DataError {
-            throw FareError(code: error.code, message: error.message, field: error.field)
+        } catch let error as GeoFareError {
+            throw error
         } catch {
-            throw FareError(code: .invalidTariff, message: "\(error)", field: nil)
+            throw GeoFareError(code: .invalidTariff, message: "\(error)", field: nil)
         }
         var zones = ZoneSet()
         do {
@@ -53,32 +53,32 @@ public final class TariffCatalog: Sendable {
                 let (bytes, origin) = try data.file(path)
                 try zones.load(geoJSON: bytes, origin: origin)
             }
-        } catch let error as InvalidInput {
-            throw FareError(code: .invalidZone, message: error.message, field: error.field)
-        } catch let error as DataError {
-            throw FareError(code: error.code, message: error.message, field: error.field)
+        } catch let error as GeoFareError {
+            throw GeoFareError(code: .invalidZone, message: error.message, field: error.field)
+        } catch let error as GeoFareError {
+            throw error
         } catch {
-            throw FareError(code: .invalidZone, message: "\(error)", field: nil)
+            throw GeoFareError(code: .invalidZone, message: "\(error)", field: nil)
         }
         return try TariffCatalog(tariffs: tariffs, zones: zones, slowTime: try SlowTimeModel.load(from: data))
     }
 
     /// Builds a catalog from tariffs already loaded.
     /// - Parameter slowTime: the slow-time model; `nil` prices with the tariffs' cruise speeds.
-    /// - Throws: ``FareError`` `invalid_tariff` for a duplicate id or alias, or a zone a tariff
+    /// - Throws: ``GeoFareError`` `invalid_tariff` for a duplicate id or alias, or a zone a tariff
     ///   names that is not loaded.
-    public init(tariffs: [Tariff], zones: ZoneSet, slowTime: SlowTimeModel? = nil) throws(FareError) {
+    public init(tariffs: [Tariff], zones: ZoneSet, slowTime: SlowTimeModel? = nil) throws(GeoFareError) {
         let sorted = tariffs.sorted { $0.id < $1.id }
         var index: [String: Int] = [:]
         for (i, t) in sorted.enumerated() {
             for name in [t.id] + t.aliases {
                 if let other = index[name] {
-                    throw FareError(code: .invalidTariff, message: "tariff id '\(name)' is defined by both \(sorted[other].origin) and \(t.origin)", field: t.origin)
+                    throw GeoFareError(code: .invalidTariff, message: "tariff id '\(name)' is defined by both \(sorted[other].origin) and \(t.origin)", field: t.origin)
                 }
                 index[name] = i
             }
             for zone in [t.region, t.businessZone].compactMap({ $0 }) + t.alsoRegions where zones.zone(zone) == nil {
-                throw FareError(code: .invalidTariff, message: "zone '\(zone)' is not in any zones/*.geojson file", field: "\(t.origin): region/also_regions/business_zone")
+                throw GeoFareError(code: .invalidTariff, message: "zone '\(zone)' is not in any zones/*.geojson file", field: "\(t.origin): region/also_regions/business_zone")
             }
         }
         self.tariffs = sorted
@@ -120,10 +120,10 @@ public final class TariffCatalog: Sendable {
 
     /// The position in ``tariffs`` of the tariff with an id or alias (cheap to pass around:
     /// no copy of the tariff).
-    /// - Throws: ``FareError`` `unknown_tariff` listing the known ids.
-    public func tariffIndex(_ id: String) throws(FareError) -> Int {
+    /// - Throws: ``GeoFareError`` `unknown_tariff` listing the known ids.
+    public func tariffIndex(_ id: String) throws(GeoFareError) -> Int {
         guard let i = index[id] else {
-            throw FareError(code: .unknownTariff, message: "unknown tariff '\(id)'; known: \(tariffs.map(\.id).joined(separator: ", "))", field: "tariff")
+            throw GeoFareError(code: .unknownTariff, message: "unknown tariff '\(id)'; known: \(tariffs.map(\.id).joined(separator: ", "))", field: "tariff")
         }
         return i
     }
@@ -132,42 +132,42 @@ public final class TariffCatalog: Sendable {
     public func businessZone(ofTariffAt i: Int) -> GeoPolygon? { businessZones[i] }
 
     /// The tariff with an id or alias.
-    /// - Throws: ``FareError`` `unknown_tariff` listing the known ids.
-    public func tariff(_ id: String) throws(FareError) -> Tariff {
+    /// - Throws: ``GeoFareError`` `unknown_tariff` listing the known ids.
+    public func tariff(_ id: String) throws(GeoFareError) -> Tariff {
         tariffs[try tariffIndex(id)]
     }
 
     /// The meter of the tariff version in force at `date` (its `tariff` and `version` say which).
-    /// - Throws: ``FareError`` `unknown_tariff`; `no_tariff_version` when `date` is before
+    /// - Throws: ``GeoFareError`` `unknown_tariff`; `no_tariff_version` when `date` is before
     ///   the tariff's first version; `tariff_version_uncertain` when it falls in a month in
     ///   which the tariff changed on a day no source gives.
-    public func meter(tariff id: String, at date: Date) throws(FareError) -> Meter {
+    public func meter(tariff id: String, at date: Date) throws(GeoFareError) -> Meter {
         try meter(tariffAt: tariffIndex(id), at: date)
     }
 
     /// ``meter(tariff:at:)`` for the tariff at a position in ``tariffs``.
-    /// - Throws: ``FareError`` `no_tariff_version` or `tariff_version_uncertain`.
-    public func meter(tariffAt i: Int, at date: Date) throws(FareError) -> Meter {
+    /// - Throws: ``GeoFareError`` `no_tariff_version` or `tariff_version_uncertain`.
+    public func meter(tariffAt i: Int, at date: Date) throws(GeoFareError) -> Meter {
         switch tariffs[i].versionLookup(at: date) {
         case let .inForce(v):
             return meters[i][v]
         case .beforeFirst:
             let t = tariffs[i], first = t.versions[0]
             if first.startsAtPeriodStart {
-                throw FareError(code: .noTariffVersion, message: "tariff '\(t.id)' has no version in force at \(date): its modelled period starts at \(first.label.dropFirst("in force on ".count)) 00:00 local time, when the version \(first.label) already applied; that version's own earlier start and any version before it are not modelled (the tariff file's notes say what is known)", field: "depart_at")
+                throw GeoFareError(code: .noTariffVersion, message: "tariff '\(t.id)' has no version in force at \(date): its modelled period starts at \(first.label.dropFirst("in force on ".count)) 00:00 local time, when the version \(first.label) already applied; that version's own earlier start and any version before it are not modelled (the tariff file's notes say what is known)", field: "depart_at")
             }
-            throw FareError(code: .noTariffVersion, message: "tariff '\(t.id)' has no version in force at \(date): its first modelled version \(first.uncertainFrom == nil ? "starts" : "took effect on an unknown day of") \(first.label); earlier versions are left out where no source gives their start date or their units (the tariff file's notes say which)", field: "depart_at")
+            throw GeoFareError(code: .noTariffVersion, message: "tariff '\(t.id)' has no version in force at \(date): its first modelled version \(first.uncertainFrom == nil ? "starts" : "took effect on an unknown day of") \(first.label); earlier versions are left out where no source gives their start date or their units (the tariff file's notes say which)", field: "depart_at")
         case let .uncertainMonth(v):
             let t = tariffs[i], version = t.versions[v]
             let before = v > 0 ? "version \(t.versions[v - 1].label) applies until the month begins" : "no earlier version is modelled"
-            throw FareError(code: .tariffVersionUncertain, message: "tariff '\(t.id)' changed during \(version.label) on a day no source gives, so the version in force at \(date) is unknown: \(before), version \(version.label) from the first day of the next month; a departure inside \(version.label) is not priced rather than guessed", field: "depart_at")
+            throw GeoFareError(code: .tariffVersionUncertain, message: "tariff '\(t.id)' changed during \(version.label) on a day no source gives, so the version in force at \(date) is unknown: \(before), version \(version.label) from the first day of the next month; a departure inside \(version.label) is not priced rather than guessed", field: "depart_at")
         }
     }
 
     /// Every version's meter of a tariff, oldest first (each `meter.version.effectiveFrom`
     /// says from when it applies).
-    /// - Throws: ``FareError`` `unknown_tariff`.
-    public func meters(tariff id: String) throws(FareError) -> [Meter] {
+    /// - Throws: ``GeoFareError`` `unknown_tariff`.
+    public func meters(tariff id: String) throws(GeoFareError) -> [Meter] {
         meters[try tariffIndex(id)]
     }
 
@@ -177,17 +177,17 @@ public final class TariffCatalog: Sendable {
 
     /// The tariff whose region contains a point (the first, in id order), for requests that
     /// name none. A point in no region but within ``regionSnapMeters`` of one takes that one.
-    /// - Throws: ``FareError`` `unknown_tariff_group` or `no_tariff_for_location`
+    /// - Throws: ``GeoFareError`` `unknown_tariff_group` or `no_tariff_for_location`
     ///   (see ``tariffIndex(forOrigin:)``).
-    public func tariff(forOrigin origin: Coordinate) throws(FareError) -> Tariff {
+    public func tariff(forOrigin origin: Coordinate) throws(GeoFareError) -> Tariff {
         tariffs[try tariffIndex(forOrigin: origin)]
     }
 
     /// ``tariff(forOrigin:)``'s position in ``tariffs``.
-    /// - Throws: ``FareError`` `unknown_tariff_group` for an origin in a province whose city
+    /// - Throws: ``GeoFareError`` `unknown_tariff_group` for an origin in a province whose city
     ///   groups have tariffs but that has no tariff of its own (the message names the province
     ///   and the modelled groups); `no_tariff_for_location` anywhere else without a tariff.
-    public func tariffIndex(forOrigin origin: Coordinate) throws(FareError) -> Int {
+    public func tariffIndex(forOrigin origin: Coordinate) throws(GeoFareError) -> Int {
         var containing = Set(zones.zones(containing: origin))
         if containing.isEmpty {
             let nearest = zones.zones.filter { originZones[$0.id] != nil }
@@ -216,9 +216,9 @@ public final class TariffCatalog: Sendable {
         guard let best = found?.index else {
             if let province = zones.zones.first(where: { containing.contains($0.id) && groupOnlyProvinces[$0.id] != nil }) {
                 let modelled = groupOnlyProvinces[province.id]!.joined(separator: ", ")
-                throw FareError(code: .unknownTariffGroup, message: "\(origin) lies in \(province.name) (\(province.id)), whose cities and counties set their own taxi tariffs; no source gives the tariff group of this city or county (modelled: \(modelled)); name a tariff", field: "from")
+                throw GeoFareError(code: .unknownTariffGroup, message: "\(origin) lies in \(province.name) (\(province.id)), whose cities and counties set their own taxi tariffs; no source gives the tariff group of this city or county (modelled: \(modelled)); name a tariff", field: "from")
             }
-            throw FareError(code: .noTariffForLocation, message: "no tariff region contains \(origin); name a tariff", field: "from")
+            throw GeoFareError(code: .noTariffForLocation, message: "no tariff region contains \(origin); name a tariff", field: "from")
         }
         return best
     }

@@ -46,8 +46,8 @@ struct TariffFile: Decodable {
     let versions: [Version]
 
     /// Decodes and validates a tariff file.
-    /// - Throws: ``FareError`` `invalid_tariff` whose field names the file and the JSON path.
-    static func load(_ data: Data, origin: String) throws(FareError) -> Tariff {
+    /// - Throws: ``GeoFareError`` `invalid_tariff` whose field names the file and the JSON path.
+    static func load(_ data: Data, origin: String) throws(GeoFareError) -> Tariff {
         let file: TariffFile
         do { file = try JSONDecoder().decode(TariffFile.self, from: data) } catch let error as DecodingError {
             throw .invalidTariff(origin, Self.path(of: error), Self.describe(error))
@@ -57,8 +57,8 @@ struct TariffFile: Decodable {
         return try file.validated(origin: origin)
     }
 
-    func validated(origin: String) throws(FareError) -> Tariff {
-        func fail(_ path: String, _ message: String) -> FareError { .invalidTariff(origin, path, message) }
+    func validated(origin: String) throws(GeoFareError) -> Tariff {
+        func fail(_ path: String, _ message: String) -> GeoFareError { .invalidTariff(origin, path, message) }
         let parts = id.split(separator: "/")
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty }) else { throw fail("id", "must be <region>/<class>, got '\(id)'") }
         guard currency.count == 3, currency == currency.uppercased() else { throw fail("currency", "must be an ISO 4217 code, got '\(currency)'") }
@@ -119,11 +119,11 @@ struct TariffFile: Decodable {
                 let fat = "\(at).flat_surcharges[\(j)]"
                 guard f.amount >= 0 else { throw fail("\(fat).amount", "must not be negative") }
                 guard (f.from == nil) == (f.to == nil) else { throw fail(fat, "from and to go together") }
-                let a = try f.from.map { (s: String) throws(FareError) -> Int in
+                let a = try f.from.map { (s: String) throws(GeoFareError) -> Int in
                     guard let v = Self.secondsOfDay(s) else { throw fail("\(fat).from", "expected HH:MM, got '\(s)'") }
                     return v
                 }
-                let b = try f.to.map { (s: String) throws(FareError) -> Int in
+                let b = try f.to.map { (s: String) throws(GeoFareError) -> Int in
                     guard let v = Self.secondsOfDay(s) else { throw fail("\(fat).to", "expected HH:MM, got '\(s)'") }
                     return v
                 }

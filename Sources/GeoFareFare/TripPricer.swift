@@ -27,16 +27,16 @@ public struct TripPricer: Sendable {
     /// The embedded tariffs, zones and route calibration, plus an optional user data directory,
     /// and road graph files: a trip inside a graph is routed on its roads
     /// (``GraphRouteEstimator``), any other by the circuity model.
-    /// - Throws: ``FareError`` when a data file is malformed (its field names the file), or a
+    /// - Throws: ``GeoFareError`` when a data file is malformed (its field names the file), or a
     ///   graph file's code (`graph_corrupt`, ...) with its path as the field.
-    public static func standard(data: DataCatalog = .embedded, graphs: [String] = []) throws(FareError) -> TripPricer {
+    public static func standard(data: DataCatalog = .embedded, graphs: [String] = []) throws(GeoFareError) -> TripPricer {
         let catalog = try TariffCatalog.load(from: data)
         let estimator: any RouteEstimator
         do {
             let circuity = try CircuityRouteEstimator(data: data, regions: catalog.zones)
             estimator = graphs.isEmpty ? circuity : try GraphRouteEstimator(paths: graphs, fallback: circuity)
         } catch {
-            throw FareError(code: error.code, message: error.message, field: error.field)
+            throw error
         }
         return TripPricer(engine: try FareEngine(catalog: catalog), estimator: estimator)
     }
@@ -49,7 +49,7 @@ public struct TripPricer: Sendable {
     }
 
     /// The tariff id a request resolves to.
-    public func tariffID(for request: FareRequest) throws(FareError) -> String {
+    public func tariffID(for request: FareRequest) throws(GeoFareError) -> String {
         engine.catalog.tariffs[try resolveTariff(request)].id
     }
 
@@ -57,9 +57,9 @@ public struct TripPricer: Sendable {
     /// - Parameter anywhere: when no tariff is named and no tariff region contains the origin,
     ///   estimate the route anyway, with no business zone (the `route` op and command), instead
     ///   of failing with `no_tariff_for_location` (what pricing needs).
-    /// - Throws: ``FareError`` with the route's code and field (`too_many_stops`, ...), or
+    /// - Throws: ``GeoFareError`` with the route's code and field (`too_many_stops`, ...), or
     ///   `missing_field` (`from`) when the trip is not given by coordinates.
-    public func route(_ request: FareRequest, anywhere: Bool = false) throws(FareError) -> Route {
+    public func route(_ request: FareRequest, anywhere: Bool = false) throws(GeoFareError) -> Route {
         let tariff: Int?
         if anywhere && request.tariff == nil && request.tariffIndex == nil, case let .stops(origin, _, _) = request.trip {
             tariff = try? engine.catalog.tariffIndex(forOrigin: origin)
@@ -72,24 +72,24 @@ public struct TripPricer: Sendable {
     /// The tariff a request names (by index or name), or the one whose region contains its
     /// origin: resolved once per request (the region test is a point-in-polygon search), as
     /// its position in the catalog's `tariffs` (no copy of the tariff).
-    func resolveTariff(_ request: FareRequest) throws(FareError) -> Int {
+    func resolveTariff(_ request: FareRequest) throws(GeoFareError) -> Int {
         if let i = request.tariffIndex {
             guard engine.catalog.tariffs.indices.contains(i) else {
-                throw FareError(code: .unknownTariff, message: "no tariff at index \(i)", field: "tariff")
+                throw GeoFareError(code: .unknownTariff, message: "no tariff at index \(i)", field: "tariff")
             }
             return i
         }
         if let id = request.tariff { return try engine.catalog.tariffIndex(id) }
         guard let origin = request.origin else {
-            throw FareError(code: .missingField, message: "name a tariff or give the origin", field: "tariff")
+            throw GeoFareError(code: .missingField, message: "name a tariff or give the origin", field: "tariff")
         }
         return try engine.catalog.tariffIndex(forOrigin: origin)
     }
 
     /// The route inside a resolved tariff's business zone (no zone without a tariff).
-    func route(_ request: FareRequest, tariff: Int?) throws(FareError) -> Route {
+    func route(_ request: FareRequest, tariff: Int?) throws(GeoFareError) -> Route {
         guard case let .stops(origin, via, destination) = request.trip else {
-            throw FareError(code: .missingField, message: "a route needs the trip's from/to coordinates", field: "from")
+            throw GeoFareError(code: .missingField, message: "a route needs the trip's from/to coordinates", field: "from")
         }
         let zone = tariff.flatMap { engine.catalog.businessZone(ofTariffAt: $0) }
         do {
@@ -99,7 +99,7 @@ public struct TripPricer: Sendable {
             r.fallbackWhenNoRoad = request.fallbackWhenNoRoad
             return try estimator.estimate(r)
         } catch {
-            throw FareError(code: error.code, message: error.message, field: error.field)
+            throw error
         }
     }
 
@@ -107,8 +107,8 @@ public struct TripPricer: Sendable {
     /// Shares are equal ones (``FareEngine/Figures/equalShare(_:riders:)``); use ``quote(_:)``
     /// for other splits.
     /// - Returns: the figures and the meter (tariff version) they came from.
-    /// - Throws: ``FareError`` as ``quote(_:)``.
-    public func figures(_ request: FareRequest) throws(FareError) -> (figures: FareEngine.Figures, meter: Meter) {
+    /// - Throws: ``GeoFareError`` as ``quote(_:)``.
+    public func figures(_ request: FareRequest) throws(GeoFareError) -> (figures: FareEngine.Figures, meter: Meter) {
         guard case .stops = request.trip else {
             // The batch path's distance/duration rows: what ``prepare(_:)`` does for them,
             // without handing a copy of the request back (a measurable share of a row).
@@ -125,8 +125,8 @@ public struct TripPricer: Sendable {
     /// - Returns: the quote, and the route it was priced on (`nil` for distance/duration and
     ///   segment trips); its segments carry the slow seconds the meter ran on (the slow-time
     ///   model's, unless the estimator is in ``roadDerivedSlowTime``).
-    /// - Throws: ``FareError`` (tariff, route and fare errors, each with its field).
-    public func quote(_ request: FareRequest) throws(FareError) -> (quote: FareQuote, route: Route?) {
+    /// - Throws: ``GeoFareError`` (tariff, route and fare errors, each with its field).
+    public func quote(_ request: FareRequest) throws(GeoFareError) -> (quote: FareQuote, route: Route?) {
         let (fare, meter, route) = try prepare(request)
         return (try engine.quote(fare, meter: meter), route)
     }
@@ -136,7 +136,7 @@ public struct TripPricer: Sendable {
     /// (unless the estimator is in ``roadDerivedSlowTime``) and, for proportional and Shapley
     /// splits, each rider's drop-off set at the end of a leg; other trips are validated first,
     /// as the engine does.
-    func prepare(_ request: FareRequest) throws(FareError) -> (FareRequest, Meter, Route?) {
+    func prepare(_ request: FareRequest) throws(GeoFareError) -> (FareRequest, Meter, Route?) {
         guard case .stops = request.trip else {
             try engine.validate(request)
             return (request, try engine.catalog.meter(tariffAt: try resolveTariff(request), at: request.departure), nil)

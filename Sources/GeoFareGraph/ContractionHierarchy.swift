@@ -34,10 +34,10 @@ public final class ContractionHierarchy: @unchecked Sendable {
     ///   limit builds faster and adds more shortcuts; answers stay exact).
     /// - Parameter progress: called after each contracted node with the number contracted so far
     ///   (of `network.nodeCount`), on the calling thread.
-    /// - Throws: ``GraphError`` `graph_invalid_network` when the network is inconsistent or a
+    /// - Throws: ``GeoFareError`` `graph_invalid_network` when the network is inconsistent or a
     ///   shortcut's weight does not fit in 32 bits.
     public convenience init(network: RoadNetwork, metric: GraphMetric, settleLimit: Int = 200,
-                            progress: ((Int) -> Void)? = nil) throws(GraphError) {
+                            progress: ((Int) -> Void)? = nil) throws(GeoFareError) {
         try network.validate()
         var builder = ContractionHierarchyBuilder(nodeCount: network.nodeCount, tails: network.arcTail, heads: network.arcHead,
                                                   weights: metric.weights(of: network), settleLimit: settleLimit)
@@ -64,10 +64,10 @@ public final class ContractionHierarchy: @unchecked Sendable {
     }
 
     /// Checks the structure so that no query can index out of bounds (for hierarchies read from files).
-    /// - Throws: ``GraphError`` `graph_corrupt`.
-    func checkStructure(nodeCount n: Int, arcCount m: Int) throws(GraphError) {
-        func bad(_ what: String) -> GraphError {
-            GraphError(code: .graphCorrupt, message: "the \(metric.rawValue) hierarchy is inconsistent: \(what)",
+    /// - Throws: ``GeoFareError`` `graph_corrupt`.
+    func checkStructure(nodeCount n: Int, arcCount m: Int) throws(GeoFareError) {
+        func bad(_ what: String) -> GeoFareError {
+            GeoFareError(code: .graphCorrupt, message: "the \(metric.rawValue) hierarchy is inconsistent: \(what)",
                        field: "ch.\(metric.rawValue)")
         }
         guard rank.count == n, order.count == n, upFirst.count == n + 1, downFirst.count == n + 1 else { throw bad("array sizes") }

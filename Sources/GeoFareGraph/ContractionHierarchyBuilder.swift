@@ -124,11 +124,11 @@ struct ContractionHierarchyBuilder {
 
     /// Adds the shortcuts of the last ``simulate(_:)`` (the graph has not changed since, so they are
     /// exactly what contracting its node needs).
-    /// - Throws: ``GraphError`` `graph_invalid_network` when a shortcut's weight does not fit in 32 bits.
-    mutating func commitPending() throws(GraphError) {
+    /// - Throws: ``GeoFareError`` `graph_invalid_network` when a shortcut's weight does not fit in 32 bits.
+    mutating func commitPending() throws(GeoFareError) {
         for s in pending {
             guard s.via < UInt64(UInt32.max) else {
-                throw GraphError(code: .graphInvalidNetwork, message: "a shortcut's weight \(s.via) exceeds 32 bits",
+                throw GeoFareError(code: .graphInvalidNetwork, message: "a shortcut's weight \(s.via) exceeds 32 bits",
                                  field: "weights")
             }
             _ = addOrImprove(s.u, s.w, weight: UInt32(s.via), a: s.first, b: s.second,
@@ -153,7 +153,7 @@ struct ContractionHierarchyBuilder {
 
     /// Contracts every node; returns the hierarchy's arrays.
     /// - Parameter progress: called after each contracted node with the number contracted so far.
-    mutating func build(progress: ((Int) -> Void)? = nil) throws(GraphError) -> ContractionHierarchy.Arrays {
+    mutating func build(progress: ((Int) -> Void)? = nil) throws(GeoFareError) -> ContractionHierarchy.Arrays {
         let queue = IndexedMinHeap(capacity: n)
         var isNeighbour = [Bool](repeating: false, count: n)
         for v in 0..<n { queue.push(UInt32(v), key: priority(UInt32(v))) }

@@ -11,16 +11,16 @@ import Foundation
 public enum GraphFileWriter {
     /// Writes `network`, its hierarchies (one per metric, all of ``GraphMetric/allCases``) and `metadata`
     /// (its counts and bbox are filled in from the network) to `path`.
-    /// - Throws: ``GraphError`` `graph_io` when the file cannot be written, `graph_invalid_network`
+    /// - Throws: ``GeoFareError`` `graph_io` when the file cannot be written, `graph_invalid_network`
     ///   when a hierarchy is missing or does not match the network.
     public static func write(network: RoadNetwork, hierarchies: [GraphMetric: ContractionHierarchy], metadata: GraphMetadata,
-                             to path: String) throws(GraphError) {
+                             to path: String) throws(GeoFareError) {
         try network.validate()
         let meta = metadata.describing(network)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let json = try? encoder.encode(meta) else {
-            throw GraphError(code: .graphIo, message: "could not encode the metadata", field: "metadata")
+            throw GeoFareError(code: .graphIo, message: "could not encode the metadata", field: "metadata")
         }
         typealias S = GraphFileLayout.Section
         var sections: [(UInt32, [UInt8])] = [(S.metadata, Array(json))]
@@ -32,7 +32,7 @@ public enum GraphFileWriter {
         add(S.shapeStart, network.shapeStart); add(S.shapeLatitudes, network.shapeLatitudes); add(S.shapeLongitudes, network.shapeLongitudes)
         for metric in GraphMetric.allCases {
             guard let ch = hierarchies[metric], ch.nodeCount == network.nodeCount, ch.metric == metric else {
-                throw GraphError(code: .graphInvalidNetwork, message: "no \(metric.rawValue) hierarchy for this network",
+                throw GeoFareError(code: .graphInvalidNetwork, message: "no \(metric.rawValue) hierarchy for this network",
                                  field: "hierarchies")
             }
             for (k, view) in ch.views.enumerated() { sections.append((S.hierarchy(metric, k), Array(UnsafeRawBufferPointer(view)))) }
@@ -42,7 +42,7 @@ public enum GraphFileWriter {
 
     /// Lays out `sections`, checksums them and writes the file atomically.
     static func writeSections(_ sections: [(id: UInt32, bytes: [UInt8])], to path: String,
-                              version: UInt32 = GraphFileLayout.currentVersion) throws(GraphError) {
+                              version: UInt32 = GraphFileLayout.currentVersion) throws(GeoFareError) {
         let a = GraphFileLayout.alignment
         func aligned(_ x: Int) -> Int { (x + a - 1) / a * a }
         var offset = aligned(GraphFileLayout.headerSize + sections.count * GraphFileLayout.tableEntrySize)
@@ -72,10 +72,10 @@ public enum GraphFileWriter {
     }
 
     /// Writes the parts to a temporary file in the target's directory, fsyncs it, then renames it over `path`.
-    static func writeAtomically(_ parts: [[UInt8]], to path: String) throws(GraphError) {
+    static func writeAtomically(_ parts: [[UInt8]], to path: String) throws(GeoFareError) {
         let temp = path + ".tmp.\(getpid())"
-        func fail(_ what: String) -> GraphError {
-            GraphError(code: .graphIo, message: "\(what) '\(path)': \(String(cString: strerror(errno)))", field: path)
+        func fail(_ what: String) -> GeoFareError {
+            GeoFareError(code: .graphIo, message: "\(what) '\(path)': \(String(cString: strerror(errno)))", field: path)
         }
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw fail("cannot create a temporary file for") }

@@ -1,3 +1,4 @@
+import GeoFareCore
 /// Read-only views of a ``RoadNetwork``'s arrays: into a mapped graph file or into memory a
 /// ``BufferOwner`` keeps. Field meanings are ``RoadNetwork``'s.
 struct NetworkView: @unchecked Sendable {
@@ -23,8 +24,8 @@ struct NetworkView: @unchecked Sendable {
     }
 
     /// The network sections of `file`, checked so that no index leaves its array.
-    /// - Throws: ``GraphError`` `graph_corrupt` naming the section at fault.
-    init(file: GraphFile) throws(GraphError) {
+    /// - Throws: ``GeoFareError`` `graph_corrupt` naming the section at fault.
+    init(file: GraphFile) throws(GeoFareError) {
         typealias S = GraphFileLayout.Section
         guard let lat = file.view(S.nodeLatitudes, as: Int32.self) else { throw file.corrupt("no node section") }
         let n = lat.count

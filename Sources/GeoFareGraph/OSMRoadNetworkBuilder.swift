@@ -1,4 +1,5 @@
 import Foundation
+import GeoFareCore
 
 /// Extracts a drivable ``RoadNetwork`` from an OpenStreetMap PBF file under a ``RoadProfile``.
 ///
@@ -24,14 +25,14 @@ public struct OSMRoadNetworkBuilder: Sendable {
     }
 
     /// Reads the PBF file at `url` and extracts its road network.
-    /// - Throws: ``GraphError`` when the file cannot be read or decoded.
-    public func build(pbfAt url: URL) throws(GraphError) -> (network: RoadNetwork, report: ImportReport) {
+    /// - Throws: ``GeoFareError`` when the file cannot be read or decoded.
+    public func build(pbfAt url: URL) throws(GeoFareError) -> (network: RoadNetwork, report: ImportReport) {
         try build(reader: try PBFReader(contentsOf: url))
     }
 
     /// Extracts the road network of an opened PBF file.
-    /// - Throws: ``GraphError`` when a data block does not decode.
-    public func build(reader: PBFReader) throws(GraphError) -> (network: RoadNetwork, report: ImportReport) {
+    /// - Throws: ``GeoFareError`` when a data block does not decode.
+    public func build(reader: PBFReader) throws(GeoFareError) -> (network: RoadNetwork, report: ImportReport) {
         var report = ImportReport()
         var clock = PhaseClock()
         report.writingProgram = reader.header.writingProgram

@@ -1,3 +1,4 @@
+import GeoFareCore
 /// Decodes one inflated `PrimitiveBlock` (string table, granularity, offsets; dense and plain
 /// nodes, ways, relations) and hands its elements to a ``PBFVisitor``.
 ///
@@ -22,7 +23,7 @@ struct PBFBlockDecoder {
     private var dateGranularity: Int64 = 1000
 
     /// Decodes `block` (the inflated bytes of an `OSMData` blob) and visits its elements of `kinds`.
-    mutating func decode<V: PBFVisitor>(_ block: UnsafeRawBufferPointer, kinds: PBFElementKinds, visitor: inout V) throws(GraphError) {
+    mutating func decode<V: PBFVisitor>(_ block: UnsafeRawBufferPointer, kinds: PBFElementKinds, visitor: inout V) throws(GeoFareError) {
         granularity = 100; latOffset = 0; lonOffset = 0; dateGranularity = 1000
         strings.reset(base: block.baseAddress.map { UnsafeRawPointer($0) })
         var groups: [UnsafeRawBufferPointer] = []
@@ -77,7 +78,7 @@ struct PBFBlockDecoder {
 
     /// Latitude or longitude in 1e-7 degrees from a raw PBF value: `offset + granularity * raw` nanodegrees.
     @inline(__always)
-    private func coordinate(_ raw: Int64, offset: Int64, limit: Int64) throws(GraphError) -> Int32 {
+    private func coordinate(_ raw: Int64, offset: Int64, limit: Int64) throws(GeoFareError) -> Int32 {
         let (scaled, o1) = raw.multipliedReportingOverflow(by: granularity)
         let (nano, o2) = scaled.addingReportingOverflow(offset)
         guard !o1, !o2 else { throw .corrupt("coordinate overflows") }
@@ -88,7 +89,7 @@ struct PBFBlockDecoder {
     }
 
     @inline(__always)
-    private func checkString(_ index: UInt64) throws(GraphError) -> UInt32 {
+    private func checkString(_ index: UInt64) throws(GeoFareError) -> UInt32 {
         guard index < UInt64(strings.count) else { throw .corrupt("string index \(index) beyond the string table (\(strings.count))") }
         return UInt32(index)
     }
@@ -99,7 +100,7 @@ struct PBFBlockDecoder {
     }
 
     /// Reads the timestamp (field 2) of an `Info` message.
-    private mutating func decodeInfo(_ bytes: UnsafeRawBufferPointer) throws(GraphError) {
+    private mutating func decodeInfo(_ bytes: UnsafeRawBufferPointer) throws(GeoFareError) {
         var r = ProtobufReader(bytes)
         while !r.isAtEnd {
             let (f, w) = try r.key()
@@ -107,7 +108,7 @@ struct PBFBlockDecoder {
         }
     }
 
-    private mutating func decodeNode<V: PBFVisitor>(_ bytes: UnsafeRawBufferPointer, visitor: inout V) throws(GraphError) {
+    private mutating func decodeNode<V: PBFVisitor>(_ bytes: UnsafeRawBufferPointer, visitor: inout V) throws(GeoFareError) {
         var r = ProtobufReader(bytes)
         var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
         scratchA.removeAll(keepingCapacity: true)
@@ -129,7 +130,7 @@ struct PBFBlockDecoder {
                      longitude: try coordinate(lon, offset: lonOffset, limit: 1_800_000_000), tags: tags, strings: strings)
     }
 
-    private mutating func fillTags(keys: [UInt64], values: [UInt64]) throws(GraphError) {
+    private mutating func fillTags(keys: [UInt64], values: [UInt64]) throws(GeoFareError) {
         guard keys.count == values.count else { throw .corrupt("\(keys.count) tag keys but \(values.count) values") }
         tags.removeAll()
         for i in 0..<keys.count {
@@ -138,7 +139,7 @@ struct PBFBlockDecoder {
         }
     }
 
-    private mutating func decodeDense<V: PBFVisitor>(_ bytes: UnsafeRawBufferPointer, visitor: inout V) throws(GraphError) {
+    private mutating func decodeDense<V: PBFVisitor>(_ bytes: UnsafeRawBufferPointer, visitor: inout V) throws(GeoFareError) {
         var r = ProtobufReader(bytes)
         scratchA.removeAll(keepingCapacity: true) // ids
         scratchB.removeAll(keepingCapacity: true) // lats
@@ -191,7 +192,7 @@ struct PBFBlockDecoder {
         }
     }
 
-    private mutating func decodeWay<V: PBFVisitor>(_ bytes: UnsafeRawBufferPointer, visitor: inout V) throws(GraphError) {
+    private mutating func decodeWay<V: PBFVisitor>(_ bytes: UnsafeRawBufferPointer, visitor: inout V) throws(GeoFareError) {
         var r = ProtobufReader(bytes)
         var id: Int64 = 0
         scratchA.removeAll(keepingCapacity: true)
@@ -215,7 +216,7 @@ struct PBFBlockDecoder {
         visitor.way(id: id, refs: refs, tags: tags, strings: strings)
     }
 
-    private mutating func decodeRelation<V: PBFVisitor>(_ bytes: UnsafeRawBufferPointer, visitor: inout V) throws(GraphError) {
+    private mutating func decodeRelation<V: PBFVisitor>(_ bytes: UnsafeRawBufferPointer, visitor: inout V) throws(GeoFareError) {
         var r = ProtobufReader(bytes)
         var id: Int64 = 0
         scratchA.removeAll(keepingCapacity: true) // keys

@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import GeoFareCore
 
 /// The `OSMHeader` block of a PBF file.
 public struct OSMHeader: Sendable, Hashable {
@@ -30,7 +31,7 @@ public struct OSMHeader: Sendable, Hashable {
 /// initialisation; ``visit(_:kinds:)`` decodes the data blocks in file order and may be called
 /// several times (two-pass extraction reads ways first, node coordinates second).
 ///
-/// Errors are ``GraphError``s: `pbf_truncated` (the file ends inside a blob), `pbf_corrupt`
+/// Errors are ``GeoFareError``s: `pbf_truncated` (the file ends inside a blob), `pbf_corrupt`
 /// (bytes that do not decode, an inflate failure), `pbf_unsupported` (lzma/zstd/lz4/bzip2
 /// blobs, unknown required features), each naming the blob index and the byte offset of its
 /// header. Corrupt or random bytes never trap or hang.
@@ -59,23 +60,23 @@ public struct PBFReader: Sendable {
     public var byteCount: Int { data.count }
 
     /// Opens (memory-maps) the file at `url` and decodes its header.
-    /// - Throws: ``GraphError`` `pbf_unreadable`, or a decoding error.
-    public init(contentsOf url: URL) throws(GraphError) {
+    /// - Throws: ``GeoFareError`` `pbf_unreadable`, or a decoding error.
+    public init(contentsOf url: URL) throws(GeoFareError) {
         let bytes: Data
         do { bytes = try Data(contentsOf: url, options: .alwaysMapped) } catch {
-            throw GraphError(code: GraphError.pbfUnreadable, message: "cannot read \(url.path): \(error.localizedDescription)", field: url.path)
+            throw GeoFareError(code: ErrorCode.pbfUnreadable, message: "cannot read \(url.path): \(error.localizedDescription)", field: url.path)
         }
         try self.init(data: bytes)
     }
 
     /// Reads a PBF file held in memory and decodes its header.
-    /// - Throws: ``GraphError`` when the blob sequence or the header does not decode.
-    public init(data: Data) throws(GraphError) {
+    /// - Throws: ``GeoFareError`` when the blob sequence or the header does not decode.
+    public init(data: Data) throws(GeoFareError) {
         self.data = data
         var entries: [BlobEntry] = []
         var headerBytes: [UInt8]? = nil
-        let result: Result<Void, GraphError> = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<Void, GraphError> in
-            do throws(GraphError) {
+        let result: Result<Void, GeoFareError> = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<Void, GeoFareError> in
+            do throws(GeoFareError) {
                 var offset = 0
                 var index = 0
                 while offset < raw.count {
@@ -83,10 +84,10 @@ public struct PBFReader: Sendable {
                     if index == 0 {
                         let blobHeaderIsHeader = !entry.isData
                         guard blobHeaderIsHeader else {
-                            throw GraphError(code: GraphError.pbfCorrupt, message: "the first blob is not an OSMHeader").located(blob: 0, offset: 0)
+                            throw GeoFareError(code: ErrorCode.pbfCorrupt, message: "the first blob is not an OSMHeader").located(blob: 0, offset: 0)
                         }
                         let scratch = InflateBuffer()
-                        do throws(GraphError) {
+                        do throws(GeoFareError) {
                             let bytes = try Self.blobContent(raw, entry, scratch: scratch)
                             headerBytes = Array(bytes)
                         } catch { throw error.located(blob: index, offset: offset) }
@@ -96,29 +97,29 @@ public struct PBFReader: Sendable {
                     offset = entry.dataOffset + entry.dataSize
                     index += 1
                 }
-                if index == 0 { throw GraphError(code: GraphError.pbfTruncated, message: "empty file: no OSMHeader blob", field: "blob[0]@0") }
+                if index == 0 { throw GeoFareError(code: ErrorCode.pbfTruncated, message: "empty file: no OSMHeader blob", field: "blob[0]@0") }
                 return .success(())
             } catch { return .failure(error) }
         }
         try result.get()
         self.blobs = entries
-        let decoded: Result<OSMHeader, GraphError> = headerBytes!.withUnsafeBytes { b in
-            do throws(GraphError) { return .success(try Self.decodeHeader(b)) } catch { return .failure(error.located(blob: 0, offset: 0)) }
+        let decoded: Result<OSMHeader, GeoFareError> = headerBytes!.withUnsafeBytes { b in
+            do throws(GeoFareError) { return .success(try Self.decodeHeader(b)) } catch { return .failure(error.located(blob: 0, offset: 0)) }
         }
         self.header = try decoded.get()
     }
 
     /// Decodes every data block and hands the elements of `kinds` to `visitor`, in file order.
     /// - Returns: the newest object timestamp seen in the decoded elements, seconds since 1970 (0 when none).
-    /// - Throws: ``GraphError`` located at the failing blob.
+    /// - Throws: ``GeoFareError`` located at the failing blob.
     @discardableResult
-    public func visit<V: PBFVisitor>(_ visitor: inout V, kinds: PBFElementKinds = .all) throws(GraphError) -> Int64 {
+    public func visit<V: PBFVisitor>(_ visitor: inout V, kinds: PBFElementKinds = .all) throws(GeoFareError) -> Int64 {
         var decoder = PBFBlockDecoder()
         let scratch = InflateBuffer()
         let blobs = self.blobs
-        let result: Result<Void, GraphError> = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<Void, GraphError> in
+        let result: Result<Void, GeoFareError> = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<Void, GeoFareError> in
             for entry in blobs where entry.isData {
-                do throws(GraphError) {
+                do throws(GeoFareError) {
                     let content = try Self.blobContent(raw, entry, scratch: scratch)
                     try decoder.decode(content, kinds: kinds, visitor: &visitor)
                 } catch { return .failure(error.located(blob: entry.index, offset: entry.headerOffset)) }
@@ -130,18 +131,18 @@ public struct PBFReader: Sendable {
     }
 
     /// Reads the blob header at `offset`: its 4-byte big-endian length, then `BlobHeader`.
-    private static func scanBlob(_ raw: UnsafeRawBufferPointer, at offset: Int, index: Int) throws(GraphError) -> BlobEntry {
-        func fail(_ code: String, _ message: String) -> GraphError {
-            GraphError(code: code, message: message).located(blob: index, offset: offset)
+    private static func scanBlob(_ raw: UnsafeRawBufferPointer, at offset: Int, index: Int) throws(GeoFareError) -> BlobEntry {
+        func fail(_ code: ErrorCode, _ message: String) -> GeoFareError {
+            GeoFareError(code: code, message: message).located(blob: index, offset: offset)
         }
-        guard raw.count - offset >= 4 else { throw fail(GraphError.pbfTruncated, "the file ends inside a blob-header length") }
+        guard raw.count - offset >= 4 else { throw fail(ErrorCode.pbfTruncated, "the file ends inside a blob-header length") }
         let length = Int(raw[offset]) << 24 | Int(raw[offset + 1]) << 16 | Int(raw[offset + 2]) << 8 | Int(raw[offset + 3])
-        guard length > 0, length <= maxHeaderSize else { throw fail(GraphError.pbfCorrupt, "blob-header length \(length) out of 1...\(maxHeaderSize)") }
-        guard raw.count - offset - 4 >= length else { throw fail(GraphError.pbfTruncated, "the file ends inside a blob header") }
+        guard length > 0, length <= maxHeaderSize else { throw fail(ErrorCode.pbfCorrupt, "blob-header length \(length) out of 1...\(maxHeaderSize)") }
+        guard raw.count - offset - 4 >= length else { throw fail(ErrorCode.pbfTruncated, "the file ends inside a blob header") }
         var r = ProtobufReader(UnsafeRawBufferPointer(rebasing: raw[(offset + 4)..<(offset + 4 + length)]))
         var type: String? = nil
         var dataSize: Int64 = -1
-        do throws(GraphError) {
+        do throws(GeoFareError) {
             while !r.isAtEnd {
                 let (f, w) = try r.key()
                 switch (f, w) {
@@ -151,19 +152,19 @@ public struct PBFReader: Sendable {
                 }
             }
         } catch { throw error.located(blob: index, offset: offset) }
-        guard let type else { throw fail(GraphError.pbfCorrupt, "blob header without a type") }
-        guard dataSize >= 0, dataSize <= maxBlobSize else { throw fail(GraphError.pbfCorrupt, "blob size \(dataSize) out of 0...\(maxBlobSize)") }
+        guard let type else { throw fail(ErrorCode.pbfCorrupt, "blob header without a type") }
+        guard dataSize >= 0, dataSize <= maxBlobSize else { throw fail(ErrorCode.pbfCorrupt, "blob size \(dataSize) out of 0...\(maxBlobSize)") }
         let dataOffset = offset + 4 + length
         guard raw.count - dataOffset >= Int(dataSize) else {
-            throw fail(GraphError.pbfTruncated, "the file ends inside a blob (\(dataSize) bytes expected, \(raw.count - dataOffset) left)")
+            throw fail(ErrorCode.pbfTruncated, "the file ends inside a blob (\(dataSize) bytes expected, \(raw.count - dataOffset) left)")
         }
-        if index == 0, type != "OSMHeader" { throw fail(GraphError.pbfCorrupt, "the first blob is '\(type.prefix(40))', not OSMHeader") }
-        if index > 0, type == "OSMHeader" { throw fail(GraphError.pbfCorrupt, "a second OSMHeader blob") }
+        if index == 0, type != "OSMHeader" { throw fail(ErrorCode.pbfCorrupt, "the first blob is '\(type.prefix(40))', not OSMHeader") }
+        if index > 0, type == "OSMHeader" { throw fail(ErrorCode.pbfCorrupt, "a second OSMHeader blob") }
         return BlobEntry(index: index, headerOffset: offset, dataOffset: dataOffset, dataSize: Int(dataSize), isData: type == "OSMData")
     }
 
     /// The uncompressed content of a blob: the raw bytes, or zlib inflated into `scratch`.
-    private static func blobContent(_ raw: UnsafeRawBufferPointer, _ entry: BlobEntry, scratch: InflateBuffer) throws(GraphError) -> UnsafeRawBufferPointer {
+    private static func blobContent(_ raw: UnsafeRawBufferPointer, _ entry: BlobEntry, scratch: InflateBuffer) throws(GeoFareError) -> UnsafeRawBufferPointer {
         var r = ProtobufReader(UnsafeRawBufferPointer(rebasing: raw[entry.dataOffset..<(entry.dataOffset + entry.dataSize)]))
         var rawData: UnsafeRawBufferPointer? = nil
         var zlibData: UnsafeRawBufferPointer? = nil
@@ -174,10 +175,10 @@ public struct PBFReader: Sendable {
             case (1, .lengthDelimited): rawData = try r.bytes()
             case (2, .varint): rawSize = try r.int64()
             case (3, .lengthDelimited): zlibData = try r.bytes()
-            case (4, _): throw GraphError(code: GraphError.pbfUnsupported, message: "lzma-compressed blobs are not supported (recompress with osmium cat -f pbf,pbf_compression=zlib)")
-            case (5, _): throw GraphError(code: GraphError.pbfUnsupported, message: "bzip2-compressed blobs are not supported")
-            case (6, _): throw GraphError(code: GraphError.pbfUnsupported, message: "lz4-compressed blobs are not supported (recompress with zlib)")
-            case (7, _): throw GraphError(code: GraphError.pbfUnsupported, message: "zstd-compressed blobs are not supported (recompress with osmium cat -f pbf,pbf_compression=zlib)")
+            case (4, _): throw GeoFareError(code: ErrorCode.pbfUnsupported, message: "lzma-compressed blobs are not supported (recompress with osmium cat -f pbf,pbf_compression=zlib)")
+            case (5, _): throw GeoFareError(code: ErrorCode.pbfUnsupported, message: "bzip2-compressed blobs are not supported")
+            case (6, _): throw GeoFareError(code: ErrorCode.pbfUnsupported, message: "lz4-compressed blobs are not supported (recompress with zlib)")
+            case (7, _): throw GeoFareError(code: ErrorCode.pbfUnsupported, message: "zstd-compressed blobs are not supported (recompress with osmium cat -f pbf,pbf_compression=zlib)")
             default: try r.skip(w)
             }
         }
@@ -196,7 +197,7 @@ public struct PBFReader: Sendable {
         return UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(out)[0..<size])
     }
 
-    private static func decodeHeader(_ bytes: UnsafeRawBufferPointer) throws(GraphError) -> OSMHeader {
+    private static func decodeHeader(_ bytes: UnsafeRawBufferPointer) throws(GeoFareError) -> OSMHeader {
         var header = OSMHeader()
         var r = ProtobufReader(bytes)
         while !r.isAtEnd {
@@ -218,7 +219,7 @@ public struct PBFReader: Sendable {
             }
         }
         for feature in header.requiredFeatures where !OSMHeader.supportedRequiredFeatures.contains(feature) {
-            throw GraphError(code: GraphError.pbfUnsupported, message: "the file requires the feature '\(feature.prefix(60))', which this reader does not implement")
+            throw GeoFareError(code: ErrorCode.pbfUnsupported, message: "the file requires the feature '\(feature.prefix(60))', which this reader does not implement")
         }
         return header
     }

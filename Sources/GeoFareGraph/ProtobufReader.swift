@@ -1,3 +1,4 @@
+import GeoFareCore
 /// A minimal protocol-buffers wire-format reader over borrowed bytes: varints, zigzag, and
 /// length-delimited fields as sub-buffers. Every read is bounds-checked and throws
 /// `pbf_corrupt` instead of trapping, so corrupt input cannot crash or hang the decoder
@@ -24,7 +25,7 @@ struct ProtobufReader {
 
     /// Reads a base-128 varint of at most 10 bytes.
     @inline(__always)
-    mutating func varint() throws(GraphError) -> UInt64 {
+    mutating func varint() throws(GeoFareError) -> UInt64 {
         guard let base else { throw .corrupt("varint past the end of a message") }
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -40,17 +41,17 @@ struct ProtobufReader {
     }
 
     @inline(__always)
-    mutating func sint64() throws(GraphError) -> Int64 {
+    mutating func sint64() throws(GeoFareError) -> Int64 {
         let v = try varint()
         return Int64(bitPattern: (v >> 1) ^ (0 &- (v & 1)))
     }
 
     @inline(__always)
-    mutating func int64() throws(GraphError) -> Int64 { Int64(bitPattern: try varint()) }
+    mutating func int64() throws(GeoFareError) -> Int64 { Int64(bitPattern: try varint()) }
 
     /// A field key: (field number, wire type). Unknown wire types (groups, 6, 7) are corrupt here.
     @inline(__always)
-    mutating func key() throws(GraphError) -> (field: UInt64, wire: WireType) {
+    mutating func key() throws(GeoFareError) -> (field: UInt64, wire: WireType) {
         let k = try varint()
         guard let wire = WireType(rawValue: UInt8(k & 7)) else {
             throw .corrupt("unsupported protobuf wire type \(k & 7)")
@@ -62,7 +63,7 @@ struct ProtobufReader {
 
     /// The bytes of a length-delimited field.
     @inline(__always)
-    mutating func bytes() throws(GraphError) -> UnsafeRawBufferPointer {
+    mutating func bytes() throws(GeoFareError) -> UnsafeRawBufferPointer {
         let length = try varint()
         guard length <= UInt64(end - position) else {
             throw .corrupt("field of \(length) bytes overruns its message (\(end - position) left)")
@@ -73,7 +74,7 @@ struct ProtobufReader {
     }
 
     /// Skips a field of the given wire type.
-    mutating func skip(_ wire: WireType) throws(GraphError) {
+    mutating func skip(_ wire: WireType) throws(GeoFareError) {
         switch wire {
         case .varint: _ = try varint()
         case .lengthDelimited: _ = try bytes()
@@ -88,7 +89,7 @@ struct ProtobufReader {
 
     /// Decodes a repeated integer field: packed (length-delimited) or one unpacked varint,
     /// appending each raw varint to `out`.
-    static func appendVarints(_ wire: WireType, from reader: inout ProtobufReader, to out: inout [UInt64]) throws(GraphError) {
+    static func appendVarints(_ wire: WireType, from reader: inout ProtobufReader, to out: inout [UInt64]) throws(GeoFareError) {
         switch wire {
         case .varint: out.append(try reader.varint())
         case .lengthDelimited:

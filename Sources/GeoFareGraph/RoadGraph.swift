@@ -11,9 +11,9 @@ public final class RoadGraph: Sendable {
     public let metadata: GraphMetadata
 
     /// Opens a graph file (see ``GraphFile``) and checks every section it uses.
-    /// - Throws: ``GraphError`` with the codes of ``GraphFile/init(path:verifyChecksum:)``, or `graph_corrupt`
+    /// - Throws: ``GeoFareError`` with the codes of ``GraphFile/init(path:verifyChecksum:)``, or `graph_corrupt`
     ///   when a section is missing or inconsistent.
-    public convenience init(path: String, verifyChecksum: Bool = true) throws(GraphError) {
+    public convenience init(path: String, verifyChecksum: Bool = true) throws(GeoFareError) {
         let file = try GraphFile(path: path, verifyChecksum: verifyChecksum)
         let net = try NetworkView(file: file)
         var chs: [ContractionHierarchy] = []
@@ -34,11 +34,11 @@ public final class RoadGraph: Sendable {
 
     /// Builds a graph in memory: contracts `network` under both metrics (for tests and tools; a
     /// service should map a file). The metadata's counts and bbox are taken from the network.
-    /// - Throws: ``GraphError`` `graph_invalid_network`.
-    public convenience init(network: RoadNetwork, metadata: GraphMetadata) throws(GraphError) {
+    /// - Throws: ``GeoFareError`` `graph_invalid_network`.
+    public convenience init(network: RoadNetwork, metadata: GraphMetadata) throws(GeoFareError) {
         try network.validate()
         let owner = BufferOwner()
-        let chs = try GraphMetric.allCases.map { (m) throws(GraphError) in try ContractionHierarchy(network: network, metric: m) }
+        let chs = try GraphMetric.allCases.map { (m) throws(GeoFareError) in try ContractionHierarchy(network: network, metric: m) }
         self.init(owner: owner, network: NetworkView(keeping: network, in: owner), hierarchies: chs, metadata: metadata.describing(network))
     }
 
@@ -63,9 +63,9 @@ public final class RoadGraph: Sendable {
 
     /// The arcs nearest `point` (both directions of a two-way road), nearest first.
     /// - Parameter maxDistanceMetres: the largest snap distance.
-    /// - Throws: ``GraphError`` `no_road_nearby` with `field` when no arc is that close,
+    /// - Throws: ``GeoFareError`` `no_road_nearby` with `field` when no arc is that close,
     ///   `invalid_snap_distance` when `maxDistanceMetres` is not in (0, 100 000].
-    public func snap(_ point: Coordinate, maxDistanceMetres: Double = 200, field: String = "point") throws(GraphError) -> [SnapCandidate] {
+    public func snap(_ point: Coordinate, maxDistanceMetres: Double = 200, field: String = "point") throws(GeoFareError) -> [SnapCandidate] {
         var found: [SnapCandidate] = []
         try snap(point, maxDistanceMetres: maxDistanceMetres, field: field, scratch: SnapScratch(), into: &found)
         return found
@@ -73,18 +73,18 @@ public final class RoadGraph: Sendable {
 
     /// ``snap(_:maxDistanceMetres:field:)`` into `found` with a thread's reusable buffers.
     func snap(_ point: Coordinate, maxDistanceMetres: Double, field: String, scratch: SnapScratch,
-              into found: inout [SnapCandidate]) throws(GraphError) {
+              into found: inout [SnapCandidate]) throws(GeoFareError) {
         guard maxDistanceMetres.isFinite, maxDistanceMetres > 0, maxDistanceMetres <= 100_000 else {
-            throw GraphError(code: .invalidSnapDistance,
+            throw GeoFareError(code: .invalidSnapDistance,
                              message: "the maximum snap distance must be a number of metres in (0, 100000], got \(maxDistanceMetres)",
                              field: "max_snap_distance")
         }
         guard point.latitude.isFinite, point.longitude.isFinite else {
-            throw GraphError(code: .noRoadNearby, message: "\(point) is not a finite coordinate", field: field)
+            throw GeoFareError(code: .noRoadNearby, message: "\(point) is not a finite coordinate", field: field)
         }
         snapper.candidates(near: point, maxDistanceMetres: maxDistanceMetres, scratch: scratch, into: &found)
         guard !found.isEmpty else {
-            throw GraphError(code: .noRoadNearby,
+            throw GeoFareError(code: .noRoadNearby,
                              message: "no road within \(maxDistanceMetres) m of \(point)", field: field)
         }
     }
@@ -94,7 +94,7 @@ public final class RoadGraph: Sendable {
 
     /// Routes with a fresh router (allocates its scratch space; reuse ``makeRouter()`` in loops).
     public func route(from: Coordinate, to: Coordinate, metric: GraphMetric = .fastest, withGeometry: Bool = false,
-                      maxSnapMetres: Double = 200) throws(GraphError) -> GraphPath {
+                      maxSnapMetres: Double = 200) throws(GeoFareError) -> GraphPath {
         try makeRouter().route(from: from, to: to, metric: metric, withGeometry: withGeometry, maxSnapMetres: maxSnapMetres)
     }
 }

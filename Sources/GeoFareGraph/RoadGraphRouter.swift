@@ -20,10 +20,10 @@ public final class RoadGraphRouter {
     }
 
     /// The best route from `from` to `to` under `metric`.
-    /// - Throws: ``GraphError`` `no_road_nearby` (field `from` or `to`) when a point is farther than
+    /// - Throws: ``GeoFareError`` `no_road_nearby` (field `from` or `to`) when a point is farther than
     ///   `maxSnapMetres` from every road, `no_route` when no path joins them.
     public func route(from: Coordinate, to: Coordinate, metric: GraphMetric = .fastest, withGeometry: Bool = false,
-                      maxSnapMetres: Double = 200) throws(GraphError) -> GraphPath {
+                      maxSnapMetres: Double = 200) throws(GeoFareError) -> GraphPath {
         try graph.snap(from, maxDistanceMetres: maxSnapMetres, field: "from", scratch: snapScratch, into: &starts)
         try graph.snap(to, maxDistanceMetres: maxSnapMetres, field: "to", scratch: snapScratch, into: &ends)
         return try route(starts: starts, ends: ends, metric: metric, withGeometry: withGeometry)
@@ -31,15 +31,15 @@ public final class RoadGraphRouter {
 
     /// ``RoadGraph/snap(_:maxDistanceMetres:field:)`` with this router's buffers (only the
     /// returned array is allocated).
-    public func snap(_ point: Coordinate, maxDistanceMetres: Double = 200, field: String = "point") throws(GraphError) -> [SnapCandidate] {
+    public func snap(_ point: Coordinate, maxDistanceMetres: Double = 200, field: String = "point") throws(GeoFareError) -> [SnapCandidate] {
         var found: [SnapCandidate] = []
         try graph.snap(point, maxDistanceMetres: maxDistanceMetres, field: field, scratch: snapScratch, into: &found)
         return found
     }
 
     /// The best route between snapped candidates.
-    /// - Throws: ``GraphError`` `no_route`.
-    public func route(starts: [SnapCandidate], ends: [SnapCandidate], metric: GraphMetric, withGeometry: Bool = false) throws(GraphError) -> GraphPath {
+    /// - Throws: ``GeoFareError`` `no_route`.
+    public func route(starts: [SnapCandidate], ends: [SnapCandidate], metric: GraphMetric, withGeometry: Bool = false) throws(GeoFareError) -> GraphPath {
         let net = graph.network, k = metric.index
         sources.removeAll(keepingCapacity: true)
         targets.removeAll(keepingCapacity: true)
@@ -55,7 +55,7 @@ public final class RoadGraphRouter {
             }
         }
         guard let best else {
-            throw GraphError(code: .noRoute, message: "no road path joins \(starts[0].point) to \(ends[0].point)", field: "to")
+            throw GeoFareError(code: .noRoute, message: "no road path joins \(starts[0].point) to \(ends[0].point)", field: "to")
         }
         let s = starts[best.s], t = ends[best.t]
         var pieces: [GraphPath.ArcPiece] = []

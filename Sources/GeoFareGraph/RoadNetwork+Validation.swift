@@ -2,10 +2,10 @@ import GeoFareCore
 extension RoadNetwork {
     /// Checks that the arrays agree: per-node and per-arc lengths, arc ends are nodes,
     /// `shapeStart` is non-decreasing from 0 to the shape count, weights are positive.
-    /// - Throws: ``GraphError`` `graph_invalid_network` naming the first array at fault.
-    public func validate() throws(GraphError) {
-        func fail(_ field: String, _ message: String) -> GraphError {
-            GraphError(code: .graphInvalidNetwork, message: message, field: field)
+    /// - Throws: ``GeoFareError`` `graph_invalid_network` naming the first array at fault.
+    public func validate() throws(GeoFareError) {
+        func fail(_ field: String, _ message: String) -> GeoFareError {
+            GeoFareError(code: .graphInvalidNetwork, message: message, field: field)
         }
         let n = nodeCount, m = arcCount
         guard n < Int(UInt32.max), m < Int(UInt32.max) else { throw fail("arcTail", "too many nodes or arcs (\(n), \(m))") }

@@ -54,32 +54,32 @@ public struct RoadProfile: Sendable, Hashable {
     public let fingerprint: String
 
     /// Decodes and validates a profile from its JSON bytes.
-    /// - Throws: ``GraphError`` `invalid_profile` naming the field: unknown or missing fields,
+    /// - Throws: ``GeoFareError`` `invalid_profile` naming the field: unknown or missing fields,
     ///   wrong types, negative or zero speeds, a factor outside (0, 2], duplicate classes.
-    public init(json bytes: [UInt8]) throws(GraphError) {
+    public init(json bytes: [UInt8]) throws(GeoFareError) {
         let root: JSONValue
         do { root = try JSONParser.parse(bytes) } catch {
-            throw GraphError.invalidProfile("not valid JSON: \(error.message)", field: nil)
+            throw GeoFareError.invalidProfile("not valid JSON: \(error.message)", field: nil)
         }
         var o = try ProfileObject(root, path: "")
         id = try o.string("id")
-        guard !id.isEmpty else { throw GraphError.invalidProfile("must not be empty", field: "id") }
+        guard !id.isEmpty else { throw GeoFareError.invalidProfile("must not be empty", field: "id") }
         _ = try o.optionalString("description")
         _ = try o.optionalString("source")
         var classes: [RoadClass] = []
         let classValues = try o.array("roadClasses")
         guard !classValues.isEmpty, classValues.count <= 255 else {
-            throw GraphError.invalidProfile("must list 1...255 road classes, got \(classValues.count)", field: "roadClasses")
+            throw GeoFareError.invalidProfile("must list 1...255 road classes, got \(classValues.count)", field: "roadClasses")
         }
         for (i, v) in classValues.enumerated() {
             var c = try ProfileObject(v, path: "roadClasses[\(i)]")
             let highway = try c.string("highway")
             let speed = try c.number("speedKmh")
-            guard speed > 0, speed <= 300 else { throw GraphError.invalidProfile("must be within (0, 300] km/h, got \(speed)", field: "roadClasses[\(i)].speedKmh") }
+            guard speed > 0, speed <= 300 else { throw GeoFareError.invalidProfile("must be within (0, 300] km/h, got \(speed)", field: "roadClasses[\(i)].speedKmh") }
             let link = try c.optionalBool("link") ?? false
             try c.finish()
             guard !classes.contains(where: { $0.highway == highway }) else {
-                throw GraphError.invalidProfile("duplicate road class '\(highway)'", field: "roadClasses[\(i)].highway")
+                throw GeoFareError.invalidProfile("duplicate road class '\(highway)'", field: "roadClasses[\(i)].highway")
             }
             classes.append(RoadClass(highway: highway, speedKmh: speed, isLink: link))
         }
@@ -89,12 +89,12 @@ public struct RoadProfile: Sendable, Hashable {
         deniedAccessValues = Set(try o.strings("deniedAccessValues"))
         var m = try ProfileObject(try o.value("maxspeed"), path: "maxspeed")
         maxspeedFactor = try m.number("factor")
-        guard maxspeedFactor > 0, maxspeedFactor <= 2 else { throw GraphError.invalidProfile("must be within (0, 2], got \(maxspeedFactor)", field: "maxspeed.factor") }
+        guard maxspeedFactor > 0, maxspeedFactor <= 2 else { throw GeoFareError.invalidProfile("must be within (0, 2], got \(maxspeedFactor)", field: "maxspeed.factor") }
         var symbolic: [String: Double] = [:]
         var s = try ProfileObject(try m.value("symbolicKmh"), path: "maxspeed.symbolicKmh")
         for key in s.keys {
             let v = try s.number(key)
-            guard v > 0, v <= 300 else { throw GraphError.invalidProfile("must be within (0, 300] km/h, got \(v)", field: "maxspeed.symbolicKmh.\(key)") }
+            guard v > 0, v <= 300 else { throw GeoFareError.invalidProfile("must be within (0, 300] km/h, got \(v)", field: "maxspeed.symbolicKmh.\(key)") }
             symbolic[key.lowercased()] = v
         }
         try s.finish()
@@ -111,7 +111,7 @@ public struct RoadProfile: Sendable, Hashable {
         dropAreas = try o.bool("dropAreas")
         trafficSignalPenaltySeconds = try o.number("trafficSignalPenaltySeconds")
         guard trafficSignalPenaltySeconds >= 0, trafficSignalPenaltySeconds <= 600 else {
-            throw GraphError.invalidProfile("must be within 0...600 s, got \(trafficSignalPenaltySeconds)", field: "trafficSignalPenaltySeconds")
+            throw GeoFareError.invalidProfile("must be within 0...600 s, got \(trafficSignalPenaltySeconds)", field: "trafficSignalPenaltySeconds")
         }
         turnRestrictions = try o.bool("turnRestrictions")
         restrictionKeys = try o.strings("restrictionKeys")
@@ -134,8 +134,8 @@ private struct ProfileObject {
     let path: String
     var used: Set<String> = []
 
-    init(_ value: JSONValue, path: String) throws(GraphError) {
-        guard let o = value.object else { throw GraphError.invalidProfile("must be an object, got \(value.typeName)", field: path.isEmpty ? nil : path) }
+    init(_ value: JSONValue, path: String) throws(GeoFareError) {
+        guard let o = value.object else { throw GeoFareError.invalidProfile("must be an object, got \(value.typeName)", field: path.isEmpty ? nil : path) }
         fields = o
         self.path = path
     }
@@ -148,69 +148,69 @@ private struct ProfileObject {
         return fields[name]
     }
 
-    mutating func value(_ name: String) throws(GraphError) -> JSONValue {
-        guard let v = optionalValue(name) else { throw GraphError.invalidProfile("is missing", field: field(name)) }
+    mutating func value(_ name: String) throws(GeoFareError) -> JSONValue {
+        guard let v = optionalValue(name) else { throw GeoFareError.invalidProfile("is missing", field: field(name)) }
         return v
     }
 
-    mutating func string(_ name: String) throws(GraphError) -> String {
+    mutating func string(_ name: String) throws(GeoFareError) -> String {
         let v = try value(name)
-        guard let s = v.string else { throw GraphError.invalidProfile("must be a string, got \(v.typeName)", field: field(name)) }
+        guard let s = v.string else { throw GeoFareError.invalidProfile("must be a string, got \(v.typeName)", field: field(name)) }
         return s
     }
 
-    mutating func optionalString(_ name: String) throws(GraphError) -> String? {
+    mutating func optionalString(_ name: String) throws(GeoFareError) -> String? {
         guard optionalValue(name) != nil else { return nil }
         return try string(name)
     }
 
-    mutating func number(_ name: String) throws(GraphError) -> Double {
+    mutating func number(_ name: String) throws(GeoFareError) -> Double {
         let v = try value(name)
-        guard let d = v.double, d.isFinite else { throw GraphError.invalidProfile("must be a finite number, got \(v.typeName)", field: field(name)) }
+        guard let d = v.double, d.isFinite else { throw GeoFareError.invalidProfile("must be a finite number, got \(v.typeName)", field: field(name)) }
         return d
     }
 
-    mutating func bool(_ name: String) throws(GraphError) -> Bool {
+    mutating func bool(_ name: String) throws(GeoFareError) -> Bool {
         let v = try value(name)
-        guard case let .bool(b) = v else { throw GraphError.invalidProfile("must be true or false, got \(v.typeName)", field: field(name)) }
+        guard case let .bool(b) = v else { throw GeoFareError.invalidProfile("must be true or false, got \(v.typeName)", field: field(name)) }
         return b
     }
 
-    mutating func optionalBool(_ name: String) throws(GraphError) -> Bool? {
+    mutating func optionalBool(_ name: String) throws(GeoFareError) -> Bool? {
         guard optionalValue(name) != nil else { return nil }
         return try bool(name)
     }
 
-    mutating func array(_ name: String) throws(GraphError) -> [JSONValue] {
+    mutating func array(_ name: String) throws(GeoFareError) -> [JSONValue] {
         let v = try value(name)
-        guard let a = v.array else { throw GraphError.invalidProfile("must be an array, got \(v.typeName)", field: field(name)) }
+        guard let a = v.array else { throw GeoFareError.invalidProfile("must be an array, got \(v.typeName)", field: field(name)) }
         return a
     }
 
-    mutating func strings(_ name: String) throws(GraphError) -> [String] {
+    mutating func strings(_ name: String) throws(GeoFareError) -> [String] {
         var out: [String] = []
         for (i, v) in try array(name).enumerated() {
-            guard let s = v.string else { throw GraphError.invalidProfile("must be a string, got \(v.typeName)", field: field(name) + "[\(i)]") }
+            guard let s = v.string else { throw GeoFareError.invalidProfile("must be a string, got \(v.typeName)", field: field(name) + "[\(i)]") }
             out.append(s)
         }
         return out
     }
 
-    func finish() throws(GraphError) {
+    func finish() throws(GeoFareError) {
         if let unknown = fields.keys.sorted().first(where: { !used.contains($0) }) {
-            throw GraphError.invalidProfile("unknown field", field: field(unknown))
+            throw GeoFareError.invalidProfile("unknown field", field: field(unknown))
         }
     }
 }
 
 extension RoadProfile {
     /// The profile `Data/route/profiles/<id>.json` from `catalog` (embedded, or a user override).
-    /// - Throws: ``GraphError`` `profile_not_found` when no such file exists, `invalid_profile` when it does not validate.
-    public static func named(_ id: String, catalog: DataCatalog = .embedded) throws(GraphError) -> RoadProfile {
+    /// - Throws: ``GeoFareError`` `profile_not_found` when no such file exists, `invalid_profile` when it does not validate.
+    public static func named(_ id: String, catalog: DataCatalog = .embedded) throws(GeoFareError) -> RoadProfile {
         let path = "route/profiles/\(id).json"
         let bytes: Data
         do { bytes = try catalog.file(path).bytes } catch {
-            throw GraphError(code: GraphError.profileNotFound, message: "no road profile '\(id)' (\(path))", field: "profile")
+            throw GeoFareError(code: ErrorCode.profileNotFound, message: "no road profile '\(id)' (\(path))", field: "profile")
         }
         return try RoadProfile(json: [UInt8](bytes))
     }

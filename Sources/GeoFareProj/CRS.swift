@@ -32,9 +32,9 @@ public struct CRS: Hashable, Sendable, CustomStringConvertible {
     ///
     /// The first resolution of a name on a thread asks PROJ's database (about a millisecond);
     /// later ones are a dictionary look-up.
-    /// - Throws: ``ProjError`` `unknown_crs` naming the text, when PROJ does not know it or it
+    /// - Throws: ``GeoFareError`` `unknown_crs` naming the text, when PROJ does not know it or it
     ///   is not a horizontal coordinate reference system.
-    public static func resolve(_ name: String) throws(ProjError) -> CRS {
+    public static func resolve(_ name: String) throws(GeoFareError) -> CRS {
         try ProjThreadState.current.crs(named: name)
     }
 
@@ -66,7 +66,7 @@ public struct CRS: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Asks PROJ what `text` is and whether it is a geographic system. Runs once per name and thread.
-    static func create(_ text: String, context: ProjContext) throws(ProjError) -> CRS {
+    static func create(_ text: String, context: ProjContext) throws(GeoFareError) -> CRS {
         let (name, definition) = definition(for: text)
         guard !definition.isEmpty else { throw .unknownCRS(text, detail: "empty name") }
         // Only forms that say what they are reach PROJ: AUTH:CODE, a PROJ string, WKT or a URN.

@@ -20,26 +20,26 @@ public struct CoordinateTransformer: Sendable {
 
     /// Resolves both names and builds the transformer on the calling thread, so that an
     /// impossible pair fails here rather than at the first point.
-    /// - Throws: ``ProjError`` `unknown_crs` (field `from` or `to`) or `transform_unavailable`.
-    public init(from source: String, to target: String) throws(ProjError) {
+    /// - Throws: ``GeoFareError`` `unknown_crs` (field `from` or `to`) or `transform_unavailable`.
+    public init(from source: String, to target: String) throws(GeoFareError) {
         let s: CRS, t: CRS
-        do { s = try CRS.resolve(source) } catch { throw ProjError(code: error.code, message: error.message, field: "from") }
-        do { t = try CRS.resolve(target) } catch { throw ProjError(code: error.code, message: error.message, field: "to") }
+        do { s = try CRS.resolve(source) } catch { throw error.at("from") }
+        do { t = try CRS.resolve(target) } catch { throw error.at("to") }
         try self.init(from: s, to: t)
     }
 
     /// Builds the transformer between two resolved systems on the calling thread.
-    /// - Throws: ``ProjError`` `transform_unavailable`.
-    public init(from source: CRS, to target: CRS) throws(ProjError) {
+    /// - Throws: ``GeoFareError`` `transform_unavailable`.
+    public init(from source: CRS, to target: CRS) throws(GeoFareError) {
         self.source = source
         self.target = target
         _ = try ProjThreadState.current.transformer(from: source, to: target)
     }
 
     /// Converts one point.
-    /// - Throws: ``ProjError`` for a non-finite or out-of-range input (fields `x`/`y`) or a
+    /// - Throws: ``GeoFareError`` for a non-finite or out-of-range input (fields `x`/`y`) or a
     ///   point PROJ cannot convert (`transform_failed`).
-    public func transform(_ point: XYPoint) throws(ProjError) -> XYPoint {
+    public func transform(_ point: XYPoint) throws(GeoFareError) -> XYPoint {
         var p = point
         let failure = withUnsafeMutablePointer(to: &p) { transformInPlace(UnsafeMutableBufferPointer(start: $0, count: 1)).first }
         if let failure { throw failure.error }
@@ -47,9 +47,9 @@ public struct CoordinateTransformer: Sendable {
     }
 
     /// Converts an array and returns the converted copy.
-    /// - Throws: the first point's ``ProjError``, its field `points[i]`; nothing is returned then.
+    /// - Throws: the first point's ``GeoFareError``, its field `points[i]`; nothing is returned then.
     /// - Complexity: O(n), one `proj_trans_generic` call.
-    public func transform(_ points: [XYPoint]) throws(ProjError) -> [XYPoint] {
+    public func transform(_ points: [XYPoint]) throws(GeoFareError) -> [XYPoint] {
         var copy = points
         let failures = copy.withUnsafeMutableBufferPointer { transformInPlace($0) }
         if let first = failures.first { throw first.error }
@@ -61,7 +61,7 @@ public struct CoordinateTransformer: Sendable {
         /// The point's index in the batch.
         public let index: Int
         /// Why, with field `points[index]` (or `points[index].x`/`.y`).
-        public let error: ProjError
+        public let error: GeoFareError
     }
 
     /// Converts a contiguous buffer in place with one `proj_trans_generic` call, keeping going
@@ -85,7 +85,7 @@ public struct CoordinateTransformer: Sendable {
         if !Self.allValid(UnsafeBufferPointer(points), geographic: geographic) {
             for i in points.indices {
                 if let problem = Self.check(points[i], geographic: geographic) {
-                    failures.append(Failure(index: i, error: ProjError(problem.prefixed("points[\(i)]"))))
+                    failures.append(Failure(index: i, error: problem.prefixed("points[\(i)]")))
                     points[i] = XYPoint(x: .infinity, y: .infinity)
                 }
             }
@@ -96,7 +96,7 @@ public struct CoordinateTransformer: Sendable {
         guard !Self.allFinite(UnsafeBufferPointer(points)) else { return failures }
         let rejected = Set(failures.map(\.index))
         for i in points.indices where !(points[i].x.isFinite && points[i].y.isFinite) && !rejected.contains(i) {
-            failures.append(Failure(index: i, error: ProjError(
+            failures.append(Failure(index: i, error: GeoFareError(
                 code: .transformFailed,
                 message: "PROJ cannot convert this point from \(source.name) to \(target.name)" + (transformer.context.takeError().map { ": \($0)" } ?? ""),
                 field: "points[\(i)]"
@@ -144,7 +144,7 @@ public struct CoordinateTransformer: Sendable {
     }
 
     @inline(__always)
-    static func check(_ p: XYPoint, geographic: Bool) -> InvalidInput? {
+    static func check(_ p: XYPoint, geographic: Bool) -> GeoFareError? {
         guard p.x.isFinite else { return .notFinite("x", p.x) }
         guard p.y.isFinite else { return .notFinite("y", p.y) }
         if geographic {

@@ -55,8 +55,8 @@ public struct Geodesic: Sendable {
 
     /// Distance and azimuths between raw latitude/longitude values; longitudes may be any
     /// finite value (they are taken modulo 360°).
-    /// - Throws: ``InvalidInput`` for a non-finite value or a latitude outside ±90°.
-    public func inverse(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) throws(InvalidInput) -> Inverse {
+    /// - Throws: ``GeoFareError`` for a non-finite value or a latitude outside ±90°.
+    public func inverse(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) throws(GeoFareError) -> Inverse {
         for (name, v) in [("lat1", latitude1), ("lon1", longitude1), ("lat2", latitude2), ("lon2", longitude2)] where !v.isFinite {
             throw .notFinite(name, v)
         }
@@ -71,8 +71,8 @@ public struct Geodesic: Sendable {
     }
 
     /// The point reached by going `distanceMeters` from a start along an initial azimuth.
-    /// - Throws: ``InvalidInput`` for a non-finite azimuth or distance.
-    public func direct(from start: Coordinate, azimuthDegrees: Double, distanceMeters: Double) throws(InvalidInput) -> Direct {
+    /// - Throws: ``GeoFareError`` for a non-finite azimuth or distance.
+    public func direct(from start: Coordinate, azimuthDegrees: Double, distanceMeters: Double) throws(GeoFareError) -> Direct {
         guard azimuthDegrees.isFinite else { throw .notFinite("azimuth", azimuthDegrees) }
         guard distanceMeters.isFinite else { throw .notFinite("distance_m", distanceMeters) }
         var lat2 = 0.0, lon2 = 0.0, azi2 = 0.0

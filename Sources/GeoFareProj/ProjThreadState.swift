@@ -1,5 +1,6 @@
 import CProj
 import Foundation
+import GeoFareCore
 
 /// The PROJ state of one thread: its own context, resolved CRSs and built transformers.
 ///
@@ -30,7 +31,7 @@ final class ProjThreadState {
     /// A stable identity of this thread's context, for tests that prove contexts are not shared.
     var contextIdentity: ObjectIdentifier { ObjectIdentifier(context) }
 
-    func crs(named name: String) throws(ProjError) -> CRS {
+    func crs(named name: String) throws(GeoFareError) -> CRS {
         if let known = crsByName[name] { return known }
         let crs = try CRS.create(name, context: context)
         crsByName[name] = crs
@@ -43,7 +44,7 @@ final class ProjThreadState {
     /// (geographic → projected; otherwise the lexically smaller definition first) so results
     /// never depend on which direction a process happened to ask for first. The other direction
     /// runs it with `PJ_INV` (see ``CoordinateTransformer`` for how that inverse is refined).
-    func transformer(from source: CRS, to target: CRS) throws(ProjError) -> (ProjTransformer, PJ_DIRECTION) {
+    func transformer(from source: CRS, to target: CRS) throws(GeoFareError) -> (ProjTransformer, PJ_DIRECTION) {
         if let built = transformers[TransformerKey(source: source.definition, target: target.definition)] { return (built, PJ_FWD) }
         if let built = transformers[TransformerKey(source: target.definition, target: source.definition)] { return (built, PJ_INV) }
         let forward: Bool

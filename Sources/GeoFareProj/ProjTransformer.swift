@@ -16,13 +16,13 @@ import GeoFareCore
     /// millimetres, so the inverse direction is refined (see ``CoordinateTransformer``).
     let hasDatumShift: Bool
 
-    @_spi(Benchmark) public init(context: ProjContext, source: CRS, target: CRS) throws(ProjError) {
+    @_spi(Benchmark) public init(context: ProjContext, source: CRS, target: CRS) throws(GeoFareError) {
         self.context = context
         self.source = source
         self.target = target
         // proj_create_crs_to_crs returns NULL when no operation links the two CRSs.
         guard let raw = proj_create_crs_to_crs(context.raw, source.definition, target.definition, nil) else {
-            throw ProjError(
+            throw GeoFareError(
                 code: .transformUnavailable,
                 message: "PROJ finds no transformation from \(source.name) to \(target.name)" + (context.takeError().map { ": \($0)" } ?? ""),
                 field: "to"
@@ -32,7 +32,7 @@ import GeoFareCore
         // lon,lat / easting,northing. Returns NULL only on failure; the input is kept and freed.
         guard let normalized = proj_normalize_for_visualization(context.raw, raw) else {
             proj_destroy(raw)
-            throw ProjError(code: .transformUnavailable, message: "PROJ cannot normalise the axis order of \(source.name) → \(target.name)", field: "to")
+            throw GeoFareError(code: .transformUnavailable, message: "PROJ cannot normalise the axis order of \(source.name) → \(target.name)", field: "to")
         }
         proj_destroy(raw)
         pj = normalized

@@ -21,8 +21,8 @@ public struct CircuityModel: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { for k in knots { hasher.combine(k.factor) } }
 
     /// Loads `route/circuity.json`.
-    /// - Throws: ``RouteError`` `invalid_route_data` naming the file and field.
-    public static func load(from data: DataCatalog = .embedded) throws(RouteError) -> CircuityModel {
+    /// - Throws: ``GeoFareError`` `invalid_route_data` naming the file and field.
+    public static func load(from data: DataCatalog = .embedded) throws(GeoFareError) -> CircuityModel {
         struct File: Decodable {
             struct Knot: Decodable { let straight_m: Double; let factor: Double }
             struct Band: Decodable { let max_straight_m: Double?; let p10: Double; let p50: Double; let p90: Double }
@@ -33,25 +33,25 @@ public struct CircuityModel: Sendable, Hashable {
         let path = "route/circuity.json"
         do {
             let file = try JSONDecoder().decode(File.self, from: try data.file(path).bytes)
-            guard file.model == "piecewise_log_linear" else { throw RouteError(code: .invalidRouteData, message: "unknown model '\(file.model)'", field: "\(path): model") }
+            guard file.model == "piecewise_log_linear" else { throw GeoFareError(code: .invalidRouteData, message: "unknown model '\(file.model)'", field: "\(path): model") }
             guard file.knots.count >= 1, zip(file.knots, file.knots.dropFirst()).allSatisfy({ $0.straight_m < $1.straight_m }),
                   file.knots.allSatisfy({ $0.straight_m > 0 && $0.factor >= 1 && $0.factor < 5 }) else {
-                throw RouteError(code: .invalidRouteData, message: "knots must be ascending with positive distances and factors in 1...5", field: "\(path): knots")
+                throw GeoFareError(code: .invalidRouteData, message: "knots must be ascending with positive distances and factors in 1...5", field: "\(path): knots")
             }
             guard !file.band.isEmpty, file.band.last?.max_straight_m == nil,
                   file.band.allSatisfy({ 0 < $0.p10 && $0.p10 <= $0.p50 && $0.p50 <= $0.p90 }) else {
-                throw RouteError(code: .invalidRouteData, message: "bands need 0 < p10 ≤ p50 ≤ p90 and a last band without max_straight_m", field: "\(path): band")
+                throw GeoFareError(code: .invalidRouteData, message: "bands need 0 < p10 ≤ p50 ≤ p90 and a last band without max_straight_m", field: "\(path): band")
             }
             return CircuityModel(
                 knots: file.knots.map { (log($0.straight_m), $0.factor) },
                 bands: file.band.map { ($0.max_straight_m ?? .infinity, $0.p10, $0.p50, $0.p90) }
             )
-        } catch let error as RouteError {
+        } catch let error as GeoFareError {
             throw error
-        } catch let error as DataError {
-            throw RouteError(code: error.code, message: error.message, field: error.field)
+        } catch let error as GeoFareError {
+            throw error
         } catch {
-            throw RouteError(code: .invalidRouteData, message: "\(error)", field: path)
+            throw GeoFareError(code: .invalidRouteData, message: "\(error)", field: path)
         }
     }
 

@@ -25,8 +25,8 @@ public final class CircuityRouteEstimator: RouteEstimator {
     public let regions: ZoneSet
 
     /// An estimator over the embedded calibration (or a data directory's).
-    /// - Throws: ``RouteError`` `invalid_route_data`.
-    public init(data: DataCatalog = .embedded, regions: ZoneSet = ZoneSet()) throws(RouteError) {
+    /// - Throws: ``GeoFareError`` `invalid_route_data`.
+    public init(data: DataCatalog = .embedded, regions: ZoneSet = ZoneSet()) throws(GeoFareError) {
         model = try CircuityModel.load(from: data)
         let (profiles, defaultID) = try SpeedProfile.load(from: data)
         self.profiles = profiles
@@ -34,11 +34,11 @@ public final class CircuityRouteEstimator: RouteEstimator {
         self.regions = regions
     }
 
-    public func estimate(_ request: RouteRequest) throws(RouteError) -> Route {
+    public func estimate(_ request: RouteRequest) throws(GeoFareError) -> Route {
         guard request.via.count <= RouteRequest.maxStops else {
-            throw RouteError(code: .tooManyStops, message: "at most \(RouteRequest.maxStops) stops, got \(request.via.count)", field: "via")
+            throw GeoFareError(code: .tooManyStops, message: "at most \(RouteRequest.maxStops) stops, got \(request.via.count)", field: "via")
         }
-        guard request.departure.timeIntervalSince1970.isFinite else { throw RouteError(code: .notFinite, message: "the departure time is not finite", field: "depart_at") }
+        guard request.departure.timeIntervalSince1970.isFinite else { throw GeoFareError(code: .notFinite, message: "the departure time is not finite", field: "depart_at") }
         let profile = try profile(for: request)
         let stops = request.via.count + 2
         var legs: [Route.Leg] = []
@@ -82,10 +82,10 @@ public final class CircuityRouteEstimator: RouteEstimator {
                      legs: legs, segments: segments, estimator: name, profile: profile.id)
     }
 
-    func profile(for request: RouteRequest) throws(RouteError) -> SpeedProfile {
+    func profile(for request: RouteRequest) throws(GeoFareError) -> SpeedProfile {
         if let id = request.profile {
             guard let p = profiles.first(where: { $0.id == id }) else {
-                throw RouteError(code: .unknownProfile, message: "unknown speed profile '\(id)'; known: \(profiles.map(\.id).joined(separator: ", "))", field: "profile")
+                throw GeoFareError(code: .unknownProfile, message: "unknown speed profile '\(id)'; known: \(profiles.map(\.id).joined(separator: ", "))", field: "profile")
             }
             return p
         }

@@ -35,23 +35,23 @@ public final class GraphRouteEstimator: RouteEstimator {
     }
 
     /// Opens graph files (memory-mapped).
-    /// - Throws: ``RouteError`` with the graph file's code (`graph_not_a_graph_file`,
+    /// - Throws: ``GeoFareError`` with the graph file's code (`graph_not_a_graph_file`,
     ///   `graph_version_unsupported`, `graph_truncated`, `graph_corrupt`, `graph_io`) and the path as field.
-    public convenience init(paths: [String], fallback: CircuityRouteEstimator) throws(RouteError) {
+    public convenience init(paths: [String], fallback: CircuityRouteEstimator) throws(GeoFareError) {
         var loaded: [(String, RoadGraph)] = []
         for path in paths {
             do { loaded.append((path, try RoadGraph(path: path))) } catch {
-                throw RouteError(code: error.code, message: error.message, field: path)
+                throw error.at(path)
             }
         }
         self.init(graphs: loaded, fallback: fallback)
     }
 
-    public func estimate(_ request: RouteRequest) throws(RouteError) -> Route {
+    public func estimate(_ request: RouteRequest) throws(GeoFareError) -> Route {
         guard request.via.count <= RouteRequest.maxStops else {
-            throw RouteError(code: .tooManyStops, message: "at most \(RouteRequest.maxStops) stops, got \(request.via.count)", field: "via")
+            throw GeoFareError(code: .tooManyStops, message: "at most \(RouteRequest.maxStops) stops, got \(request.via.count)", field: "via")
         }
-        guard request.departure.timeIntervalSince1970.isFinite else { throw RouteError(code: .notFinite, message: "the departure time is not finite", field: "depart_at") }
+        guard request.departure.timeIntervalSince1970.isFinite else { throw GeoFareError(code: .notFinite, message: "the departure time is not finite", field: "depart_at") }
         let points = request.points
         guard let g = graphs.firstIndex(where: { entry in points.allSatisfy { entry.graph.contains($0) } }) else {
             return try fallback.estimate(request)
@@ -74,10 +74,10 @@ public final class GraphRouteEstimator: RouteEstimator {
                 let ends = try router.snap(b, maxDistanceMetres: request.maxSnapMeters, field: i == points.count - 2 ? "to" : "via[\(i)]")
                 path = try router.route(starts: starts, ends: ends, metric: metric, withGeometry: request.includeGeometry)
             } catch {
-                if request.fallbackWhenNoRoad && (error.code == ErrorCode.noRoadNearby.rawValue || error.code == ErrorCode.noRoute.rawValue) {
+                if request.fallbackWhenNoRoad && (error.code == .noRoadNearby || error.code == .noRoute) {
                     return try fallback.estimate(request)
                 }
-                throw RouteError(code: error.code, message: error.message, field: error.field)
+                throw error
             }
             let first = segments.count
             for piece in graph.details(of: path) {

@@ -90,6 +90,6 @@ public protocol RouteEstimator: Sendable {
     /// A short name reported with every route, e.g. `circuity-v2`.
     var name: String { get }
     /// Estimates a route.
-    /// - Throws: ``RouteError`` for invalid requests.
-    func estimate(_ request: RouteRequest) throws(RouteError) -> Route
+    /// - Throws: ``GeoFareError`` for invalid requests.
+    func estimate(_ request: RouteRequest) throws(GeoFareError) -> Route
 }

@@ -49,11 +49,11 @@ public struct PostgresLocation: Sendable, Equatable {
     }
 
     /// Parses a `postgres://` URL.
-    /// - Throws: ``StoreError`` `invalid_value` on field `store`; the message quotes the URL
+    /// - Throws: ``GeoFareError`` `invalid_value` on field `store`; the message quotes the URL
     ///   without its password.
-    public init(url text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(StoreError) {
-        func bad(_ why: String) -> StoreError {
-            StoreError(code: .invalidValue, message: "\(why) in '\(Self.redact(text))' (expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)", field: "store")
+    public init(url text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(GeoFareError) {
+        func bad(_ why: String) -> GeoFareError {
+            GeoFareError(code: .invalidValue, message: "\(why) in '\(Self.redact(text))' (expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)", field: "store")
         }
         guard Self.isPostgresURL(text) else { throw bad("not a postgres:// URL") }
         guard let c = URLComponents(string: text) else { throw bad("not a URL") }

@@ -86,7 +86,7 @@ enum PostgresMigrator {
 
     /// Applies the migrations `c`'s database lacks, under the schema lock; returns their
     /// identifiers.
-    /// - Throws: ``StoreError`` `storage_error` when the database records a migration this
+    /// - Throws: ``GeoFareError`` `storage_error` when the database records a migration this
     ///   build does not know; PostgresNIO's error when a statement fails (that migration's
     ///   transaction is rolled back; the ones before it stay applied).
     static func migrate(on c: PostgresConnection, logger: Logger) throws -> [String] {
@@ -97,7 +97,7 @@ enum PostgresMigrator {
         let done = Set(try applied(on: c, logger: logger))
         let unknown = done.subtracting(migrations.map(\.identifier)).sorted()
         guard unknown.isEmpty else {
-            throw StoreError(code: .storageError, message: "the database was migrated by a newer geofare (\(unknown.map { "'\($0)'" }.joined(separator: ", ")) unknown to this one): upgrade geofare before it opens this database")
+            throw GeoFareError(code: .storageError, message: "the database was migrated by a newer geofare (\(unknown.map { "'\($0)'" }.joined(separator: ", ")) unknown to this one): upgrade geofare before it opens this database")
         }
         var newlyApplied: [String] = []
         for m in migrations where !done.contains(m.identifier) {

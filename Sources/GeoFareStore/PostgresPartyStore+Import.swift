@@ -52,14 +52,14 @@ extension PostgresPartyStore {
     /// exactly the result of ``write(_:now:)`` with one `.upsert` each (versions, one change
     /// record per party in input order) and one NOTIFY. The writers' lock is held only for the
     /// set-based statements, not while the rows stream.
-    /// - Throws: ``StoreError``: `invalid_value` (field `id` or `attributes`) for a NUL, which
+    /// - Throws: ``GeoFareError``: `invalid_value` (field `id` or `attributes`) for a NUL, which
     ///   PostgreSQL text cannot hold, before anything is sent; `storage_error` when the server
     ///   refuses a row or the connection fails. Then nothing was written.
-    public func upsertMany(_ parties: [Party], now: Date = Date()) throws(StoreError) -> [Party] {
+    public func upsertMany(_ parties: [Party], now: Date = Date()) throws(GeoFareError) -> [Party] {
         guard !parties.isEmpty else { return [] }
         for (i, p) in parties.enumerated() {
             if let field = PostgresCopyText.nulField(p) {
-                throw StoreError(code: .invalidValue, message: "party \(i + 1) of \(parties.count) has a NUL character in its \(field); PostgreSQL text cannot hold it", field: field)
+                throw GeoFareError(code: .invalidValue, message: "party \(i + 1) of \(parties.count) has a NUL character in its \(field); PostgreSQL text cannot hold it", field: field)
             }
         }
         let what = "importing \(parties.count) parties into \(location)"
@@ -69,7 +69,7 @@ extension PostgresPartyStore {
                 try runImport(parties, now: now, on: c, doing: what)
             }
             guard versions.count == parties.count else {
-                throw StoreError(code: .storageError, message: "\(what): \(versions.count) versions returned for \(parties.count) parties")
+                throw GeoFareError(code: .storageError, message: "\(what): \(versions.count) versions returned for \(parties.count) parties")
             }
             return zip(parties, versions).map { p, version in
                 var p = p
@@ -108,7 +108,7 @@ extension PostgresPartyStore {
         let committed = try commit.wait()
         if let firstError { throw firstError }
         guard committed.metadata.command == "COMMIT" else {
-            throw StoreError(code: .storageError, message: "\(what): the transaction was rolled back (\(committed.metadata.command))")
+            throw GeoFareError(code: .storageError, message: "\(what): the transaction was rolled back (\(committed.metadata.command))")
         }
         return sink.versions
     }

@@ -51,11 +51,11 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
     /// Opens the store at `url` (see ``PostgresLocation``), connecting once and creating the
     /// schema when missing.
     /// - Parameter connectTimeoutSeconds: how long one connection attempt may take.
-    /// - Throws: ``StoreError``: `invalid_value` (field `store`) for a bad URL, `storage_error`
+    /// - Throws: ``GeoFareError``: `invalid_value` (field `store`) for a bad URL, `storage_error`
     ///   when the server cannot be reached or refuses the login; never with the password.
     /// - Parameter statementTimeoutSeconds: how long one statement or write transaction may wait
     ///   for the server before the connection is given up.
-    public init(url: String, connectTimeoutSeconds: Int64 = 10, statementTimeoutSeconds: Int64 = 30) throws(StoreError) {
+    public init(url: String, connectTimeoutSeconds: Int64 = 10, statementTimeoutSeconds: Int64 = 30) throws(GeoFareError) {
         let where_ = try PostgresLocation(url: url)
         location = where_.redacted
         var config: PostgresConnection.Configuration
@@ -84,9 +84,9 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
     }
 
     /// PostgresNIO's TLS setting for `location`'s `sslmode` and `sslrootcert`.
-    /// - Throws: ``StoreError`` `invalid_value` (field `store`) when the root certificates
+    /// - Throws: ``GeoFareError`` `invalid_value` (field `store`) when the root certificates
     ///   cannot be read.
-    static func tls(for location: PostgresLocation) throws(StoreError) -> PostgresConnection.Configuration.TLS {
+    static func tls(for location: PostgresLocation) throws(GeoFareError) -> PostgresConnection.Configuration.TLS {
         var tls = TLSConfiguration.makeClientConfiguration()
         switch location.tlsMode {
         case .disable: return .disable
@@ -98,12 +98,12 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
             do {
                 tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(path))
             } catch {
-                throw StoreError(code: .invalidValue, message: "sslrootcert '\(path)' of \(location.redacted) is not a readable PEM file of certificates (\(error))", field: "store")
+                throw GeoFareError(code: .invalidValue, message: "sslrootcert '\(path)' of \(location.redacted) is not a readable PEM file of certificates (\(error))", field: "store")
             }
         }
         let context: NIOSSLContext
         do { context = try NIOSSLContext(configuration: tls) } catch {
-            throw StoreError(code: .invalidValue, message: "cannot set up TLS for \(location.redacted): \(error)", field: "store")
+            throw GeoFareError(code: .invalidValue, message: "cannot set up TLS for \(location.redacted): \(error)", field: "store")
         }
         return location.tlsMode == .prefer ? .prefer(context) : .require(context)
     }
@@ -112,7 +112,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
 
     /// Brings the database's schema up to date (``PostgresMigrator``), under the schema lock:
     /// several workers starting at once apply each migration once.
-    private func migrate() throws(StoreError) {
+    private func migrate() throws(GeoFareError) {
         let c = try connected()
         do {
             _ = try guarded(c) { try PostgresMigrator.migrate(on: c, logger: logger) }
@@ -124,12 +124,12 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
     // MARK: - Connection
 
     /// The open connection, or a new one (at most one attempt per backoff period).
-    func connected() throws(StoreError) -> PostgresConnection {
+    func connected() throws(GeoFareError) -> PostgresConnection {
         if let c = connection, !c.isClosed { return c }
         connection = nil
         let now = Date()
         guard now >= retryAt else {
-            throw StoreError(code: .storageError, message: "PostgreSQL at \(location) is unreachable; next connection attempt in \(Int((retryAt.timeIntervalSince(now) * 1000).rounded(.up))) ms")
+            throw GeoFareError(code: .storageError, message: "PostgreSQL at \(location) is unreachable; next connection attempt in \(Int((retryAt.timeIntervalSince(now) * 1000).rounded(.up))) ms")
         }
         do {
             let c = try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: nextConnectionID, logger: logger).wait()
@@ -161,8 +161,8 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
         if let c = connection, !c.isClosed { listen(on: c) }
     }
 
-    /// A ``StoreError`` for `error`; drops the connection when it broke.
-    func fail(_ error: any Error, doing what: String) -> StoreError {
+    /// A ``GeoFareError`` for `error`; drops the connection when it broke.
+    func fail(_ error: any Error, doing what: String) -> GeoFareError {
         if let c = connection, c.isClosed || Self.breaksConnection(error) {
             Self.close(c)
             connection = nil
@@ -183,20 +183,20 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
     }
 
     /// `error` worded without anything from the URL but ``location``.
-    static func storeError(_ error: any Error, doing what: String) -> StoreError {
-        if let e = error as? StoreError { return e }
+    static func storeError(_ error: any Error, doing what: String) -> GeoFareError {
+        if let e = error as? GeoFareError { return e }
         if let p = error as? PSQLError {
             if p.code == .server, let info = p.serverInfo {
-                return StoreError(code: .storageError, message: "\(what): PostgreSQL error \(info[.sqlState] ?? "?"): \(info[.message] ?? "?")")
+                return GeoFareError(code: .storageError, message: "\(what): PostgreSQL error \(info[.sqlState] ?? "?"): \(info[.message] ?? "?")")
             }
             if p.code == .sslUnsupported {
-                return StoreError(code: .storageError, message: "\(what): the server does not offer TLS, which this sslmode requires (sslmode=prefer would fall back to plain TCP)")
+                return GeoFareError(code: .storageError, message: "\(what): the server does not offer TLS, which this sslmode requires (sslmode=prefer would fall back to plain TCP)")
             }
             var text = "\(p.code)"
             if let u = p.underlying { text = tlsExplanation(u) ?? text + " (\(u))" }
-            return StoreError(code: .storageError, message: "\(what): \(text)")
+            return GeoFareError(code: .storageError, message: "\(what): \(text)")
         }
-        return StoreError(code: .storageError, message: "\(what): \(error)")
+        return GeoFareError(code: .storageError, message: "\(what): \(error)")
     }
 
     /// What a TLS failure means for the user (which setting to look at), with the library's
@@ -225,7 +225,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
     }
 
     /// Runs one statement and returns its rows.
-    private func rows(_ query: PostgresQuery, doing what: String) throws(StoreError) -> [PostgresRow] {
+    private func rows(_ query: PostgresQuery, doing what: String) throws(GeoFareError) -> [PostgresRow] {
         let c = try connected()
         do { return try guarded(c) { try c.query(query, logger: logger).wait().rows } } catch {
             throw fail(error, doing: what)
@@ -235,7 +235,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
     /// Runs `statements` in one transaction and returns the rows of each; succeeds only when
     /// `COMMIT` answered `COMMIT`. The statements are queued together: the connection sends each
     /// as the previous one completes, without a trip back to this thread.
-    private func transaction(_ statements: [PostgresQuery], begin: PostgresQuery = "BEGIN", doing what: String) throws(StoreError) -> [[PostgresRow]] {
+    private func transaction(_ statements: [PostgresQuery], begin: PostgresQuery = "BEGIN", doing what: String) throws(GeoFareError) -> [[PostgresRow]] {
         let c = try connected()
         do {
             return try guarded(c, statements: statements.count) { () throws -> [[PostgresRow]] in try run(statements, begin: begin, on: c, doing: what) }
@@ -258,7 +258,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
             let committed = try commit.wait()
             if let firstError { throw firstError }
             guard committed.metadata.command == "COMMIT" else {
-                throw StoreError(code: .storageError, message: "\(what): the transaction was rolled back (\(committed.metadata.command))")
+                throw GeoFareError(code: .storageError, message: "\(what): the transaction was rolled back (\(committed.metadata.command))")
             }
             return out
         }
@@ -280,7 +280,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
 
     /// Commits `writes` as one transaction: the statements are queued together on the
     /// connection (one round trip and one commit for the group).
-    public func write(_ writes: [PartyWrite], now: Date = Date()) throws(StoreError) -> [PartyWriteResult] {
+    public func write(_ writes: [PartyWrite], now: Date = Date()) throws(GeoFareError) -> [PartyWriteResult] {
         let what = PartyWrite.describe(writes)
         let out = try transaction(writes.map { w in
             switch w {
@@ -291,7 +291,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
         var results: [PartyWriteResult] = []
         results.reserveCapacity(writes.count)
         for (w, rows) in zip(writes, out) {
-            guard let row = rows.first else { throw StoreError(code: .storageError, message: "\(what): no row returned") }
+            guard let row = rows.first else { throw GeoFareError(code: .storageError, message: "\(what): no row returned") }
             do {
                 switch w {
                 case var .upsert(p):
@@ -313,7 +313,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
     /// The party columns in ``PartyTable``'s order (``party(_:from:doing:)`` decodes them so).
     static let columns = PartyTable.selectList()
 
-    public func party(id: String) throws(StoreError) -> Party? {
+    public func party(id: String) throws(GeoFareError) -> Party? {
         let what = "reading party '\(id)'"
         let rows = try rows("SELECT \(unescaped: Self.columns) FROM party WHERE id = \(id)", doing: what)
         guard let row = rows.first else { return nil }
@@ -321,9 +321,9 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
     }
 
     /// Every party, in id order, through the bulk path (``snapshot()``).
-    public func allParties() throws(StoreError) -> [Party] { try snapshot().parties }
+    public func allParties() throws(GeoFareError) -> [Party] { try snapshot().parties }
 
-    public func count() throws(StoreError) -> Int {
+    public func count() throws(GeoFareError) -> Int {
         let what = "counting parties"
         guard let row = try rows("SELECT count(*) FROM party", doing: what).first else { return 0 }
         do { return Int(try row.decode(Int64.self)) } catch { throw Self.storeError(error, doing: what) }
@@ -331,7 +331,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
 
     // MARK: - Change feed
 
-    public func lastChange() throws(StoreError) -> Int64 {
+    public func lastChange() throws(GeoFareError) -> Int64 {
         let what = "reading the change feed"
         guard let row = try rows("SELECT coalesce(max(seq), 0)::bigint FROM party_change", doing: what).first else { return 0 }
         do { return try row.decode(Int64.self) } catch { throw Self.storeError(error, doing: what) }
@@ -339,9 +339,9 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
 
     /// Always `true`: PostgreSQL cannot say cheaply that nobody wrote, so the caller reads the
     /// feed (one round trip that returns no row when nothing changed).
-    public func externallyChanged() throws(StoreError) -> Bool { true }
+    public func externallyChanged() throws(GeoFareError) -> Bool { true }
 
-    public func changes(after seq: Int64, limit: Int) throws(StoreError) -> (changes: [(id: String, party: Party?)], last: Int64)? {
+    public func changes(after seq: Int64, limit: Int) throws(GeoFareError) -> (changes: [(id: String, party: Party?)], last: Int64)? {
         let what = "reading the change feed"
         let cap = limit == .max ? Int64.max : Int64(limit) + 1
         // One statement, one snapshot: a party row seen here has its change row seen too.
@@ -371,7 +371,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
     /// snapshot; writers commit in `seq` order, so no change at or below `last` is missing
     /// from it). The bulk path: one query whose rows are decoded as they stream in (no buffer
     /// of rows), the four statements queued together.
-    public func snapshot() throws(StoreError) -> (parties: [Party], last: Int64) {
+    public func snapshot() throws(GeoFareError) -> (parties: [Party], last: Int64) {
         let what = "reading parties"
         let c = try connected()
         let sink = PartySink()
@@ -392,7 +392,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
                 let committed = try commit.wait()
                 if let firstError { throw firstError }
                 guard committed.metadata.command == "COMMIT" else {
-                    throw StoreError(code: .storageError, message: "\(what): the transaction was rolled back (\(committed.metadata.command))")
+                    throw GeoFareError(code: .storageError, message: "\(what): the transaction was rolled back (\(committed.metadata.command))")
                 }
                 return (sink.parties, last)
             }
@@ -407,14 +407,14 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
         var parties: [Party] = []
     }
 
-    public func pruneChanges(olderThan age: TimeInterval, now: Date = Date()) throws(StoreError) {
+    public func pruneChanges(olderThan age: TimeInterval, now: Date = Date()) throws(GeoFareError) {
         let cutoff = now.timeIntervalSince1970 - age
         // Never the newest record: a new worker's `lastChange()` must not fall back to 0 while
         // parties exist.
         _ = try rows("DELETE FROM party_change WHERE at < \(cutoff) AND seq < (SELECT max(seq) FROM party_change)", doing: "pruning the change feed")
     }
 
-    static func party(_ r: PostgresRandomAccessRow, from k: Int, doing what: String) throws(StoreError) -> Party {
+    static func party(_ r: PostgresRandomAccessRow, from k: Int, doing what: String) throws(GeoFareError) -> Party {
         do {
             return Party(
                 id: try r[k].decode(String.self),

@@ -29,8 +29,8 @@ public final class SQLitePartyStore: @unchecked Sendable {
 
     /// Opens (creating and migrating if needed) the store at `path`; `:memory:` for a private
     /// in-memory store.
-    /// - Throws: ``StoreError`` naming the path.
-    public init(path: String, durability: Durability = .normal) throws(StoreError) {
+    /// - Throws: ``GeoFareError`` naming the path.
+    public init(path: String, durability: Durability = .normal) throws(GeoFareError) {
         self.path = path
         var config = Configuration()
         config.busyMode = .timeout(10)
@@ -54,7 +54,7 @@ public final class SQLitePartyStore: @unchecked Sendable {
                     if path != ":memory:" {
                         try db.writeWithoutTransaction { db in
                             let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                            if mode?.lowercased() != "wal" { throw StoreError(code: .storageError, message: "cannot switch \(path) to WAL (journal_mode \(mode ?? "?"))") }
+                            if mode?.lowercased() != "wal" { throw GeoFareError(code: .storageError, message: "cannot switch \(path) to WAL (journal_mode \(mode ?? "?"))") }
                         }
                     }
                     try Self.migrator.migrate(db)
@@ -66,10 +66,10 @@ public final class SQLitePartyStore: @unchecked Sendable {
                 }
             }
             lastDataVersion = try dataVersion()
-        } catch let error as StoreError {
+        } catch let error as GeoFareError {
             throw error
         } catch {
-            throw StoreError(error, doing: "opening \(path)")
+            throw GeoFareError(error, doing: "opening \(path)")
         }
     }
 
@@ -138,8 +138,8 @@ public final class SQLitePartyStore: @unchecked Sendable {
     // MARK: - Writes
 
     /// Commits `writes` in order as one transaction and returns what each did, once committed.
-    /// - Throws: ``StoreError``; then nothing of the group was written.
-    public func write(_ writes: [PartyWrite], now: Date = Date()) throws(StoreError) -> [PartyWriteResult] {
+    /// - Throws: ``GeoFareError``; then nothing of the group was written.
+    public func write(_ writes: [PartyWrite], now: Date = Date()) throws(GeoFareError) -> [PartyWriteResult] {
         do {
             return try db.write { db in
                 var out: [PartyWriteResult] = []
@@ -153,41 +153,41 @@ public final class SQLitePartyStore: @unchecked Sendable {
                 return out
             }
         } catch {
-            throw StoreError(error, doing: PartyWrite.describe(writes))
+            throw GeoFareError(error, doing: PartyWrite.describe(writes))
         }
     }
 
     // MARK: - Reads
 
     /// One party, or `nil`.
-    public func party(id: String) throws(StoreError) -> Party? {
+    public func party(id: String) throws(GeoFareError) -> Party? {
         do { return try db.read { db in try Row.fetchOne(db, sql: "SELECT \(PartyTable.selectList()) FROM party WHERE id = ?", arguments: [id]).map(Self.party) } } catch {
-            throw StoreError(error, doing: "reading party '\(id)'")
+            throw GeoFareError(error, doing: "reading party '\(id)'")
         }
     }
 
     /// Every party, in id order (for loading the in-memory index at start).
-    public func allParties() throws(StoreError) -> [Party] { try snapshot().parties }
+    public func allParties() throws(GeoFareError) -> [Party] { try snapshot().parties }
 
     /// The number of stored parties.
-    public func count() throws(StoreError) -> Int {
+    public func count() throws(GeoFareError) -> Int {
         do { return try db.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM party") ?? 0 } } catch {
-            throw StoreError(error, doing: "counting parties")
+            throw GeoFareError(error, doing: "counting parties")
         }
     }
 
     // MARK: - Change feed
 
     /// The newest change sequence number (0 when none).
-    public func lastChange() throws(StoreError) -> Int64 {
+    public func lastChange() throws(GeoFareError) -> Int64 {
         do { return try db.read { db in try Int64.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) FROM party_change") ?? 0 } } catch {
-            throw StoreError(error, doing: "reading the change feed")
+            throw GeoFareError(error, doing: "reading the change feed")
         }
     }
 
     /// Whether another connection (another process) committed since the last call.
     /// Costs one `PRAGMA data_version`.
-    public func externallyChanged() throws(StoreError) -> Bool {
+    public func externallyChanged() throws(GeoFareError) -> Bool {
         let v = try dataVersion()
         defer { lastDataVersion = v }
         return v != lastDataVersion
@@ -195,7 +195,7 @@ public final class SQLitePartyStore: @unchecked Sendable {
 
     /// The parties changed after `seq` (see ``PartyStore/changes(after:limit:)``): one
     /// statement joining the feed to the parties, in one read transaction.
-    public func changes(after seq: Int64, limit: Int) throws(StoreError) -> (changes: [(id: String, party: Party?)], last: Int64)? {
+    public func changes(after seq: Int64, limit: Int) throws(GeoFareError) -> (changes: [(id: String, party: Party?)], last: Int64)? {
         do {
             return try db.read { db in
                 let rows = try Row.fetchAll(db.cachedStatement(sql: """
@@ -216,34 +216,34 @@ public final class SQLitePartyStore: @unchecked Sendable {
                 return (out.reversed(), last)
             }
         } catch {
-            throw StoreError(error, doing: "reading the change feed")
+            throw GeoFareError(error, doing: "reading the change feed")
         }
     }
 
     /// Every party and the newest sequence number, from one read transaction (one snapshot of
     /// the WAL file).
-    public func snapshot() throws(StoreError) -> (parties: [Party], last: Int64) {
+    public func snapshot() throws(GeoFareError) -> (parties: [Party], last: Int64) {
         do {
             return try db.read { db in
                 let last = try Int64.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) FROM party_change") ?? 0
                 return (try Row.fetchAll(db, sql: "SELECT \(PartyTable.selectList()) FROM party ORDER BY id").map(Self.party), last)
             }
         } catch {
-            throw StoreError(error, doing: "reading parties")
+            throw GeoFareError(error, doing: "reading parties")
         }
     }
 
     /// Drops change records older than `age` seconds (the feed only needs to cover the time
     /// between two requests of the slowest worker).
-    public func pruneChanges(olderThan age: TimeInterval, now: Date = Date()) throws(StoreError) {
+    public func pruneChanges(olderThan age: TimeInterval, now: Date = Date()) throws(GeoFareError) {
         do { try db.write { db in try db.execute(sql: "DELETE FROM party_change WHERE at < ?", arguments: [now.timeIntervalSince1970 - age]) } } catch {
-            throw StoreError(error, doing: "pruning the change feed")
+            throw GeoFareError(error, doing: "pruning the change feed")
         }
     }
 
-    private func dataVersion() throws(StoreError) -> Int64 {
+    private func dataVersion() throws(GeoFareError) -> Int64 {
         do { return try db.writeWithoutTransaction { db in try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0 } } catch {
-            throw StoreError(error, doing: "reading PRAGMA data_version")
+            throw GeoFareError(error, doing: "reading PRAGMA data_version")
         }
     }
 

@@ -18,10 +18,10 @@ public final class ByteSource {
     }
 
     /// Opens a file for reading.
-    /// - Throws: ``InvalidInput`` `file_unreadable` naming the path.
-    public convenience init(path: String, chunkSize: Int = 1 << 20) throws(InvalidInput) {
+    /// - Throws: ``GeoFareError`` `file_unreadable` naming the path.
+    public convenience init(path: String, chunkSize: Int = 1 << 20) throws(GeoFareError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw InvalidInput(code: .fileUnreadable, message: "cannot open '\(path)' for reading", field: "input")
+            throw GeoFareError(code: .fileUnreadable, message: "cannot open '\(path)' for reading", field: "input")
         }
         self.init(handle: handle, ownsHandle: true, chunkSize: chunkSize)
     }

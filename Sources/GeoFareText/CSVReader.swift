@@ -22,7 +22,7 @@ public struct CSVReader {
     /// A quoted field still open at end of input.
     public struct UnterminatedQuote: CodedError {
         public let line: Int
-        public var code: String { ErrorCode.csvUnterminatedQuote.rawValue }
+        public var code: ErrorCode { .csvUnterminatedQuote }
         public var message: String { "a quoted field opened on line \(line) is never closed" }
         public var field: String? { "line \(line)" }
     }

@@ -79,7 +79,7 @@ public indirect enum JSONValue: Sendable, Hashable {
 public struct JSONParseError: CodedError {
     public let offset: Int
     public let reason: String
-    public var code: String { ErrorCode.invalidJson.rawValue }
+    public var code: ErrorCode { .invalidJson }
     public var message: String { "\(reason) at byte \(offset)" }
     public var field: String? { nil }
 }

@@ -11,22 +11,22 @@ public enum PartyJSON {
     static func party(_ f: RequestFields) throws -> Party {
         let statusText = try f.optionalString("status") ?? "open"
         guard let status = PartyStatus(rawValue: statusText) else {
-            throw WorkerError(code: .invalidValue, message: "status is open, full or closed, got '\(statusText)'", field: f.at("status"))
+            throw GeoFareError(code: .invalidValue, message: "status is open, full or closed, got '\(statusText)'", field: f.at("status"))
         }
         var attributes: String?
         if f.has("attributes") {
             let a = try f.value("attributes")
-            guard case .object = a else { throw WorkerError.wrongType(f.at("attributes"), expected: "an object", got: a) }
+            guard case .object = a else { throw GeoFareError.wrongType(f.at("attributes"), expected: "an object", got: a) }
             attributes = JSONWriter.string(a)
-            guard attributes!.utf8.count <= 16_384 else { throw WorkerError(code: .tooLarge, message: "attributes are limited to 16 KiB of JSON", field: f.at("attributes")) }
+            guard attributes!.utf8.count <= 16_384 else { throw GeoFareError(code: .tooLarge, message: "attributes are limited to 16 KiB of JSON", field: f.at("attributes")) }
         }
-        guard let departure = try f.time("depart_at") else { throw WorkerError.missing(f.at("depart_at")) }
+        guard let departure = try f.time("depart_at") else { throw GeoFareError.missing(f.at("depart_at")) }
         let p = Party(
             id: try f.string("id"), origin: try f.coordinate("origin"), destination: try f.coordinate("destination"),
             departure: departure, seatsTotal: Int(try f.int("seats_total", range: -1_000...1_000)),
             seatsTaken: Int(try f.optionalInt("seats_taken", range: -1_000...1_000) ?? 0), status: status, attributesJSON: attributes
         )
-        do { try p.validate() } catch { throw WorkerError(code: error.code, message: error.message, field: error.prefixed(f.path).field) }
+        do { try p.validate() } catch { throw error.prefixed(f.path) }
         return p
     }
 
@@ -41,14 +41,14 @@ public enum PartyJSON {
             let v = try f.value("status")
             let names: [String]
             if let s = v.string { names = [s] } else if let a = v.array {
-                names = try a.enumerated().map { i, x throws(WorkerError) in
-                    guard let s = x.string else { throw WorkerError.wrongType("status[\(i)]", expected: "a string", got: x) }
+                names = try a.enumerated().map { i, x throws(GeoFareError) in
+                    guard let s = x.string else { throw GeoFareError.wrongType("status[\(i)]", expected: "a string", got: x) }
                     return s
                 }
-            } else { throw WorkerError.wrongType("status", expected: "a string or an array of strings", got: v) }
+            } else { throw GeoFareError.wrongType("status", expected: "a string or an array of strings", got: v) }
             var set = Set<PartyStatus>()
             for n in names {
-                guard let s = PartyStatus(rawValue: n) else { throw WorkerError(code: .invalidValue, message: "status is open, full or closed, got '\(n)'", field: "status") }
+                guard let s = PartyStatus(rawValue: n) else { throw GeoFareError(code: .invalidValue, message: "status is open, full or closed, got '\(n)'", field: "status") }
                 set.insert(s)
             }
             filter.statuses = set
@@ -57,7 +57,7 @@ public enum PartyJSON {
             let d = try f.nested("destination")
             filter.destination = try d.coordinate("center")
             let r = try d.double("radius_m")
-            guard r >= 0 && r <= 1_000_000 else { throw WorkerError(code: .outOfRange, message: "must be within 0...1000000 m", field: "destination.radius_m") }
+            guard r >= 0 && r <= 1_000_000 else { throw GeoFareError(code: .outOfRange, message: "must be within 0...1000000 m", field: "destination.radius_m") }
             filter.destinationRadiusMeters = r
         }
         return filter
@@ -80,7 +80,7 @@ public enum PartyJSON {
     /// Parses one JSON party object (as in `party.upsert`), for imports.
     public static func partyFromJSON(_ line: [UInt8]) throws -> Party {
         let v = try JSONParser.parse(line)
-        guard let o = v.object else { throw WorkerError(code: .wrongType, message: "a party is a JSON object", field: nil) }
+        guard let o = v.object else { throw GeoFareError(code: .wrongType, message: "a party is a JSON object", field: nil) }
         return try party(RequestFields(o))
     }
 

@@ -62,7 +62,7 @@ public final class PartyService: @unchecked Sendable {
     ///     much as reloading 5 parties, so the default reloads a 50,000-party store rather than
     ///     apply more than 10,000 changes.
     ///   - log: receives one line per reload (how many changes, how long).
-    /// - Throws: ``StoreError`` or ``InvalidInput`` (a bad cell size).
+    /// - Throws: ``GeoFareError`` or ``GeoFareError`` (a bad cell size).
     public init(store: any PartyStore, cellSizePixels: Int = 64, reloadAfterChanges: Int = 10_000,
                 log: (@Sendable (String) -> Void)? = nil) throws {
         self.store = store
@@ -100,7 +100,7 @@ public final class PartyService: @unchecked Sendable {
     /// Applies other processes' changes, if any: one by one when few are waiting, by a reload
     /// from a new snapshot when more than ``reloadAfterChanges`` are.
     /// - Returns: how many changes were applied (0: none waiting).
-    /// - Throws: ``StoreError``; the index is then unchanged.
+    /// - Throws: ``GeoFareError``; the index is then unchanged.
     ///
     /// Inside ``batch(_:)`` only the first successful sync reads the store; the ops after it
     /// share what it found (a failed sync is tried again by the next op).
@@ -147,8 +147,8 @@ public final class PartyService: @unchecked Sendable {
 
     /// Commits `writes` to the store as one transaction, then applies them to the index.
     /// - Returns: what each write did, once committed.
-    /// - Throws: ``StoreError``; then nothing of the group was written, and the index is unchanged.
-    public func commit(_ writes: [PartyWrite]) throws(StoreError) -> [PartyWriteResult] {
+    /// - Throws: ``GeoFareError``; then nothing of the group was written, and the index is unchanged.
+    public func commit(_ writes: [PartyWrite]) throws(GeoFareError) -> [PartyWriteResult] {
         let results = try store.write(writes, now: Date())
         for result in results {
             switch result {

@@ -21,84 +21,84 @@ struct RequestFields {
         return false
     }
 
-    func value(_ key: String) throws(WorkerError) -> JSONValue {
+    func value(_ key: String) throws(GeoFareError) -> JSONValue {
         guard let v = object[key], v != .null else { throw .missing(at(key)) }
         return v
     }
 
-    func double(_ key: String) throws(WorkerError) -> Double {
+    func double(_ key: String) throws(GeoFareError) -> Double {
         let v = try value(key)
         guard let d = v.double else { throw .wrongType(at(key), expected: "a number", got: v) }
-        guard d.isFinite else { throw WorkerError(code: .notFinite, message: "must be a finite number", field: at(key)) }
+        guard d.isFinite else { throw GeoFareError(code: .notFinite, message: "must be a finite number", field: at(key)) }
         return d
     }
 
-    func optionalDouble(_ key: String) throws(WorkerError) -> Double? {
+    func optionalDouble(_ key: String) throws(GeoFareError) -> Double? {
         has(key) ? try double(key) : nil
     }
 
-    func int(_ key: String, range: ClosedRange<Int64>) throws(WorkerError) -> Int64 {
+    func int(_ key: String, range: ClosedRange<Int64>) throws(GeoFareError) -> Int64 {
         let v = try value(key)
         guard case .number = v else { throw .wrongType(at(key), expected: "an integer", got: v) }
-        guard let i = v.int64 else { throw WorkerError(code: .invalidValue, message: "must be an integer", field: at(key)) }
-        guard range.contains(i) else { throw WorkerError(code: .outOfRange, message: "must be within \(range.lowerBound)...\(range.upperBound), got \(i)", field: at(key)) }
+        guard let i = v.int64 else { throw GeoFareError(code: .invalidValue, message: "must be an integer", field: at(key)) }
+        guard range.contains(i) else { throw GeoFareError(code: .outOfRange, message: "must be within \(range.lowerBound)...\(range.upperBound), got \(i)", field: at(key)) }
         return i
     }
 
-    func optionalInt(_ key: String, range: ClosedRange<Int64>) throws(WorkerError) -> Int64? {
+    func optionalInt(_ key: String, range: ClosedRange<Int64>) throws(GeoFareError) -> Int64? {
         has(key) ? try int(key, range: range) : nil
     }
 
-    func string(_ key: String) throws(WorkerError) -> String {
+    func string(_ key: String) throws(GeoFareError) -> String {
         let v = try value(key)
         guard let s = v.string else { throw .wrongType(at(key), expected: "a string", got: v) }
         return s
     }
 
-    func optionalString(_ key: String) throws(WorkerError) -> String? {
+    func optionalString(_ key: String) throws(GeoFareError) -> String? {
         has(key) ? try string(key) : nil
     }
 
-    func bool(_ key: String, default fallback: Bool) throws(WorkerError) -> Bool {
+    func bool(_ key: String, default fallback: Bool) throws(GeoFareError) -> Bool {
         guard has(key) else { return fallback }
         let v = try value(key)
         guard case let .bool(b) = v else { throw .wrongType(at(key), expected: "a boolean", got: v) }
         return b
     }
 
-    func nested(_ key: String) throws(WorkerError) -> RequestFields {
+    func nested(_ key: String) throws(GeoFareError) -> RequestFields {
         let v = try value(key)
         guard let o = v.object else { throw .wrongType(at(key), expected: "an object", got: v) }
         return RequestFields(o, path: at(key))
     }
 
-    func array(_ key: String, maxCount: Int) throws(WorkerError) -> [JSONValue] {
+    func array(_ key: String, maxCount: Int) throws(GeoFareError) -> [JSONValue] {
         let v = try value(key)
         guard let a = v.array else { throw .wrongType(at(key), expected: "an array", got: v) }
-        guard a.count <= maxCount else { throw WorkerError(code: .tooManyItems, message: "at most \(maxCount) items, got \(a.count)", field: at(key)) }
+        guard a.count <= maxCount else { throw GeoFareError(code: .tooManyItems, message: "at most \(maxCount) items, got \(a.count)", field: at(key)) }
         return a
     }
 
     /// `{"lat": .., "lon": ..}` as a validated coordinate.
-    func coordinate(_ key: String) throws(WorkerError) -> Coordinate {
+    func coordinate(_ key: String) throws(GeoFareError) -> Coordinate {
         try Self.coordinate(try value(key), path: at(key))
     }
 
-    static func coordinate(_ v: JSONValue, path: String) throws(WorkerError) -> Coordinate {
+    static func coordinate(_ v: JSONValue, path: String) throws(GeoFareError) -> Coordinate {
         guard let o = v.object else { throw .wrongType(path, expected: "an object {\"lat\", \"lon\"}", got: v) }
         let f = RequestFields(o, path: path)
         let lat = try f.double("lat"), lon = try f.double("lon")
         do { return try Coordinate(latitude: lat, longitude: lon) } catch {
-            throw WorkerError(code: error.code, message: error.message, field: error.prefixed(path).field)
+            throw error.prefixed(path)
         }
     }
 
     /// An ISO 8601 time with offset; `nil` when absent.
-    func time(_ key: String) throws(WorkerError) -> Date? {
+    func time(_ key: String) throws(GeoFareError) -> Date? {
         guard has(key) else { return nil }
         let s = try string(key)
         guard let d = ISO8601.parse(s) else {
-            throw WorkerError(code: .invalidTime, message: "expected ISO 8601 with an offset, e.g. 2024-05-15T22:30:00+09:00, got '\(s)'", field: at(key))
+            throw GeoFareError(code: .invalidTime, message: "expected ISO 8601 with an offset, e.g. 2024-05-15T22:30:00+09:00, got '\(s)'", field: at(key))
         }
         return d
     }

@@ -19,7 +19,7 @@ extension WorkerDispatcher {
         switch op {
         case .partyGet:
             let id = try f.string("party_id")
-            guard let p = index.party(id: id) else { throw WorkerError(code: .notFound, message: "no party '\(id)'", field: "party_id") }
+            guard let p = index.party(id: id) else { throw GeoFareError(code: .notFound, message: "no party '\(id)'", field: "party_id") }
             return .object(["party": PartyJSON.json(p)])
         case .nearby:
             let center = try f.coordinate("center")
@@ -33,7 +33,7 @@ extension WorkerDispatcher {
                 } else {
                     found = try index.nearest(center: center, k: limit, filter: filter)
                 }
-            } catch { throw WorkerError(code: error.code, message: error.message, field: error.field) }
+            } catch { throw error }
             return .object(["parties": .array(found.map { item in
                 var o = PartyJSON.fields(item.party)
                 o["distance_m"] = .double((item.distanceMeters * 100).rounded() / 100)
@@ -44,14 +44,14 @@ extension WorkerDispatcher {
             let bbox: BoundingBox
             let (west, south, east, north) = (try b.double("west"), try b.double("south"), try b.double("east"), try b.double("north"))
             do { bbox = try BoundingBox(west: west, south: south, east: east, north: north) } catch {
-                throw WorkerError(code: error.code, message: error.message, field: error.prefixed("bbox").field)
+                throw error.prefixed("bbox")
             }
             let zoom = Int(try f.int("zoom", range: 0...20))
             let idsLimit = Int(try f.optionalInt("ids_limit", range: 0...1_000) ?? 10)
             let items: [ClusterItem]
             let filter = try PartyJSON.filter(f)
             do { items = try index.clusters(bbox: bbox, zoom: zoom, filter: filter, idsLimit: idsLimit) } catch {
-                throw WorkerError(code: error.code, message: error.message, field: error.field)
+                throw error
             }
             // Streamed (a viewport can hold hundreds of items): the same bytes as the JSONValue
             // form, keys sorted, without building a dictionary per item.
@@ -75,11 +75,11 @@ extension WorkerDispatcher {
             let leaves: [Party]
             let filter = try PartyJSON.filter(f)
             do { leaves = try index.leaves(clusterID: id, limit: limit, offset: offset, filter: filter) } catch {
-                throw WorkerError(code: error.code, message: error.message, field: error.field ?? "cluster_id")
+                throw error.at(error.field ?? "cluster_id")
             }
             return .object(["parties": .array(leaves.map(PartyJSON.json))])
         default:
-            throw WorkerError(code: .unknownOp, message: "'\(op.rawValue)' is not a party op", field: "op")
+            throw GeoFareError(code: .unknownOp, message: "'\(op.rawValue)' is not a party op", field: "op")
         }
     }
 
@@ -99,7 +99,7 @@ extension WorkerDispatcher {
             case let .answered(bytes): responses[slot] = bytes
             case let .request(id, op, fields):
                 do {
-                    guard op.isPartyWrite else { throw WorkerError(code: .internalError, message: "'\(op.rawValue)' is not a party write", field: "op") }
+                    guard op.isPartyWrite else { throw GeoFareError(code: .internalError, message: "'\(op.rawValue)' is not a party write", field: "op") }
                     group.append((slot, id, try Self.partyWrite(op, fields)))
                 } catch {
                     responses[slot] = response(id: id, thrown: error)
@@ -118,12 +118,12 @@ extension WorkerDispatcher {
     }
 
     /// The write a `party.upsert` or `party.remove` request asks for.
-    /// - Throws: ``WorkerError`` naming the bad field.
+    /// - Throws: ``GeoFareError`` naming the bad field.
     static func partyWrite(_ op: WorkerOp, _ f: RequestFields) throws -> PartyWrite {
         switch op {
         case .partyUpsert: .upsert(try PartyJSON.party(try f.nested("party")))
         case .partyRemove: .remove(id: try f.string("party_id"))
-        default: throw WorkerError(code: .internalError, message: "'\(op.rawValue)' is not a party write", field: "op")
+        default: throw GeoFareError(code: .internalError, message: "'\(op.rawValue)' is not a party write", field: "op")
         }
     }
 

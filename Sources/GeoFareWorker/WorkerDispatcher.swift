@@ -86,11 +86,11 @@ public final class WorkerDispatcher: @unchecked Sendable {
     /// Takes a parsed request apart (``Unwrapped``).
     func unwrap(_ request: JSONValue) -> Unwrapped {
         guard let object = request.object else {
-            return .answered(response(id: .null, error: WorkerError(code: .invalidRequest, message: "a request is a JSON object, got \(request.typeName)", field: nil)))
+            return .answered(response(id: .null, error: GeoFareError(code: .invalidRequest, message: "a request is a JSON object, got \(request.typeName)", field: nil)))
         }
         let id = object["id"] ?? .null
         guard id.isScalar else {
-            return .answered(response(id: .null, error: WorkerError(code: .invalidRequest, message: "id must be a string, number, boolean or null", field: "id")))
+            return .answered(response(id: .null, error: GeoFareError(code: .invalidRequest, message: "id must be a string, number, boolean or null", field: "id")))
         }
         let fields = RequestFields(object)
         do {
@@ -140,7 +140,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
 
     func run(_ op: WorkerOp, _ f: RequestFields) throws -> JSONValue {
         if op.needsPartyStore {
-            guard let parties else { throw WorkerError(code: .unavailable, message: "this worker has no party store", field: "op") }
+            guard let parties else { throw GeoFareError(code: .unavailable, message: "this worker has no party store", field: "op") }
             return try runPartyOp(op, f, on: parties)
         }
         switch op {
@@ -186,7 +186,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         points.reserveCapacity(list.count)
         for (i, p) in list.enumerated() {
             guard let pair = p.array, pair.count == 2, let x = pair[0].double, let y = pair[1].double else {
-                throw WorkerError(code: .wrongType, message: "a point is [x, y] with x = longitude/easting", field: "points[\(i)]")
+                throw GeoFareError(code: .wrongType, message: "a point is [x, y] with x = longitude/easting", field: "points[\(i)]")
             }
             points.append(XYPoint(x: x, y: y))
         }
@@ -197,7 +197,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         for fail in failures { failed.insert(fail.index) }
         return .object([
             "points": .array(points.indices.map { i in failed.contains(i) ? .null : .array([.double(points[i].x), .double(points[i].y)]) }),
-            "failures": .array(failures.map { .object(["index": .int(Int64($0.index)), "code": .string($0.error.code), "message": .string($0.error.message), "field": .string($0.error.field ?? "")]) }),
+            "failures": .array(failures.map { .object(["index": .int(Int64($0.index)), "code": .string($0.error.code.rawValue), "message": .string($0.error.message), "field": .string($0.error.field ?? "")]) }),
             "from": .string(transformer.source.name), "to": .string(transformer.target.name),
         ])
     }
@@ -212,18 +212,18 @@ public final class WorkerDispatcher: @unchecked Sendable {
         let departure = try f.time("depart_at") ?? Date()
         var via: [Coordinate] = []
         if f.has("via") {
-            via = try f.array("via", maxCount: RouteRequest.maxStops).enumerated().map { i, v throws(WorkerError) in
+            via = try f.array("via", maxCount: RouteRequest.maxStops).enumerated().map { i, v throws(GeoFareError) in
                 try RequestFields.coordinate(v, path: "via[\(i)]")
             }
         }
         var r = FareRequest(from: origin, via: via, to: destination, departure: departure, tariff: try f.optionalString("tariff"))
         if let m = try f.optionalString("metric") {
-            guard let metric = RouteMetric(rawValue: m) else { throw WorkerError(code: .invalidValue, message: "metric is fastest or shortest, got '\(m)'", field: "metric") }
+            guard let metric = RouteMetric(rawValue: m) else { throw GeoFareError(code: .invalidValue, message: "metric is fastest or shortest, got '\(m)'", field: "metric") }
             r.metric = metric
         }
         r.includeGeometry = try f.bool("geometry", default: false)
         if let n = try f.optionalString("no_road") {
-            guard n == "fallback" || n == "error" else { throw WorkerError(code: .invalidValue, message: "no_road is fallback or error, got '\(n)'", field: "no_road") }
+            guard n == "fallback" || n == "error" else { throw GeoFareError(code: .invalidValue, message: "no_road is fallback or error, got '\(n)'", field: "no_road") }
             r.fallbackWhenNoRoad = n == "fallback"
         }
         return r
@@ -240,7 +240,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         let party = try f.optionalInt("party_size", range: -1_000_000...1_000_000) ?? 1
         let split: SplitMethod
         if let s = try f.optionalString("split") {
-            guard let m = SplitMethod(rawValue: s) else { throw WorkerError(code: .invalidValue, message: "split is equal, proportional or shapley, got '\(s)'", field: "split") }
+            guard let m = SplitMethod(rawValue: s) else { throw GeoFareError(code: .invalidValue, message: "split is equal, proportional or shapley, got '\(s)'", field: "split") }
             split = m
         } else { split = .equal }
         let splitUnit = try f.optionalInt("split_unit", range: 1...1_000_000)
@@ -263,7 +263,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
             var start = departure
             var list: [TripSegment] = []
             for (i, v) in try f.array("segments", maxCount: 10_000).enumerated() {
-                guard let o = v.object else { throw WorkerError.wrongType("segments[\(i)]", expected: "an object", got: v) }
+                guard let o = v.object else { throw GeoFareError.wrongType("segments[\(i)]", expected: "an object", got: v) }
                 let s = RequestFields(o, path: "segments[\(i)]")
                 let segment = TripSegment(distanceMeters: try s.double("distance_m"), durationSeconds: try s.double("duration_s"),
                                           slowSeconds: try s.optionalDouble("slow_s"), start: start, outsideZone: try s.bool("outside", default: false))
@@ -275,10 +275,10 @@ public final class WorkerDispatcher: @unchecked Sendable {
             let t = try f.nested("trip")
             trip = .totals(distanceMeters: try t.double("distance_m"), durationSeconds: try t.double("duration_s"))
         } else {
-            throw WorkerError(code: .missingField, message: "give from/to coordinates, a trip {distance_m, duration_s} or segments", field: "from")
+            throw GeoFareError(code: .missingField, message: "give from/to coordinates, a trip {distance_m, duration_s} or segments", field: "from")
         }
         var r = FareRequest(trip: trip, departure: departure, tariff: try f.optionalString("tariff"))
-        if case .totals = trip, r.tariff == nil { throw WorkerError.missing("tariff") }
+        if case .totals = trip, r.tariff == nil { throw GeoFareError.missing("tariff") }
         r.cruiseKmh = try f.optionalDouble("cruise_kmh")
         r.partySize = Int(party)
         r.split = split
@@ -286,8 +286,8 @@ public final class WorkerDispatcher: @unchecked Sendable {
         r.tolls = tolls
         r.callFee = callFee
         if f.has("dropoffs") {
-            r.dropoffDistances = try f.array("dropoffs", maxCount: 20).enumerated().map { i, v throws(WorkerError) in
-                guard let d = v.double else { throw WorkerError.wrongType("dropoffs[\(i)]", expected: "a number", got: v) }
+            r.dropoffDistances = try f.array("dropoffs", maxCount: 20).enumerated().map { i, v throws(GeoFareError) in
+                guard let d = v.double else { throw GeoFareError.wrongType("dropoffs[\(i)]", expected: "a number", got: v) }
                 return d
             }
         }
@@ -305,16 +305,16 @@ public final class WorkerDispatcher: @unchecked Sendable {
             let n = try f.int("party_size", range: 1...20)
             shares = try FareSplit.equal(total: total, riders: Int(n), unit: unit)
         case "proportional", "shapley":
-            let weights = try f.array("weights", maxCount: 20).enumerated().map { i, v throws(WorkerError) -> Int64 in
-                guard let w = v.int64, w >= 0 else { throw WorkerError(code: .invalidValue, message: "weights are non-negative integers", field: "weights[\(i)]") }
+            let weights = try f.array("weights", maxCount: 20).enumerated().map { i, v throws(GeoFareError) -> Int64 in
+                guard let w = v.int64, w >= 0 else { throw GeoFareError(code: .invalidValue, message: "weights are non-negative integers", field: "weights[\(i)]") }
                 return w
             }
-            guard !weights.isEmpty else { throw WorkerError(code: .invalidValue, message: "needs at least one weight", field: "weights") }
+            guard !weights.isEmpty else { throw GeoFareError(code: .invalidValue, message: "needs at least one weight", field: "weights") }
             shares = method == "proportional"
                 ? try FareSplit.proportional(total: total, soloFares: weights, unit: unit)
                 : try FareSplit.shapleyOrderedDropoffs(total: total, meterAtDropoff: weights, unit: unit)
         default:
-            throw WorkerError(code: .invalidValue, message: "method is equal, proportional or shapley, got '\(method)'", field: "method")
+            throw GeoFareError(code: .invalidValue, message: "method is equal, proportional or shapley, got '\(method)'", field: "method")
         }
         return .object(["shares": .array(shares.map(JSONValue.int)), "total": .int(total), "unit": .int(unit), "method": .string(method)])
     }
@@ -353,16 +353,16 @@ public final class WorkerDispatcher: @unchecked Sendable {
     /// `internal_error`.
     func response(id: JSONValue, thrown error: any Error) -> [UInt8] {
         if let coded = error as? any CodedError { return response(id: id, error: coded) }
-        return response(id: id, error: WorkerError(code: .internalError, message: "\(error)", field: nil))
+        return response(id: id, error: GeoFareError(code: .internalError, message: "\(error)", field: nil))
     }
 
     func response(id: JSONValue, error: any CodedError) -> [UInt8] {
-        count(error: error.code)
+        count(error: error.code.rawValue)
         var out: [UInt8] = []
         out.append(contentsOf: #"{"id":"#.utf8)
         JSONWriter.append(id, to: &out)
         out.append(contentsOf: #","ok":false,"error":"#.utf8)
-        JSONWriter.append(.object(["code": .string(error.code), "message": .string(error.message), "field": error.field.map(JSONValue.string) ?? .null]), to: &out)
+        JSONWriter.append(.object(["code": .string(error.code.rawValue), "message": .string(error.message), "field": error.field.map(JSONValue.string) ?? .null]), to: &out)
         out.append(contentsOf: "}\n".utf8)
         return out
     }
@@ -382,7 +382,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
 
     /// The response to a line longer than the limit (its id cannot be known).
     public func tooLarge(_ bytes: Int, limit: Int) -> [UInt8] {
-        response(id: .null, error: WorkerError(code: .requestTooLarge, message: "the line has \(bytes) bytes, more than --max-line-bytes \(limit)", field: nil))
+        response(id: .null, error: GeoFareError(code: .requestTooLarge, message: "the line has \(bytes) bytes, more than --max-line-bytes \(limit)", field: nil))
     }
 
     private func count(error code: String?) {

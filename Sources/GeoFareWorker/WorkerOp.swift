@@ -35,10 +35,10 @@ public enum WorkerOp: String, CaseIterable, Sendable {
     }
 
     /// The op named `name`.
-    /// - Throws: ``WorkerError`` `unknown_op`, listing every op.
-    public static func named(_ name: String) throws(WorkerError) -> WorkerOp {
+    /// - Throws: ``GeoFareError`` `unknown_op`, listing every op.
+    public static func named(_ name: String) throws(GeoFareError) -> WorkerOp {
         guard let op = WorkerOp(rawValue: name) else {
-            throw WorkerError(code: .unknownOp, message: "unknown op '\(name)'; ops: \(allCases.map(\.rawValue).joined(separator: ", "))", field: "op")
+            throw GeoFareError(code: .unknownOp, message: "unknown op '\(name)'; ops: \(allCases.map(\.rawValue).joined(separator: ", "))", field: "op")
         }
         return op
     }

@@ -48,7 +48,7 @@ struct GraphBuildCommand: ParsableCommand {
             } else {
                 roadProfile = try RoadProfile.named(profile, catalog: data.catalog)
             }
-        } catch let error as GraphError {
+        } catch let error as GeoFareError {
             StandardError.print("geofare: \(error.description) [\(error.code)]")
             throw GeoFareExit.dataError
         } catch {
@@ -57,7 +57,7 @@ struct GraphBuildCommand: ParsableCommand {
         }
         do {
             try build(with: roadProfile)
-        } catch let error as GraphError {
+        } catch let error as GeoFareError {
             StandardError.print("geofare: \(error.description) [\(error.code)]")
             throw GeoFareExit.dataError
         }

@@ -68,20 +68,20 @@ struct PartiesCommand: ParsableCommand {
         static func party(_ f: [String], header: [String]) throws -> Party {
             func col(_ name: String) throws -> String {
                 guard let i = header.firstIndex(of: name), i < f.count, !f[i].isEmpty else {
-                    throw InvalidInput(code: .missingField, message: "is required", field: name)
+                    throw GeoFareError(code: .missingField, message: "is required", field: name)
                 }
                 return String(f[i].trimmingSpaces())
             }
             func num(_ name: String) throws -> Double {
                 let t = try col(name)
-                guard let v = Double(t) else { throw InvalidInput(code: .invalidNumber, message: "not a number: '\(t)'", field: name) }
+                guard let v = Double(t) else { throw GeoFareError(code: .invalidNumber, message: "not a number: '\(t)'", field: name) }
                 return v
             }
             let depart = try col("depart_at")
-            guard let when = ISO8601.parse(depart) else { throw InvalidInput(code: .invalidTime, message: "expected ISO 8601 with an offset, got '\(depart)'", field: "depart_at") }
+            guard let when = ISO8601.parse(depart) else { throw GeoFareError(code: .invalidTime, message: "expected ISO 8601 with an offset, got '\(depart)'", field: "depart_at") }
             let origin: Coordinate, destination: Coordinate
-            do { origin = try Coordinate(latitude: try num("origin_lat"), longitude: try num("origin_lon")) } catch let e as InvalidInput { throw e.prefixed("origin") }
-            do { destination = try Coordinate(latitude: try num("dest_lat"), longitude: try num("dest_lon")) } catch let e as InvalidInput { throw e.prefixed("destination") }
+            do { origin = try Coordinate(latitude: try num("origin_lat"), longitude: try num("origin_lon")) } catch let e as GeoFareError { throw e.prefixed("origin") }
+            do { destination = try Coordinate(latitude: try num("dest_lat"), longitude: try num("dest_lon")) } catch let e as GeoFareError { throw e.prefixed("destination") }
             let taken = (try? col("seats_taken")).flatMap { Int($0) } ?? 0
             let status = (try? col("status")).flatMap(PartyStatus.init(rawValue:)) ?? .open
             let p = Party(id: try col("id"), origin: origin, destination: destination, departure: when,

@@ -65,7 +65,7 @@ struct TransformCommand: ParsableCommand {
             var failed = false
             for (i, text) in points.enumerated() {
                 guard let p = XYPoint(text: Substring(text)) else {
-                    StandardError.print("geofare: point \(i + 1): expected X,Y, got '\(text)' [invalid_point]")
+                    StandardError.print("geofare: point \(i + 1): expected X,Y, got '\(text)' [\(ErrorCode.invalidCoordinate.rawValue)]")
                     failed = true
                     continue
                 }
@@ -172,7 +172,7 @@ struct TransformStream {
 
     /// Reads the first record, writes the header (CSV) or converts it (a point list), then
     /// streams every other record through the lanes.
-    /// - Throws: ``InvalidInput`` `missing_column` for a CSV header without x/y columns;
+    /// - Throws: ``GeoFareError`` `missing_column` for a CSV header without x/y columns;
     ///   ``CSVReader/UnterminatedQuote`` when the first record never ends.
     func run(_ stream: CSVBlockStream, out: GeoFareCLI.OutputStream) throws -> Outcome {
         var outcome = Outcome()
@@ -246,17 +246,17 @@ struct TransformStream {
                     errors.append(nil)
                 } else {
                     points.append(XYPoint(x: .nan, y: .nan))
-                    errors.append("expected X,Y or X Y, got '\(record.joined(separator: ","))' [invalid_point]")
+                    errors.append("expected X,Y or X Y, got '\(record.joined(separator: ","))' [\(ErrorCode.invalidCoordinate.rawValue)]")
                 }
             case let .csv(x, y, _):
                 var error: String?
                 var p = XYPoint(x: .nan, y: .nan)
                 if record.count <= max(x, y) {
-                    error = "missing x/y column [missing_column]"
+                    error = "missing x/y column [\(ErrorCode.missingColumn.rawValue)]"
                 } else if let px = Double(record[x]), let py = Double(record[y]) {
                     p = XYPoint(x: px, y: py)
                 } else {
-                    error = "x/y are not numbers: '\(record[x])', '\(record[y])' [invalid_point]"
+                    error = "x/y are not numbers: '\(record[x])', '\(record[y])' [\(ErrorCode.invalidCoordinate.rawValue)]"
                 }
                 points.append(p)
                 errors.append(error)
@@ -318,12 +318,12 @@ struct TransformStream {
         func find(_ explicit: String?, _ candidates: [String], _ axis: String) throws -> Int {
             if let explicit {
                 guard let i = names.firstIndex(of: explicit.lowercased()) else {
-                    throw InvalidInput(code: .missingColumn, message: "the header has no column '\(explicit)' (columns: \(header.joined(separator: ",")))", field: "\(axis)-column")
+                    throw GeoFareError(code: .missingColumn, message: "the header has no column '\(explicit)' (columns: \(header.joined(separator: ",")))", field: "\(axis)-column")
                 }
                 return i
             }
             guard let i = names.firstIndex(where: candidates.contains) else {
-                throw InvalidInput(code: .missingColumn, message: "cannot find the \(axis) column in the header (\(header.joined(separator: ","))); name it with --\(axis)-column", field: "header")
+                throw GeoFareError(code: .missingColumn, message: "cannot find the \(axis) column in the header (\(header.joined(separator: ","))); name it with --\(axis)-column", field: "header")
             }
             return i
         }

@@ -37,7 +37,7 @@ struct StoreOptions: ParsableArguments {
             return try SQLitePartyStore(path: store ?? db, durability: syncFull ? .full : .normal)
         } catch {
             StandardError.print("geofare: \(error.message) [\(error.code)]")
-            throw ExitCode(error.code == ErrorCode.invalidValue.rawValue ? 64 : 74)
+            throw ExitCode(error.code == .invalidValue ? 64 : 74)
         }
     }
 

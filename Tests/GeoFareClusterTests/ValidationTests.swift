@@ -9,12 +9,12 @@ import Testing
                             departure: TestData.epoch, seatsTotal: 4, seatsTaken: 1, status: .open, attributesJSON: "{\"a\":1}", updatedAt: TestData.epoch, version: 1)
 
     static func field(_ body: () throws -> Void) -> String? {
-        do { try body() } catch let error as InvalidInput { return error.field } catch { return "(other error \(error))" }
+        do { try body() } catch let error as GeoFareError { return error.field } catch { return "(other error \(error))" }
         return "(no error)"
     }
 
     static func code(_ body: () throws -> Void) -> String? {
-        do { try body() } catch let error as InvalidInput { return error.code } catch { return "(other error \(error))" }
+        do { try body() } catch let error as GeoFareError { return error.code.rawValue } catch { return "(other error \(error))" }
         return "(no error)"
     }
 

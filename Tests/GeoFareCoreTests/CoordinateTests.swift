@@ -18,7 +18,7 @@ struct CoordinateTests {
             _ = try Coordinate(latitude: lat, longitude: lon)
             Issue.record("accepted \(lat),\(lon)")
         } catch {
-            #expect(error.code == code)
+            #expect(error.code.rawValue == code)
             #expect(error.field == field)
         }
     }
@@ -27,10 +27,10 @@ struct CoordinateTests {
     func text() throws {
         let c = try Coordinate(latLonText: " 37.5665 , 126.978", field: "from")
         #expect(c.longitude == 126.978)
-        let outOfRange = #expect(throws: InvalidInput.self) { try Coordinate(latLonText: "97,1", field: "from") }
-        #expect(outOfRange?.field == "from.lat" && outOfRange?.code == "latitude_out_of_range")
-        let garbage = #expect(throws: InvalidInput.self) { try Coordinate(latLonText: "abc", field: "to") }
-        #expect(garbage?.code == "invalid_coordinate" && garbage?.field == "to")
+        let outOfRange = #expect(throws: GeoFareError.self) { try Coordinate(latLonText: "97,1", field: "from") }
+        #expect(outOfRange?.field == "from.lat" && outOfRange?.code == .latitudeOutOfRange)
+        let garbage = #expect(throws: GeoFareError.self) { try Coordinate(latLonText: "abc", field: "to") }
+        #expect(garbage?.code == .invalidCoordinate && garbage?.field == "to")
     }
 
     @Test("Bounding boxes validate and handle the antimeridian")
@@ -40,8 +40,8 @@ struct CoordinateTests {
         #expect(wrap.contains(try Coordinate(latitude: 0, longitude: 179)))
         #expect(wrap.contains(try Coordinate(latitude: 0, longitude: -175)))
         #expect(!wrap.contains(try Coordinate(latitude: 0, longitude: 0)))
-        #expect(throws: InvalidInput.self) { try BoundingBox(west: 0, south: 10, east: 1, north: 5) }
-        #expect(throws: InvalidInput.self) { try BoundingBox(west: 0, south: 0, east: 1, north: .nan) }
+        #expect(throws: GeoFareError.self) { try BoundingBox(west: 0, south: 10, east: 1, north: 5) }
+        #expect(throws: GeoFareError.self) { try BoundingBox(west: 0, south: 0, east: 1, north: .nan) }
     }
 
     @Test("Web Mercator world fractions invert")

@@ -6,7 +6,7 @@ import GeoFareCore
 /// (checked against a plain `JSONSerialization` reading of the real region file), and every
 /// malformed file must get `invalid_geojson` naming the file and the feature.
 struct ZoneSetTests {
-    static func load(_ json: String) throws(InvalidInput) -> ZoneSet {
+    static func load(_ json: String) throws(GeoFareError) -> ZoneSet {
         var zones = ZoneSet()
         try zones.load(geoJSON: Data(json.utf8), origin: "t.geojson")
         return zones
@@ -48,7 +48,7 @@ struct ZoneSetTests {
             _ = try Self.load(json)
             Issue.record("accepted: \(json)")
         } catch {
-            #expect(error.code == "invalid_geojson")
+            #expect(error.code == .invalidGeojson)
             #expect(error.message.hasPrefix(message), "\(error.message)")
             #expect(error.field == field)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GeoFareData
+import GeoFareCore
 
 /// Every data file in the package's Data/ folder must be embedded into the binary.
 struct DataCatalogTests {
@@ -34,6 +35,6 @@ struct DataCatalogTests {
         let catalog = DataCatalog(overrideDirectory: dir)
         #expect(try catalog.file("crs/aliases.json").bytes == Data("{}".utf8))
         #expect(try catalog.paths(under: "crs/", extensions: ["json"]) == ["crs/aliases.json", "crs/extra.json"])
-        #expect(throws: DataError.self) { try catalog.file("crs/none.json") }
+        #expect(throws: GeoFareError.self) { try catalog.file("crs/none.json") }
     }
 }

@@ -6,7 +6,7 @@ import GeoFareData
 
 struct FareErrorTests {
     func code(_ body: () throws -> FareQuote) -> (String?, String?) {
-        do { _ = try body(); return (nil, nil) } catch let e as FareError { return (e.code, e.field) } catch { return ("other", nil) }
+        do { _ = try body(); return (nil, nil) } catch let e as GeoFareError { return (e.code.rawValue, e.field) } catch { return ("other", nil) }
     }
 
     @Test("Bad requests get a clear error naming the field")
@@ -62,10 +62,10 @@ struct FareErrorTests {
             _ = try TariffFile.load(Data(text.utf8), origin: "bad.json")
             Issue.record("accepted a malformed file")
         } catch {
-            #expect(error.code == "invalid_tariff")
+            #expect(error.code == .invalidTariff)
             #expect(error.field == "bad.json: \(field)", "field was \(error.field ?? "nil")")
         }
-        #expect(throws: FareError.self) { try TariffFile.load(Data("{not json".utf8), origin: "broken.json") }
+        #expect(throws: GeoFareError.self) { try TariffFile.load(Data("{not json".utf8), origin: "broken.json") }
     }
 
     /// `valid` with a second version, 4,000 KRW, known only to the month `month`.
@@ -81,14 +81,14 @@ struct FareErrorTests {
         let tariff = try TariffFile.load(Data(Self.withMonthVersion("2024-02").utf8), origin: "month.json")
         #expect(tariff.versions[1].label == "2024-02")
         let catalog = try TariffCatalog(tariffs: [tariff], zones: ZoneSet())
-        func meter(_ time: String) throws(FareError) -> Meter { try catalog.meter(tariff: "xx-test/regular", at: ISO8601.parse(time)!) }
+        func meter(_ time: String) throws(GeoFareError) -> Meter { try catalog.meter(tariff: "xx-test/regular", at: ISO8601.parse(time)!) }
         // Asia/Seoul: February 2024 begins at 2024-01-31T15:00Z and March at 2024-02-29T15:00Z (a leap year).
         #expect(try meter("2024-01-31T14:59:59Z").version.baseFare == 4800)
         #expect(try meter("2024-03-01T00:00:00+09:00").version.baseFare == 4000)
         #expect(try meter("2024-02-29T15:00:00Z").version.label == "2024-02")
         for inside in ["2024-01-31T15:00:00Z", "2024-02-15T12:00:00+09:00", "2024-02-29T23:59:59+09:00"] {
-            let error = try #require(throws: FareError.self) { try meter(inside) }
-            #expect(error.code == "tariff_version_uncertain" && error.field == "depart_at", "\(inside)")
+            let error = try #require(throws: GeoFareError.self) { try meter(inside) }
+            #expect(error.code == .tariffVersionUncertain && error.field == "depart_at", "\(inside)")
             #expect(error.message.contains("xx-test/regular") && error.message.contains("2024-02")
                     && error.message.contains("version 2023-01-01T00:00:00+09:00 applies until the month begins"), "\(error.message)")
         }
@@ -98,9 +98,9 @@ struct FareErrorTests {
             _ = try TariffFile.load(Data(Self.withMonthVersion("2022-12").utf8), origin: "bad.json")
             Issue.record("accepted a month before the previous version")
         } catch {
-            #expect(error.code == "invalid_tariff" && error.field == "bad.json: versions[1].effective_month")
+            #expect(error.code == .invalidTariff && error.field == "bad.json: versions[1].effective_month")
         }
-        #expect(throws: FareError.self) { try TariffFile.load(Data(Self.withMonthVersion("2023-01").utf8), origin: "bad.json") }
+        #expect(throws: GeoFareError.self) { try TariffFile.load(Data(Self.withMonthVersion("2023-01").utf8), origin: "bad.json") }
     }
 
     @Test("in_force_on: the first version is modelled from 00:00 local time on that day and labelled as in force then; only the first version may use it")
@@ -112,17 +112,17 @@ struct FareErrorTests {
         #expect(tariff.versions[0].effectiveFrom == ISO8601.parse("2017-12-31T15:00:00Z"))
         let catalog = try TariffCatalog(tariffs: [tariff], zones: ZoneSet())
         #expect(try catalog.meter(tariff: "xx-test/regular", at: ISO8601.parse("2017-12-31T15:00:00Z")!).version.baseFare == 4800)
-        let error = try #require(throws: FareError.self) { try catalog.meter(tariff: "xx-test/regular", at: ISO8601.parse("2017-12-31T14:59:59Z")!) }
-        #expect(error.code == "no_tariff_version" && error.message.contains("modelled period starts at 2018-01-01"), "\(error.message)")
+        let error = try #require(throws: GeoFareError.self) { try catalog.meter(tariff: "xx-test/regular", at: ISO8601.parse("2017-12-31T14:59:59Z")!) }
+        #expect(error.code == .noTariffVersion && error.message.contains("modelled period starts at 2018-01-01"), "\(error.message)")
         // A later version with in_force_on is refused: it needs its own start.
         let second = Self.withMonthVersion("2024-02").replacingOccurrences(of: "\"effective_month\": \"2024-02\"", with: "\"in_force_on\": \"2024-02-01\"")
-        let refused = try #require(throws: FareError.self) { try TariffFile.load(Data(second.utf8), origin: "bad.json") }
-        #expect(refused.code == "invalid_tariff" && refused.field == "bad.json: versions[1].in_force_on", "\(refused.field ?? "nil")")
+        let refused = try #require(throws: GeoFareError.self) { try TariffFile.load(Data(second.utf8), origin: "bad.json") }
+        #expect(refused.code == .invalidTariff && refused.field == "bad.json: versions[1].in_force_on", "\(refused.field ?? "nil")")
     }
 
     @Test("also_regions: zones whose origins take the tariff; refused without a region, repeated, or naming a zone that is not loaded")
     func alsoRegions() throws {
-        func load(_ region: String, _ also: String) throws(FareError) -> Tariff {
+        func load(_ region: String, _ also: String) throws(GeoFareError) -> Tariff {
             let text = Self.valid.replacingOccurrences(of: "\"region\": null,", with: "\"region\": \(region), \"also_regions\": \(also),")
             return try TariffFile.load(Data(text.utf8), origin: "also.json")
         }
@@ -130,12 +130,12 @@ struct FareErrorTests {
         for (region, also, field) in [("null", "[\"kr-gyeonggi\"]", "also.json: also_regions"),
                                       ("\"kr-seoul\"", "[\"kr-seoul\"]", "also.json: also_regions[0]"),
                                       ("\"kr-seoul\"", "[\"a\", \"a\"]", "also.json: also_regions[1]")] {
-            let error = try #require(throws: FareError.self) { try load(region, also) }
-            #expect(error.code == "invalid_tariff" && error.field == field, "\(also): \(error.field ?? "nil")")
+            let error = try #require(throws: GeoFareError.self) { try load(region, also) }
+            #expect(error.code == .invalidTariff && error.field == field, "\(also): \(error.field ?? "nil")")
         }
         let unknownZone = try load("\"kr-seoul\"", "[\"xx-nowhere\"]")
-        let error = try #require(throws: FareError.self) { try TariffCatalog(tariffs: [unknownZone], zones: sharedEngine.catalog.zones) }
-        #expect(error.code == "invalid_tariff" && error.message.contains("xx-nowhere"))
+        let error = try #require(throws: GeoFareError.self) { try TariffCatalog(tariffs: [unknownZone], zones: sharedEngine.catalog.zones) }
+        #expect(error.code == .invalidTariff && error.message.contains("xx-nowhere"))
     }
 
     @Test("A user data directory adds a tariff and a broken one is reported with its path")

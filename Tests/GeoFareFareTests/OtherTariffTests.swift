@@ -39,10 +39,10 @@ struct OtherTariffTests {
         #expect(out.total == 10_300, "\(out.total)")
         #expect(try quote("kr-incheon/jumbo", segments: [(3_100, 300, 0, false), (1_900, 200, 0, true)], at: "2024-05-15T14:00:00+09:00").total == out.total)
         // The 2019 version's night and out-of-city rules are in no source: refused, not priced with 2023's.
-        let error = try #require(throws: FareError.self) {
+        let error = try #require(throws: GeoFareError.self) {
             try quote("kr-incheon/deluxe", segments: [(2_000, 200, 0, false)], at: "2023-07-01T03:59:59+09:00")
         }
-        #expect(error.code == "no_tariff_version" && error.field == "depart_at")
+        #expect(error.code == .noTariffVersion && error.field == "depart_at")
         #expect(try quote("kr-incheon/deluxe", segments: [(2_000, 200, 0, false)], at: "2023-07-01T04:00:00+09:00").total == 7_000)
     }
 
@@ -55,15 +55,15 @@ struct OtherTariffTests {
         let inside = try quote("kr-busan/jumbo", segments: [(3_100, 300, 0, false), (1_900, 200, 0, false)], at: "2024-05-15T14:00:00+09:00")
         #expect(inside.breakdown.units == 15 && inside.total == 10_500, "\(inside.total)")
         // Leaving Busan: the deluxe out-of-city rate is in no source, so the trip is refused, not priced with a guess.
-        let outside = try #require(throws: FareError.self) {
+        let outside = try #require(throws: GeoFareError.self) {
             try quote("kr-busan/deluxe", segments: [(3_100, 300, 0, false), (1_900, 200, 0, true)], at: "2024-05-15T14:00:00+09:00")
         }
-        #expect(outside.code == "unknown_out_of_zone_rate" && outside.field == "segments[1].outside")
+        #expect(outside.code == .unknownOutOfZoneRate && outside.field == "segments[1].outside")
         // Before 2023-06-01 00:00 the older versions' night rule is in no source: refused.
-        let early = try #require(throws: FareError.self) {
+        let early = try #require(throws: GeoFareError.self) {
             try quote("kr-busan/deluxe", segments: [(2_000, 200, 0, false)], at: "2023-05-31T23:59:59+09:00")
         }
-        #expect(early.code == "no_tariff_version" && early.field == "depart_at")
+        #expect(early.code == .noTariffVersion && early.field == "depart_at")
     }
 
     @Test("NYC 2022 tariff: units on completion, MTA, improvement, rush hour and congestion surcharges")

@@ -188,10 +188,10 @@ struct RegionTariffTests {
     @Test("A missing out-of-city rate is a clear error for a trip that leaves the zone, not a guess")
     func unknownOutOfZoneRate() throws {
         // Gangwon 2024: the Chuncheon notice does not restate the 시계외 rate.
-        let error = try #require(throws: FareError.self) {
+        let error = try #require(throws: GeoFareError.self) {
             try quote("kr-gangwon/regular", segments: [(2_050, 240, 0, false), (3_000, 300, 0, true)], at: "2025-05-14T14:00:00+09:00")
         }
-        #expect(error.code == "unknown_out_of_zone_rate")
+        #expect(error.code == .unknownOutOfZoneRate)
         #expect(error.field == "segments[1].outside")
         #expect(error.message.contains("kr-gangwon/regular"))
         // The same trip inside the zone is priced: 4,600 KRW / 2,000 m, 131 m: N(5,050) = ⌊3,050 / 131⌋ + 1 = 24
@@ -204,7 +204,7 @@ struct RegionTariffTests {
         #expect(older.meter == 3_800 + 1 * 100 + 22 * 120)
         #expect(older.total == 6_500)
         // Jeju has no 시계외 surcharge at all: a caller-supplied outside segment is refused.
-        #expect(throws: FareError.self) {
+        #expect(throws: GeoFareError.self) {
             try quote("kr-jeju/regular", segments: [(3_000, 300, 0, true)], at: "2025-05-14T14:00:00+09:00")
         }
     }
@@ -232,10 +232,10 @@ struct RegionTariffTests {
 
     @Test("Before a tariff's first version the answer is no_tariff_version, not a later version")
     func beforeFirstVersion() throws {
-        let error = try #require(throws: FareError.self) {
+        let error = try #require(throws: GeoFareError.self) {
             try quote("kr-ulsan/regular", meters: 3_000, seconds: 400, at: "2022-12-31T23:59:59+09:00")
         }
-        #expect(error.code == "no_tariff_version")
+        #expect(error.code == .noTariffVersion)
         #expect(error.field == "depart_at")
         // Ulsan's 2019 version has no units in any source: the message says where the modelled
         // period starts and why earlier trips are refused.
@@ -250,10 +250,10 @@ struct RegionTariffTests {
         // 2,800 × 1.2 = 3,360 in the 00:00–04:00 night window.
         let first = try quote(tariff, meters: 1_000, seconds: 200, at: "2018-01-01T00:00:00+09:00")
         #expect(first.tariffVersion == "in force on 2018-01-01" && first.meter == 3_360, "\(tariff): \(first.tariffVersion) \(first.meter)")
-        let error = try #require(throws: FareError.self) {
+        let error = try #require(throws: GeoFareError.self) {
             try quote(tariff, meters: 1_000, seconds: 200, at: "2017-12-31T23:59:59+09:00")
         }
-        #expect(error.code == "no_tariff_version" && error.field == "depart_at")
+        #expect(error.code == .noTariffVersion && error.field == "depart_at")
         #expect(error.message.contains(tariff) && error.message.contains("modelled period starts at 2018-01-01 00:00 local time")
                 && error.message.contains("in force on 2018-01-01") && error.message.contains("earlier start")
                 && !error.message.contains("first modelled version starts"), "\(error.message)")
@@ -264,8 +264,8 @@ struct RegionTariffTests {
                       ("kr-ulsan/regular", "2023-01", "2023-01-31T23:59:59+09:00"), ("kr-jeonbuk/regular-jeonju", "2019-05", "2019-05-01T00:00:00+09:00"),
                       ("kr-jeonbuk/regular-gunsan", "2019-05", "2019-05-31T23:59:59+09:00")])
     func uncertainMonth(_ tariff: String, _ month: String, _ at: String) throws {
-        let error = try #require(throws: FareError.self) { try quote(tariff, meters: 1_000, seconds: 200, at: at) }
-        #expect(error.code == "tariff_version_uncertain")
+        let error = try #require(throws: GeoFareError.self) { try quote(tariff, meters: 1_000, seconds: 200, at: at) }
+        #expect(error.code == .tariffVersionUncertain)
         #expect(error.field == "depart_at")
         #expect(error.message.contains(tariff) && error.message.contains(month) && error.message.contains("no source gives"), "\(error.message)")
     }
@@ -274,7 +274,7 @@ struct RegionTariffTests {
     func uncertainMonthEdges() throws {
         // 1 km in 200 s stays under every 2 km base (1,000 + 200 s × 137/33 m/s < 2,000 m): the meter is the base fare.
         // Jeonju: no version before May 2019 is modelled; from 2019-06-01 00:00 3,300 (at night × 1.2 = 3,960).
-        #expect(throws: FareError.self) { try quote("kr-jeonbuk/regular-jeonju", meters: 1_000, seconds: 200, at: "2019-04-30T23:59:59+09:00") }
+        #expect(throws: GeoFareError.self) { try quote("kr-jeonbuk/regular-jeonju", meters: 1_000, seconds: 200, at: "2019-04-30T23:59:59+09:00") }
         let jeonju = try quote("kr-jeonbuk/regular-jeonju", meters: 1_000, seconds: 200, at: "2019-06-01T00:00:00+09:00")
         #expect(jeonju.tariffVersion == "2019-05" && jeonju.meter == 3_960)
         // ... until the day-precise 2023 version: 2023-07-31 23:59:59 still 2019's (by day, Jeonju's night starts at 00:00),

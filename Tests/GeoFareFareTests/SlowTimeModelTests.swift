@@ -69,7 +69,7 @@ struct SlowTimeModelTests {
                 _ = try TariffCatalog.load(from: data)
                 Issue.record("a broken slow-time file (\(path)) loaded")
             } catch {
-                #expect(error.code == "invalid_tariff")
+                #expect(error.code == .invalidTariff)
                 #expect(error.field?.contains("fare/slow-time.json") == true && error.field?.hasSuffix(path) == true, "\(error)")
             }
         }

@@ -54,7 +54,7 @@ struct SplitTests {
             (0..<3).filter { mask & (1 << $0) != 0 }.map { solo[$0] }.max() ?? 0
         }
         #expect(bySubsets == [2_640, 5_680, 12_580])
-        #expect(throws: FareError.self) { try FareSplit.shapley(total: 1, riders: 13, unit: 1) { _ in 0 } }
+        #expect(throws: GeoFareError.self) { try FareSplit.shapley(total: 1, riders: 13, unit: 1) { _ in 0 } }
     }
 
     @Test("Split errors name the field")
@@ -68,8 +68,8 @@ struct SplitTests {
             ("invalid_split", "party_size", { try FareSplit.allocate(total: 100, weights: [], unit: 10) }),
         ]
         for c in cases {
-            let error = #expect(throws: FareError.self) { try c.call() }
-            #expect(error?.code == c.code && error?.field == c.field, "\(String(describing: error))")
+            let error = #expect(throws: GeoFareError.self) { try c.call() }
+            #expect(error?.code.rawValue == c.code && error?.field == c.field, "\(String(describing: error))")
         }
     }
 }

@@ -74,10 +74,10 @@ struct TariffByLocationTests {
     @Test("At sea, far from land: no_tariff_for_location naming the field")
     func atSea() throws {
         for (lat, lon) in [(34.2, 128.6), (36.0, 124.5), (38.5, 131.5)] {
-            let error = try #require(throws: FareError.self) {
+            let error = try #require(throws: GeoFareError.self) {
                 try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon))
             }
-            #expect(error.code == "no_tariff_for_location")
+            #expect(error.code == .noTariffForLocation)
             #expect(error.field == "from")
         }
     }
@@ -99,10 +99,10 @@ struct TariffByLocationTests {
                                                (34.8118, 126.3922, "kr-jeonnam", "kr-jeonnam/regular-suncheon"),
                                                (36.5684, 128.7294, "kr-gyeongbuk", "kr-gyeongbuk/regular-pohang"),
                                                (35.2285, 128.8894, "kr-gyeongnam", "kr-gyeongnam/regular-changwon")] {
-            let error = try #require(throws: FareError.self) {
+            let error = try #require(throws: GeoFareError.self) {
                 try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon))
             }
-            #expect(error.code == "unknown_tariff_group", "\(province): \(error)")
+            #expect(error.code == .unknownTariffGroup, "\(province): \(error)")
             #expect(error.field == "from")
             #expect(error.message.contains("(\(province))") && error.message.contains(modelled) && error.message.contains("tariff group"), "\(error.message)")
         }
@@ -125,10 +125,10 @@ struct TariffByLocationTests {
         // Hoboken Terminal (1.3 km across the Hudson from Manhattan), Newark Penn Station,
         // Journal Square (Jersey City), Yonkers City Hall (just north of the Bronx).
         for (lat, lon) in [(40.7350, -74.0275), (40.7347, -74.1644), (40.7328, -74.0627), (40.9345, -73.8988)] {
-            let error = try #require(throws: FareError.self) {
+            let error = try #require(throws: GeoFareError.self) {
                 try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon))
             }
-            #expect(error.code == "no_tariff_for_location", "\(lat),\(lon)")
+            #expect(error.code == .noTariffForLocation, "\(lat),\(lon)")
         }
     }
 
@@ -176,10 +176,10 @@ struct TariffByLocationTests {
     func routedOutOfZone() throws {
         let chuncheon = Coordinate(uncheckedLatitude: 37.8813, longitude: 127.7298)
         let seoul = Coordinate(uncheckedLatitude: 37.5665, longitude: 126.9780)
-        let error = try #require(throws: FareError.self) {
+        let error = try #require(throws: GeoFareError.self) {
             try pricer.quote(FareRequest(from: chuncheon, to: seoul, departure: at("2025-05-14T14:00:00+09:00")))
         }
-        #expect(error.code == "unknown_out_of_zone_rate")
+        #expect(error.code == .unknownOutOfZoneRate)
         // Inside Chuncheon the 2024 Gangwon tariff prices the trip.
         let (q, _) = try pricer.quote(FareRequest(from: chuncheon, to: Coordinate(uncheckedLatitude: 37.8650, longitude: 127.7200),
                                             departure: at("2025-05-14T14:00:00+09:00")))

@@ -31,7 +31,7 @@ struct TripPricerTests {
         // At sea in the Korea Strait (36.5N 127.5E was "nowhere" while only five regions had zones;
         // it lies in Chungbuk).
         let nowhere = Coordinate(uncheckedLatitude: 34.2, longitude: 128.6)
-        #expect(throws: FareError.self) { try pricer.quote(FareRequest(from: nowhere, to: Self.suwon, departure: at("2024-05-15T14:00:00+09:00"))) }
+        #expect(throws: GeoFareError.self) { try pricer.quote(FareRequest(from: nowhere, to: Self.suwon, departure: at("2024-05-15T14:00:00+09:00"))) }
     }
 
     /// `figures` takes a short path for trips not given by coordinates (the batch path's rows):
@@ -67,9 +67,9 @@ struct TripPricerTests {
         // A bad party size is reported before an unknown tariff, as on every other path.
         var bad = FareRequest(trip: .totals(distanceMeters: 1_000, durationSeconds: 300), departure: when, tariff: "no-such/tariff")
         bad.partySize = 0
-        #expect { try pricer.figures(bad) } throws: { ($0 as? FareError)?.code == ErrorCode.invalidPartySize.rawValue }
+        #expect { try pricer.figures(bad) } throws: { ($0 as? GeoFareError)?.code == .invalidPartySize }
         bad.partySize = 1
-        #expect { try pricer.figures(bad) } throws: { ($0 as? FareError)?.code == ErrorCode.unknownTariff.rawValue }
+        #expect { try pricer.figures(bad) } throws: { ($0 as? GeoFareError)?.code == .unknownTariff }
     }
 
     @Test("Riders getting off at the stops: Shapley shares grow with the distance ridden and sum to the total")

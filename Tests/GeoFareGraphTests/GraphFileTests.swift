@@ -56,7 +56,7 @@ import Testing
             _ = try RoadGraph(path: path)
             Issue.record("opened \(path) without error", sourceLocation: sourceLocation)
         } catch {
-            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+            #expect(error.code.rawValue == code, "\(error)", sourceLocation: sourceLocation)
             #expect(error.field == path, sourceLocation: sourceLocation)
         }
     }
@@ -128,7 +128,7 @@ import Testing
                 _ = try RoadGraph(path: p)
                 if d != good { Issue.record("round \(round): a damaged file opened") }
             } catch {
-                codes[error.code, default: 0] += 1
+                codes[error.code.rawValue, default: 0] += 1
             }
         }
         #expect(Set(codes.keys).isSubset(of: [ErrorCode.graphNotAGraphFile.rawValue, ErrorCode.graphVersionUnsupported.rawValue,

@@ -1,6 +1,7 @@
 import Foundation
 import GeoFareGraph
 import Testing
+import GeoFareCore
 
 @Suite("Road profiles")
 struct ProfileTests {
@@ -30,7 +31,7 @@ struct ProfileTests {
         #expect(car.fingerprint.count == 16 && car.fingerprint.allSatisfy(\.isHexDigit))
         #expect(try TestData.carProfile().fingerprint == car.fingerprint)
         #expect(try TestData.calibrationProfile().fingerprint != car.fingerprint)
-        #expect(throws: GraphError.self) { try RoadProfile.named("no-such-profile") }
+        #expect(throws: GeoFareError.self) { try RoadProfile.named("no-such-profile") }
     }
 
     static func carJSON() throws -> [String: Any] {
@@ -46,7 +47,7 @@ struct ProfileTests {
             _ = try RoadProfile(json: bytes)
             Issue.record("expected invalid_profile at \(field ?? "nil")")
         } catch {
-            #expect(error.code == "invalid_profile")
+            #expect(error.code == .invalidProfile)
             #expect(error.field == field, "\(error)")
         }
     }
@@ -65,6 +66,6 @@ struct ProfileTests {
         try Self.expectInvalid({ var o = $0["oneway"] as! [String: Any]; o["forward"] = "yes"; $0["oneway"] = o }, field: "oneway.forward")
         try Self.expectInvalid({ $0["trafficSignalPenaltySeconds"] = -1 }, field: "trafficSignalPenaltySeconds")
         try Self.expectInvalid({ $0["turnRestrictions"] = "yes" }, field: "turnRestrictions")
-        #expect(throws: GraphError.self) { try RoadProfile(json: Array("{".utf8)) }
+        #expect(throws: GeoFareError.self) { try RoadProfile(json: Array("{".utf8)) }
     }
 }

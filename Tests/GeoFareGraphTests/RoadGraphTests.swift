@@ -49,18 +49,18 @@ import Testing
 
     @Test func farPointsAreNoRoadNearby() throws {
         let (_, graph) = try Self.streets()
-        #expect(throws: GraphError.self) { try graph.snap(Self.coordinate(xMetres: 250, yMetres: 150), maxDistanceMetres: 100) }
+        #expect(throws: GeoFareError.self) { try graph.snap(Self.coordinate(xMetres: 250, yMetres: 150), maxDistanceMetres: 100) }
         do {
             _ = try graph.route(from: Self.coordinate(xMetres: 250, yMetres: 5), to: Self.coordinate(xMetres: 5000, yMetres: 5000))
             Issue.record("routed to a point 5 km from any road")
         } catch {
-            #expect(error.code == "no_road_nearby" && error.field == "to")
+            #expect(error.code == .noRoadNearby && error.field == "to")
         }
         do {
             _ = try graph.route(from: Self.coordinate(xMetres: -900, yMetres: 0), to: Self.coordinate(xMetres: 250, yMetres: 5))
             Issue.record("routed from a point 900 m from any road")
         } catch {
-            #expect(error.code == "no_road_nearby" && error.field == "from")
+            #expect(error.code == .noRoadNearby && error.field == "from")
         }
     }
 
@@ -71,7 +71,7 @@ import Testing
                 _ = try graph.snap(Self.coordinate(xMetres: 250, yMetres: 5), maxDistanceMetres: d)
                 Issue.record("accepted a snap distance of \(d)")
             } catch {
-                #expect(error.code == "invalid_snap_distance" && error.field == "max_snap_distance")
+                #expect(error.code == .invalidSnapDistance && error.field == "max_snap_distance")
             }
         }
         // an in-memory graph knows its box
@@ -92,7 +92,7 @@ import Testing
             _ = try graph.route(from: Self.coordinate(xMetres: 700, yMetres: 300), to: Self.coordinate(xMetres: 200, yMetres: 300), maxSnapMetres: 50)
             Issue.record("drove against a one-way")
         } catch {
-            #expect(error.code == "no_route")
+            #expect(error.code == .noRoute)
         }
         _ = net
     }

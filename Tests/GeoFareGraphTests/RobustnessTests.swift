@@ -3,14 +3,14 @@ import GeoFareCore
 import GeoFareGraph
 import Testing
 
-/// Truncated, bit-flipped and random files give a ``GraphError``, never a crash or a hang.
+/// Truncated, bit-flipped and random files give a ``GeoFareError``, never a crash or a hang.
 @Suite("PBF robustness")
 struct RobustnessTests {
     static let codes: Set<String> = ["pbf_truncated", "pbf_corrupt", "pbf_unsupported"]
 
     /// Reads and builds `data`; returns the error, or nil when it decoded.
-    static func outcome(_ data: Data, build: Bool) -> GraphError? {
-        do throws(GraphError) {
+    static func outcome(_ data: Data, build: Bool) -> GeoFareError? {
+        do throws(GeoFareError) {
             let reader = try PBFReader(data: data)
             if build {
                 _ = try OSMRoadNetworkBuilder(profile: try! TestData.carProfile()).build(reader: reader)
@@ -33,10 +33,10 @@ struct RobustnessTests {
             let error = Self.outcome(data.prefix(cut), build: false)
             // a cut exactly between two blobs is a valid shorter file
             guard let error else { continue }
-            #expect(error.code == "pbf_truncated", "cut at \(cut): \(error)")
+            #expect(error.code == .pbfTruncated, "cut at \(cut): \(error)")
             #expect(error.field?.hasPrefix("blob[") == true, "cut at \(cut): \(error)")
         }
-        #expect(Self.outcome(Data(), build: false)?.code == "pbf_truncated")
+        #expect(Self.outcome(Data(), build: false)?.code == .pbfTruncated)
     }
 
     @Test("flipped bytes in real extracts give a typed error or a valid network", .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"), arguments: ["seoul_mapo.osm.pbf", "busan_seomyeon_1km.osm.pbf"])
@@ -53,7 +53,7 @@ struct RobustnessTests {
             }
             if let error = Self.outcome(data, build: round % 3 == 0) {
                 errors += 1
-                #expect(Self.codes.contains(error.code), "\(error)")
+                #expect(Self.codes.contains(error.code.rawValue), "\(error)")
                 #expect(error.field?.hasPrefix("blob[") == true, "\(error)")
             }
         }
@@ -66,7 +66,7 @@ struct RobustnessTests {
         for size in [1, 4, 5, 16, 100, 5000] {
             let data = Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &rng) })
             let error = try #require(Self.outcome(data, build: false))
-            #expect(Self.codes.contains(error.code))
+            #expect(Self.codes.contains(error.code.rawValue))
         }
         // a primitive block whose protobuf is garbage, stored raw (no checksum to catch it)
         for seed in 0..<200 as Range<UInt64> {
@@ -76,7 +76,7 @@ struct RobustnessTests {
             header.bytes(4, Array("OsmSchema-V0.6".utf8))
             PBFWriter.appendBlob(&file, type: "OSMHeader", content: header.out)
             PBFWriter.appendBlob(&file, type: "OSMData", content: (0..<Int.random(in: 1...300, using: &g)).map { _ in UInt8.random(in: 0...255, using: &g) })
-            if let error = Self.outcome(file, build: false) { #expect(Self.codes.contains(error.code), "\(error)") }
+            if let error = Self.outcome(file, build: false) { #expect(Self.codes.contains(error.code.rawValue), "\(error)") }
         }
     }
 
@@ -96,7 +96,7 @@ struct RobustnessTests {
             let n = UInt8(blobHeader.out.count)
             file.append(contentsOf: [0, 0, 0, n] + blobHeader.out + blob.out)
             let error = try #require(Self.outcome(file, build: false))
-            #expect(error.code == "pbf_unsupported" && error.field == "blob[1]@\(file.count - blob.out.count - Int(n) - 4)", "\(error)")
+            #expect(error.code == .pbfUnsupported && error.field == "blob[1]@\(file.count - blob.out.count - Int(n) - 4)", "\(error)")
         }
         var w = PBFWriter()
         w.requiredFeatures = ["OsmSchema-V0.6", "HistoricalInformation"]
@@ -104,7 +104,7 @@ struct RobustnessTests {
             _ = try PBFReader(data: w.encode())
             Issue.record("a history file must be refused")
         } catch {
-            #expect(error.code == "pbf_unsupported" && error.message.contains("HistoricalInformation"))
+            #expect(error.code == .pbfUnsupported && error.message.contains("HistoricalInformation"))
         }
     }
 

@@ -118,7 +118,7 @@ struct PostgresMigrationTests {
             _ = try PostgresPartyStore(url: server.url)
             Issue.record("opened a database migrated by a newer geofare")
         } catch {
-            #expect(error.code == "storage_error" && error.message.contains("newer geofare") && error.message.contains("v9: from a newer geofare"), "\(error.message)")
+            #expect(error.code == .storageError && error.message.contains("newer geofare") && error.message.contains("v9: from a newer geofare"), "\(error.message)")
             #expect(!error.message.contains(server.password))
         }
         // Nothing was re-applied: the dropped function is still gone.

@@ -87,7 +87,7 @@ struct PostgresStoreTests {
             if field == "attributes" { bad.attributesJSON = "{\"a\":\"x\u{0}y\"}" }
             let batch = try (50..<60).map { try Self.party("i\($0)", &rng) } + [bad]
             do { _ = try pg.upsertMany(batch, now: Date()); Issue.record("a NUL in \(field) was accepted") } catch {
-                #expect(error.code == "invalid_value" && error.field == field && error.message.contains("party 11 of 11"), "\(error)")
+                #expect(error.code == .invalidValue && error.field == field && error.message.contains("party 11 of 11"), "\(error)")
             }
         }
         // An id too long for the primary key's index (random, so incompressible): the COPY takes
@@ -96,7 +96,7 @@ struct PostgresStoreTests {
         while huge.utf8.count < 12_000 { huge += String(rng.next(), radix: 16) }
         let batch = try (50..<60).map { try Self.party("i\($0)", &rng) } + [try Self.party("i3", &rng), try Self.party(huge, &rng)]
         do { _ = try pg.upsertMany(batch, now: Date()); Issue.record("the oversized id was accepted") } catch {
-            #expect(error.code == "storage_error" && error.message.contains("importing 12 parties"), "\(error)")
+            #expect(error.code == .storageError && error.message.contains("importing 12 parties"), "\(error)")
         }
         #expect(try pg.count() == 50)
         #expect(try pg.party(id: "i55") == nil)
@@ -236,9 +236,9 @@ struct PostgresStoreTests {
 
     @Test("A bad URL and a wrong password are typed errors that never show the password")
     func startupErrors() throws {
-        #expect(throws: StoreError.self) { try PostgresPartyStore(url: "postgres://127.0.0.1:5432/db") }
+        #expect(throws: GeoFareError.self) { try PostgresPartyStore(url: "postgres://127.0.0.1:5432/db") }
         do { _ = try PostgresPartyStore(url: "postgres://u:s3cret@host/") } catch {
-            #expect(error.code == "invalid_value" && error.field == "store" && !error.message.contains("s3cret"), "\(error)")
+            #expect(error.code == .invalidValue && error.field == "store" && !error.message.contains("s3cret"), "\(error)")
         }
         let server = try PostgresServer()
         defer { server.destroy() }
@@ -246,7 +246,7 @@ struct PostgresStoreTests {
             _ = try PostgresPartyStore(url: server.urlWithWrongPassword)
             Issue.record("a wrong password was accepted")
         } catch {
-            #expect(error.code == "storage_error")
+            #expect(error.code == .storageError)
             #expect(error.message.contains("28P01") && error.message.contains("password authentication failed"), "\(error.message)")
             #expect(!error.message.contains(server.password))
         }
@@ -256,7 +256,7 @@ struct PostgresStoreTests {
             _ = try PostgresPartyStore(url: "postgres://geofare:\(server.password)@127.0.0.1:\(PostgresServer.freePort())/postgres")
             Issue.record("connected to a closed port")
         } catch {
-            #expect(error.code == "storage_error" && error.message.contains("127.0.0.1") && !error.message.contains(server.password), "\(error.message)")
+            #expect(error.code == .storageError && error.message.contains("127.0.0.1") && !error.message.contains(server.password), "\(error.message)")
         }
         #expect(Date().timeIntervalSince(start) < 5)
     }
@@ -278,7 +278,7 @@ struct PostgresStoreTests {
         for bad in ["postgres://me:pw@h:99999/db", "postgres://me:pw@h/db?mode=x", "postgres://:pw@h/db", "mysql://me:pw@h/db",
                     "postgres://me:pw@h/db?sslmode=allow-ish", "postgres://me:pw@h/db?sslrootcert=/ca.pem", "postgres://me:pw@h/db?sslmode=verify-full&sslrootcert=",
                     "postgres://me:pw@/db?host=/run/pg&sslmode=require"] {
-            #expect(throws: StoreError.self, "\(bad)") { try PostgresLocation(url: bad, environment: [:]) }
+            #expect(throws: GeoFareError.self, "\(bad)") { try PostgresLocation(url: bad, environment: [:]) }
             do { _ = try PostgresLocation(url: bad, environment: [:]) } catch { #expect(!error.message.contains(":pw@"), "\(error.message)") }
         }
     }

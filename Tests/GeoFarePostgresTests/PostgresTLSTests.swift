@@ -46,7 +46,7 @@ struct PostgresTLSTests {
             _ = try PostgresPartyStore(url: Self.url(server, "sslmode=disable"))
             Issue.record("a connection without TLS got through a TLS-only pg_hba.conf")
         } catch {
-            #expect(error.code == "storage_error" && error.message.contains("no encryption") && !error.message.contains(server.password), "\(error.message)")
+            #expect(error.code == .storageError && error.message.contains("no encryption") && !error.message.contains(server.password), "\(error.message)")
         }
     }
 
@@ -60,7 +60,7 @@ struct PostgresTLSTests {
                 _ = try PostgresPartyStore(url: Self.url(server, parameters), connectTimeoutSeconds: 5)
                 Issue.record("\(parameters): connected to a server whose certificate no trusted authority signed")
             } catch {
-                #expect(error.code == "storage_error", "\(parameters): \(error)")
+                #expect(error.code == .storageError, "\(parameters): \(error)")
                 #expect(error.message.contains("TLS") && error.message.contains("certificate"), "\(parameters): \(error.message)")
                 #expect(!error.message.contains(server.password), "\(error.message)")
             }
@@ -70,7 +70,7 @@ struct PostgresTLSTests {
             _ = try PostgresPartyStore(url: Self.url(server, host: "127.0.0.2", "sslmode=verify-full&sslrootcert=\(ca)"), connectTimeoutSeconds: 5)
             Issue.record("verify-full accepted a certificate that does not name 127.0.0.2")
         } catch {
-            #expect(error.code == "storage_error" && error.message.contains("TLS") && !error.message.contains(server.password), "\(error.message)")
+            #expect(error.code == .storageError && error.message.contains("TLS") && !error.message.contains(server.password), "\(error.message)")
         }
         let caOnly = try PostgresPartyStore(url: Self.url(server, host: "127.0.0.2", "sslmode=verify-ca&sslrootcert=\(ca)"))
         #expect(try Self.roundTrip(caOnly, id: "ca-only")?.id == "ca-only")
@@ -78,7 +78,7 @@ struct PostgresTLSTests {
             _ = try PostgresPartyStore(url: Self.url(server, "sslmode=verify-full&sslrootcert=/nonexistent/root.crt"))
             Issue.record("a missing sslrootcert was accepted")
         } catch {
-            #expect(error.code == "invalid_value" && error.field == "store" && error.message.contains("/nonexistent/root.crt"), "\(error.message)")
+            #expect(error.code == .invalidValue && error.field == "store" && error.message.contains("/nonexistent/root.crt"), "\(error.message)")
             #expect(!error.message.contains(server.password), "\(error.message)")
         }
     }
@@ -91,7 +91,7 @@ struct PostgresTLSTests {
             _ = try PostgresPartyStore(url: Self.url(server, "sslmode=require"), connectTimeoutSeconds: 5)
             Issue.record("sslmode=require connected without TLS")
         } catch {
-            #expect(error.code == "storage_error" && error.message.contains("TLS") && !error.message.contains(server.password), "\(error.message)")
+            #expect(error.code == .storageError && error.message.contains("TLS") && !error.message.contains(server.password), "\(error.message)")
         }
         let plain = try PostgresPartyStore(url: Self.url(server, "sslmode=prefer"))
         #expect(try Self.roundTrip(plain, id: "plain")?.id == "plain")

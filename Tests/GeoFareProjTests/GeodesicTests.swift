@@ -59,9 +59,9 @@ struct GeodesicTests {
 
     @Test("Bad input to the geodesic is rejected with the field")
     func invalid() {
-        #expect(throws: InvalidInput.self) { try Geodesic.wgs84.inverse(latitude1: .nan, longitude1: 0, latitude2: 0, longitude2: 0) }
-        let error = #expect(throws: InvalidInput.self) { try Geodesic.wgs84.inverse(latitude1: 0, longitude1: 0, latitude2: 90.5, longitude2: 0) }
-        #expect(error?.field == "lat2" && error?.code == "latitude_out_of_range")
+        #expect(throws: GeoFareError.self) { try Geodesic.wgs84.inverse(latitude1: .nan, longitude1: 0, latitude2: 0, longitude2: 0) }
+        let error = #expect(throws: GeoFareError.self) { try Geodesic.wgs84.inverse(latitude1: 0, longitude1: 0, latitude2: 90.5, longitude2: 0) }
+        #expect(error?.field == "lat2" && error?.code == .latitudeOutOfRange)
     }
 
     @Test("Fast distances stay within their documented error of the geodesic in Korea")

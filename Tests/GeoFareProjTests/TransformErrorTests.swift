@@ -8,14 +8,14 @@ struct TransformErrorTests {
         #expect {
             _ = try CoordinateTransformer(from: "wgs84", to: name)
         } throws: { error in
-            guard let e = error as? ProjError else { return false }
-            return e.code == "unknown_crs" && e.field == "to"
+            guard let e = error as? GeoFareError else { return false }
+            return e.code == .unknownCrs && e.field == "to"
         }
     }
 
     @Test("The source side is named too")
     func unknownSource() {
-        #expect(throws: ProjError.self) { try CoordinateTransformer(from: "bessel-nowhere", to: "wgs84") }
+        #expect(throws: GeoFareError.self) { try CoordinateTransformer(from: "bessel-nowhere", to: "wgs84") }
         do { _ = try CoordinateTransformer(from: "bessel-nowhere", to: "wgs84") } catch { #expect(error.field == "from") }
     }
 
@@ -26,13 +26,13 @@ struct TransformErrorTests {
                       XYPoint(x: 127, y: .infinity), XYPoint(x: 181, y: 37), XYPoint(x: 127.0, y: 37.0)]
         let failures = points.withUnsafeMutableBufferPointer { t.transformInPlace($0) }
         #expect(failures.map(\.index) == [1, 2, 3, 4])
-        #expect(failures.map(\.error.code) == ["not_finite", "latitude_out_of_range", "not_finite", "longitude_out_of_range"])
+        #expect(failures.map(\.error.code.rawValue) == ["not_finite", "latitude_out_of_range", "not_finite", "longitude_out_of_range"])
         #expect(failures[0].error.field == "points[1].x")
         #expect(failures[1].error.field == "points[2].y")
         #expect(failures[1].error.message.contains("91"))
         #expect(abs(points[0].x - 953901.165) < 0.001)
         #expect(points[5].x.isFinite && points[5].y.isFinite)
-        #expect(throws: ProjError.self) { try t.transform(XYPoint(x: 127, y: -90.5)) }
+        #expect(throws: GeoFareError.self) { try t.transform(XYPoint(x: 127, y: -90.5)) }
     }
 
     @Test("A point PROJ cannot convert is reported as transform_failed, not returned as infinity")
@@ -41,19 +41,19 @@ struct TransformErrorTests {
         var points = [XYPoint(x: 953901.165, y: 1952032.081), XYPoint(x: 1e12, y: 1e12)]
         let failures = points.withUnsafeMutableBufferPointer { t.transformInPlace($0) }
         #expect(failures.map(\.index) == [1])
-        #expect(failures.first?.error.code == "transform_failed")
+        #expect(failures.first?.error.code == .transformFailed)
         #expect(failures.first?.error.field == "points[1]")
         #expect(failures.first?.error.message.contains("utmk") == true)
         #expect(abs(points[0].x - 126.978) < 1e-8)
-        #expect(throws: ProjError.self) { try t.transform(XYPoint(x: 1e12, y: 1e12)) }
+        #expect(throws: GeoFareError.self) { try t.transform(XYPoint(x: 1e12, y: 1e12)) }
         // Projected input is not range-checked as degrees, but must be finite.
         let back = try CoordinateTransformer(from: "utmk", to: "wgs84")
-        #expect(throws: ProjError.self) { try back.transform(XYPoint(x: .nan, y: 1_952_032)) }
+        #expect(throws: GeoFareError.self) { try back.transform(XYPoint(x: .nan, y: 1_952_032)) }
     }
 
     @Test("PROJ's log never reaches stdout: failures are captured into the error message")
     func logIsCaptured() {
-        let error = #expect(throws: ProjError.self) { try CoordinateTransformer(from: "wgs84", to: "EPSG:999999") }
+        let error = #expect(throws: GeoFareError.self) { try CoordinateTransformer(from: "wgs84", to: "EPSG:999999") }
         // "proj_create: crs not found" is what PROJ logs; without the captured log the message
         // would end at the name (or carry only the context's generic error text).
         #expect(error?.message.contains("proj_create: crs not found") == true, "\(String(describing: error))")

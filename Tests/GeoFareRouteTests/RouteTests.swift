@@ -157,9 +157,9 @@ struct RouteShapeTests {
             _ = try estimator.estimate(RouteRequest(origin: gangnam, via: Array(repeating: suwon, count: 26), destination: gangnam, departure: time("2024-05-15T14:00:00+09:00")))
             Issue.record("accepted 26 stops")
         } catch {
-            #expect(error.code == "too_many_stops" && error.field == "via")
+            #expect(error.code == .tooManyStops && error.field == "via")
         }
-        #expect(throws: RouteError.self) {
+        #expect(throws: GeoFareError.self) {
             try estimator.estimate(RouteRequest(origin: gangnam, destination: suwon, departure: time("2024-05-15T14:00:00+09:00"), profile: "mars"))
         }
     }

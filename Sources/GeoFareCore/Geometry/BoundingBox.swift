@@ -8,9 +8,9 @@ public struct BoundingBox: Hashable, Sendable, Codable {
     public var north: Double
 
     /// Creates a validated box.
-    /// - Throws: ``InvalidInput`` when a value is not finite, a latitude is outside ±90, a
+    /// - Throws: ``GeoFareError`` when a value is not finite, a latitude is outside ±90, a
     ///   longitude outside ±180, or `south > north`.
-    public init(west: Double, south: Double, east: Double, north: Double) throws(InvalidInput) {
+    public init(west: Double, south: Double, east: Double, north: Double) throws(GeoFareError) {
         for (name, v) in [("west", west), ("south", south), ("east", east), ("north", north)] where !v.isFinite {
             throw .notFinite(name, v)
         }
@@ -21,7 +21,7 @@ public struct BoundingBox: Hashable, Sendable, Codable {
             throw .outOfRange(name, v, -90...90, code: .latitudeOutOfRange)
         }
         guard south <= north else {
-            throw InvalidInput(code: .invalidBbox, message: "south (\(south)) must not exceed north (\(north))", field: "south")
+            throw GeoFareError(code: .invalidBbox, message: "south (\(south)) must not exceed north (\(north))", field: "south")
         }
         self.west = west
         self.south = south

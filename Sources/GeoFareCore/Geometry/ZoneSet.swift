@@ -33,31 +33,31 @@ public struct ZoneSet: Sendable {
     /// Adds the features of a GeoJSON FeatureCollection; a later feature with the same id
     /// replaces the earlier one.
     /// - Parameter origin: the file's name, used in error messages.
-    /// - Throws: ``InvalidInput`` `invalid_geojson` naming the file and feature.
-    public mutating func load(geoJSON data: Data, origin: String) throws(InvalidInput) {
+    /// - Throws: ``GeoFareError`` `invalid_geojson` naming the file and feature.
+    public mutating func load(geoJSON data: Data, origin: String) throws(GeoFareError) {
         // Decoded straight into numbers: `JSONSerialization` would box every coordinate of a
         // megabyte of borders (kr-regions) as an object first, some 25 MiB of peak memory in
         // every process that loads the catalog.
         let features: [GeoJSONFeature]
         do { features = try JSONDecoder().decode(GeoJSONFeatureCollection.self, from: data).features } catch {
             if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
-                throw InvalidInput(code: .invalidGeojson, message: "not JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)", field: origin)
+                throw GeoFareError(code: .invalidGeojson, message: "not JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)", field: origin)
             }
-            throw InvalidInput(code: .invalidGeojson, message: "expected a FeatureCollection with features", field: origin)
+            throw GeoFareError(code: .invalidGeojson, message: "expected a FeatureCollection with features", field: origin)
         }
         for (i, feature) in features.enumerated() {
             let at = "\(origin): features[\(i)]"
             guard let id = feature.id, !id.isEmpty else {
-                throw InvalidInput(code: .invalidGeojson, message: "a feature needs properties.id", field: at)
+                throw GeoFareError(code: .invalidGeojson, message: "a feature needs properties.id", field: at)
             }
             guard let type = feature.geometryType, feature.hasCoordinates else {
-                throw InvalidInput(code: .invalidGeojson, message: "feature '\(id)' has no geometry", field: at)
+                throw GeoFareError(code: .invalidGeojson, message: "feature '\(id)' has no geometry", field: at)
             }
             guard type == "Polygon" || type == "MultiPolygon" else {
-                throw InvalidInput(code: .invalidGeojson, message: "feature '\(id)': geometry \(type) is not a Polygon or MultiPolygon", field: at)
+                throw GeoFareError(code: .invalidGeojson, message: "feature '\(id)': geometry \(type) is not a Polygon or MultiPolygon", field: at)
             }
             guard let polygons = feature.polygons else {
-                throw InvalidInput(code: .invalidGeojson, message: "feature '\(id)': rings must be arrays of [lon, lat] numbers", field: at)
+                throw GeoFareError(code: .invalidGeojson, message: "feature '\(id)': rings must be arrays of [lon, lat] numbers", field: at)
             }
             var rings: [[XYPoint]] = []
             for ringList in polygons {
@@ -66,7 +66,7 @@ public struct ZoneSet: Sendable {
                     points.reserveCapacity(ring.count)
                     for pair in ring {
                         guard pair.count >= 2, (-180...180).contains(pair[0]), (-90...90).contains(pair[1]) else {
-                            throw InvalidInput(code: .invalidGeojson, message: "feature '\(id)': bad position \(pair)", field: at)
+                            throw GeoFareError(code: .invalidGeojson, message: "feature '\(id)': bad position \(pair)", field: at)
                         }
                         points.append(XYPoint(x: pair[0], y: pair[1]))
                     }
