@@ -1,21 +1,22 @@
 import Foundation
 import Testing
 
-/// The README says what the package is: its module table lists exactly the product's modules.
+/// The docs say what the package is: the module table (docs/architecture.md, linked from the README)
+/// lists exactly the product's modules.
 struct ReadmeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test("The README's module table lists exactly the targets of the GeoFare product in Package.swift")
+    @Test("docs/architecture.md's module table lists exactly the targets of the GeoFare product in Package.swift")
     func moduleTable() throws {
         let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         let productLine = try #require(manifest.split(separator: "\n").first { $0.contains(#".library(name: "GeoFare""#) })
         let inProduct = Set(productLine.matches(of: /"(GeoFare[A-Za-z]+)"/).map { String($0.output.1) }).subtracting(["GeoFare"])
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.range(of: "## The library"))
-        let table = readme[section.upperBound...].prefix { _ in true }
+        let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let section = try #require(doc.range(of: "## Modules"))
+        let table = doc[section.upperBound...].prefix { _ in true }
         let rows = table.split(separator: "\n").prefix { !$0.hasPrefix("```") }.filter { $0.hasPrefix("| `GeoFare") }
-        let inReadme = Set(rows.compactMap { $0.firstMatch(of: /\| `(GeoFare[A-Za-z]+)`/).map { String($0.output.1) } })
+        let inDoc = Set(rows.compactMap { $0.firstMatch(of: /\| `(GeoFare[A-Za-z]+)`/).map { String($0.output.1) } })
         #expect(inProduct.count >= 10)
-        #expect(inReadme == inProduct, "README only: \(inReadme.subtracting(inProduct).sorted()); Package.swift only: \(inProduct.subtracting(inReadme).sorted())")
+        #expect(inDoc == inProduct, "docs/architecture.md only: \(inDoc.subtracting(inProduct).sorted()); Package.swift only: \(inProduct.subtracting(inDoc).sorted())")
     }
 }

@@ -2,24 +2,24 @@ import Foundation
 import Testing
 import GeoFareCore
 
-/// The error codes are one list: the code takes every code from ``ErrorCode``, and the README
-/// documents exactly that list.
+/// The error codes are one list: the code takes every code from ``ErrorCode``, and the protocol
+/// document (docs/protocol.md) documents exactly that list.
 struct ErrorCodeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test("The README's error-code table lists exactly the codes of ErrorCode")
+    @Test("docs/protocol.md's error-code table lists exactly the codes of ErrorCode")
     func readmeListsEveryCode() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try #require(readme.range(of: "### Error codes"))
-        let section = readme[start.upperBound...].prefix { _ in true }
+        let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
+        let start = try #require(doc.range(of: "## Error codes"))
+        let section = doc[start.upperBound...].prefix { _ in true }
         let end = section.range(of: "\n#")?.lowerBound ?? section.endIndex
         var listed = Set<String>()
         for line in section[..<end].split(separator: "\n") where line.hasPrefix("| `") {
             listed.insert(String(line.dropFirst(3).prefix { $0 != "`" }))
         }
         let codes = Set(ErrorCode.allCases.map(\.rawValue))
-        #expect(listed.subtracting(codes).isEmpty, "in the README but not emitted: \(listed.subtracting(codes).sorted())")
-        #expect(codes.subtracting(listed).isEmpty, "emitted but not in the README: \(codes.subtracting(listed).sorted())")
+        #expect(listed.subtracting(codes).isEmpty, "in docs/protocol.md but not emitted: \(listed.subtracting(codes).sorted())")
+        #expect(codes.subtracting(listed).isEmpty, "emitted but not in docs/protocol.md: \(codes.subtracting(listed).sorted())")
     }
 
     @Test("No source file spells an error code as a string literal, in a code field or printed in brackets")
