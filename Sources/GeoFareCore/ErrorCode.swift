@@ -2,7 +2,7 @@
 ///
 /// A code is part of the wire protocol: the worker sends it as `error.code`, the CLI prints it in
 /// brackets, `fare-csv` writes it in the `error` column. Each ``CodedError`` takes its code from
-/// here, never from a string literal; a test checks that the README lists exactly these codes.
+/// here, never from a string literal; a test checks that docs/protocol.md lists exactly these codes.
 public enum ErrorCode: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The wire code (`rawValue`), so that text that interpolates a code prints what the
     /// protocol sends.

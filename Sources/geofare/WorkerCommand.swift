@@ -55,7 +55,7 @@ struct StoreOptions: ParsableArguments {
 struct WorkerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
-        abstract: "Answer JSON requests, one per line, on stdin/stdout (protocol: README.md, The worker protocol).",
+        abstract: "Answer JSON requests, one per line, on stdin/stdout (protocol: docs/protocol.md).",
         discussion: """
         Every input line gets exactly one response line, in input order; stdout carries nothing
         else, logs go to stderr. End of input: finish, flush, close the database, exit 0.

@@ -19,4 +19,28 @@ struct ReadmeTests {
         #expect(inProduct.count >= 10)
         #expect(inDoc == inProduct, "docs/architecture.md only: \(inDoc.subtracting(inProduct).sorted()); Package.swift only: \(inProduct.subtracting(inDoc).sorted())")
     }
+
+    @Test("Every type docs/architecture.md's module table names is declared in Sources (a renamed type cannot linger in the docs)")
+    func moduleTableTypesExist() throws {
+        let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let section = try #require(doc.range(of: "## Modules"))
+        let rows = doc[section.upperBound...].split(separator: "\n").filter { $0.hasPrefix("| `GeoFare") }
+        let sources = Self.root.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)!.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        let text = try files.map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
+        let targets = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let declaredNames = Set(text.matches(of: /(?:struct|class|enum|protocol|typealias|actor) ([A-Za-z0-9_]+)/).map { String($0.output.1) })
+        var checked = 0
+        for row in rows {
+            // Type names in backticks (capitalised identifiers; SQL words in capitals are not types).
+            for match in row.matches(of: /`([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)`/) {
+                let name = String(match.output.1)
+                if name.hasPrefix("GeoFare") && !name.contains("Error") { continue }
+                checked += 1
+                let declared = declaredNames.contains(name) || targets.contains("name: \"\(name)\"")
+                #expect(declared, "docs/architecture.md names `\(name)`, which nothing in Sources declares")
+            }
+        }
+        #expect(checked > 40)
+    }
 }

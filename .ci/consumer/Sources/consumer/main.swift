@@ -1,4 +1,4 @@
-// Prices one trip through the library, the way the README's library section shows.
+// Prices one trip through the library, the way docs/library.md shows.
 import Foundation
 import GeoFareCore
 import GeoFareFare
