@@ -106,7 +106,7 @@ extension FareCSVJob {
             if tariffResolved == nil || tariffBytes.count != t.count || memcmp(tariffBytes, t.baseAddress!, t.count) != 0 {
                 tariffBytes = Array(t)
                 let name = String(decoding: t, as: UTF8.self)
-                let catalog = pricer.engine.catalog
+                let catalog = pricer.catalog
                 tariffResolved = Result { () throws(GeoFareError) -> Int in try catalog.tariffIndex(name) }
             }
             return try tariffResolved!.get()
@@ -114,7 +114,7 @@ extension FareCSVJob {
 
         /// A priced row: equal splits need only the figures; other splits the whole quote.
         enum Priced {
-            case figures(FareEngine.Figures, riders: Int)
+            case figures(FareFigures, riders: Int)
             case quote(FareQuote)
         }
 
@@ -178,7 +178,7 @@ extension FareCSVJob {
                 return .figures(f, riders: party)
             }
             let q = try pricer.quote(r).quote
-            use(try pricer.engine.catalog.meter(tariff: q.tariff, at: departure))
+            use(try pricer.catalog.meter(tariff: q.tariff, at: departure))
             return .quote(q)
         }
     }

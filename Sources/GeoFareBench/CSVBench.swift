@@ -102,7 +102,7 @@ struct CSVBench: ParsableCommand {
     /// origin lies where the origin picks `kr-seoul/regular` (points of the box in Gyeonggi
     /// cities whose tariff group no source gives are drawn again), so no row is an error.
     static func generate(rows: Int, form: String, seed: UInt64, path: String) throws {
-        let catalog = form == "totals" ? nil : try TripPricer.standard().engine.catalog
+        let catalog = form == "totals" ? nil : try TripPricer.standard().catalog
         guard let h = openForWriting(path) else {
             throw ValidationError("cannot write \(path)")
         }

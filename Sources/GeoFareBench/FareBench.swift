@@ -26,7 +26,7 @@ struct FareBench: ParsableCommand {
         discussion: """
         Routes are estimated once, outside the timing. Measured on one thread, median of rounds:
         `meter` runs the meter alone over the precomputed segments (night tiers, zones);
-        `quote` is the full FareEngine quote from those segments (tariff look-up, meter, low/high,
+        `quote` is the full TripPricer quote from those segments (tariff look-up, meter, low/high,
         flat surcharges, rounding, split); `trip` adds the route estimate (TripPricer). The
         baseline is the one-period closed form N = ⌊(F − base)/unit⌋ + 1 on the same trips'
         totals, the arithmetic floor of any meter; `ratio` = baseline time / meter time.
@@ -56,7 +56,7 @@ struct FareBench: ParsableCommand {
         let sample = seoulTrips(trips, seed: options.seed)
         let requests = sample.map { a, b, t in FareRequest(from: a, to: b, departure: t, tariff: "kr-seoul/regular") }
         let routes = try requests.map { try pricer.route($0) }
-        let meter = try pricer.engine.catalog.meter(tariff: "kr-seoul/regular", at: sample[0].2)
+        let meter = try pricer.catalog.meter(tariff: "kr-seoul/regular", at: sample[0].2)
         let fareRequests = zip(requests, routes).map { r, route in
             var f = FareRequest(trip: .segments(route.segments), departure: r.departure, tariff: "kr-seoul/regular")
             f.origin = r.origin
@@ -85,7 +85,7 @@ struct FareBench: ParsableCommand {
             })
             quoteTimes.append(try Stopwatch.seconds {
                 var s: Int64 = 0
-                for f in fareRequests { s &+= try pricer.engine.quote(f).total }
+                for f in fareRequests { s &+= try pricer.quote(f).quote.total }
                 checksum &+= s
             })
         }
@@ -162,7 +162,7 @@ struct RouteBench: ParsableCommand {
         if let graph { return try runGraph(graph) }
         let pricer = try TripPricer.standard()
         guard let estimator = pricer.estimator as? CircuityRouteEstimator else { throw ValidationError("no circuity estimator") }
-        let zone = pricer.engine.catalog.zones.zone("kr-seoul-business")?.polygon
+        let zone = pricer.catalog.zones.zone("kr-seoul-business")?.polygon
         let sample = seoulTrips(trips, seed: options.seed)
         let plain = sample.map { RouteRequest(origin: $0.0, destination: $0.1, departure: $0.2, profile: "kr-cities") }
         let zoned = sample.map { RouteRequest(origin: $0.0, destination: $0.1, departure: $0.2, businessZone: zone, profile: "kr-cities") }

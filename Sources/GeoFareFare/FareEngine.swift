@@ -1,45 +1,32 @@
 import Foundation
 import GeoFareCore
 
-/// Prices trips: tariff selection, the meter, flat surcharges, payment rounding and splits.
+/// The money of a trip whose meter is chosen and whose request is checked: the meter over its
+/// segments, flat surcharges, payment rounding and splits. Internal: ``TripPricer`` is the one
+/// entry, which resolves the tariff and checks the request once, then calls this.
 ///
 /// Immutable and `Sendable`: one engine serves every thread.
-///
-/// ```swift
-/// let engine = try FareEngine()
-/// var request = FareRequest(trip: .totals(distanceMeters: 5_000, durationSeconds: 900),
-///                           departure: ISO8601.parse("2024-05-01T14:00:00+09:00")!, tariff: "kr-seoul/regular")
-/// request.partySize = 3
-/// let quote = try engine.quote(request)   // quote.total, quote.perPerson
-/// ```
-public struct FareEngine: Sendable {
-    public let catalog: TariffCatalog
+struct FareEngine: Sendable {
+    let catalog: TariffCatalog
 
     /// The same engine over ``TariffCatalog/withPrivateMeters()``.
-    public func withPrivateMeters() -> FareEngine {
+    func withPrivateMeters() -> FareEngine {
         FareEngine(sharing: catalog.withPrivateMeters())
     }
 
-    private init(sharing catalog: TariffCatalog) { self.catalog = catalog }
+    init(sharing catalog: TariffCatalog) { self.catalog = catalog }
 
     /// An engine over the embedded tariffs (or a catalog of your own).
-    public init(catalog: TariffCatalog? = nil) throws(GeoFareError) {
+    init(catalog: TariffCatalog? = nil) throws(GeoFareError) {
         if let catalog { self.catalog = catalog } else { self.catalog = try TariffCatalog.load() }
     }
 
-    /// Prices a trip.
-    /// - Throws: ``GeoFareError``: `unknown_tariff`, `no_tariff_version`, `no_tariff_for_location`, `unknown_tariff_group`,
-    ///   `invalid_party_size` (field `party_size`), `invalid_split`, or an input code with the
-    ///   field (`distance_m`, `segments[2].duration_s`, `cruise_kmh`, `tolls`, ...).
-    public func quote(_ request: FareRequest) throws(GeoFareError) -> FareQuote {
-        try quote(request, meter: self.meter(for: request))
-    }
-
-    /// ``quote(_:)`` with the meter already chosen (``TariffCatalog/meter(tariffAt:at:)``);
-    /// `request.tariff` and `request.origin` are not looked at to choose it.
-    /// - Throws: as ``quote(_:)``.
-    public func quote(_ request: FareRequest, meter: Meter) throws(GeoFareError) -> FareQuote {
-        try validate(request)
+    /// Prices a trip on `meter` (the tariff version ``TripPricer`` resolved; `request.tariff`
+    /// and `request.origin` are not looked at) after ``TripPricer`` checked the request
+    /// (``validate(_:)``).
+    /// - Throws: ``GeoFareError``: `invalid_split`, an input code with the field
+    ///   (`distance_m`, `segments[2].duration_s`, `cruise_kmh`, ...), `unknown_out_of_zone_rate`.
+    func quote(_ request: FareRequest, meter: Meter) throws(GeoFareError) -> FareQuote {
         let segments = try tripSegments(request, meter: meter)
         let flats = meter.hasFlatSurcharges ? flatSurcharges(meter.version, request: request, clock: meter.clock) : []
         let band = modelBand(request, segments: segments)
@@ -47,49 +34,9 @@ public struct FareEngine: Sendable {
         return try quote(request, figures: figures, meter: meter, segments: segments, flats: flats)
     }
 
-    /// The money of a quote without its breakdown or shares: what `fare-csv` writes, computed
-    /// without allocating. ``quote(_:)`` is built on it, so both always agree.
-    ///
-    /// A plain value (no references): copying it costs no reference counting, which matters
-    /// when every core prices rows at once.
-    public struct Figures: Sendable {
-        public var reading: Meter.Reading
-        public var distanceMeters: Double
-        public var durationSeconds: Double
-        /// The slow (standing) seconds the meter ran on: the sum of the segments' `slowSeconds`
-        /// (the model's, the cruise rule's or the caller's; a segment without one counts 0).
-        public var slowSeconds: Double
-        /// Flat surcharges, summed.
-        public var surcharges: Int64
-        public var tolls: Int64
-        public var callFee: Int64
-        public var total: Int64
-        public var low: Int64
-        public var high: Int64
-        /// The unit equal shares are rounded to.
-        public var splitUnit: Int64
-
-        /// Rider `i`'s equal share of the total (0-based): tolls and call fee split equally as
-        /// their own items, as ``FareEngine/quote(_:)`` splits them.
-        public func equalShare(_ i: Int, riders: Int) -> Int64 {
-            FareSplit.EqualShares(total: total - tolls - callFee, riders: riders, unit: splitUnit)[i]
-                + (tolls > 0 ? FareSplit.EqualShares(total: tolls, riders: riders, unit: splitUnit)[i] : 0)
-                + (callFee > 0 ? FareSplit.EqualShares(total: callFee, riders: riders, unit: splitUnit)[i] : 0)
-        }
-    }
-
-    /// Prices a trip up to its money figures (no breakdown, no shares array): the batch path.
-    /// - Throws: as ``quote(_:)``.
-    public func figures(_ request: FareRequest) throws(GeoFareError) -> Figures {
-        try figures(request, meter: self.meter(for: request))
-    }
-
-    /// ``figures(_:)`` with the meter already chosen (``TariffCatalog/meter(tariff:at:)``,
-    /// or a private copy per thread from ``Meter/copy()``); `request.tariff` and
-    /// `request.origin` are not looked at to choose it.
-    /// - Throws: as ``quote(_:)``.
-    public func figures(_ request: FareRequest, meter: Meter) throws(GeoFareError) -> Figures {
-        try validate(request)
+    /// ``quote(_:meter:)`` up to the money figures (no breakdown, no shares array): the batch
+    /// path, on the same terms.
+    func figures(_ request: FareRequest, meter: Meter) throws(GeoFareError) -> FareFigures {
         if case let .totals(distance, duration) = request.trip {
             var one = try totalsSegment(request, distance: distance, duration: duration, meter: meter)
             let band = request.cruiseKmh == nil ? catalog.slowTime.map { Self.bandPerSecond($0, tripSeconds: duration) } : nil
@@ -102,20 +49,8 @@ public struct FareEngine: Sendable {
         return segments.withUnsafeBufferPointer { self.figures(request, meter: meter, segments: $0, flats: nil, band: band) }
     }
 
-    /// Validates the request's party, tolls and fees and finds its meter: the named tariff's,
-    /// or the origin region's, version in force at departure.
-    /// - Throws: as ``quote(_:)``.
-    public func meter(for request: FareRequest) throws(GeoFareError) -> Meter {
-        try validate(request)
-        if let i = request.tariffIndex, catalog.tariffs.indices.contains(i) { return try catalog.meter(tariffAt: i, at: request.departure) }
-        if let id = request.tariff { return try catalog.meter(tariff: id, at: request.departure) }
-        guard let origin = request.origin else {
-            throw GeoFareError(code: .missingField, message: "name a tariff or give the origin", field: "tariff")
-        }
-        return try catalog.meter(tariff: catalog.tariff(forOrigin: origin).id, at: request.departure)
-    }
-
-    /// Checks what every pricing path checks first: the party size, tolls and call fee.
+    /// Checks the request's ``FareOptions`` (party size, tolls, call fee): run once per request,
+    /// by ``TripPricer``, before the meter.
     func validate(_ request: FareRequest) throws(GeoFareError) {
         guard (1...20).contains(request.partySize) else {
             throw GeoFareError(code: .invalidPartySize, message: "must be within 1...20, got \(request.partySize)", field: "party_size")
@@ -148,7 +83,7 @@ public struct FareEngine: Sendable {
     /// The three meter runs (estimate, low, high) and the payment rounding.
     /// - Parameter band: the slow-time model's band (``bandPerSecond(_:tripSeconds:)``), or
     ///   `nil` for the physical bounds.
-    func figures(_ request: FareRequest, meter: Meter, segments: UnsafeBufferPointer<TripSegment>, flats: [FareQuote.FlatItem]?, band: Double?) -> Figures {
+    func figures(_ request: FareRequest, meter: Meter, segments: UnsafeBufferPointer<TripSegment>, flats: [FareQuote.FlatItem]?, band: Double?) -> FareFigures {
         let (reading, lowReading, highReading) = meter.runScenarios(buffer: segments, bandSecondsPerSecond: band)
         var flatTotal: Int64 = 0
         if meter.hasFlatSurcharges {
@@ -165,14 +100,14 @@ public struct FareEngine: Sendable {
             duration += s.durationSeconds
             slow += s.slowSeconds ?? 0
         }
-        return Figures(reading: reading, distanceMeters: distance, durationSeconds: duration, slowSeconds: slow,
+        return FareFigures(reading: reading, distanceMeters: distance, durationSeconds: duration, slowSeconds: slow,
                        surcharges: flatTotal, tolls: request.tolls, callFee: request.callFee,
                        total: total, low: min(low, total), high: max(high, total),
                        splitUnit: request.splitUnit ?? meter.defaultSplitUnit)
     }
 
     /// The quote around computed figures: shares and the breakdown.
-    func quote(_ request: FareRequest, figures f: Figures, meter: Meter, segments: [TripSegment], flats: [FareQuote.FlatItem]) throws(GeoFareError) -> FareQuote {
+    func quote(_ request: FareRequest, figures f: FareFigures, meter: Meter, segments: [TripSegment], flats: [FareQuote.FlatItem]) throws(GeoFareError) -> FareQuote {
         let unit = f.splitUnit
         let step = meter.roundingStep
         let fareShare = f.total - request.tolls - request.callFee

@@ -48,11 +48,15 @@ public struct FareRequest: Sendable {
     /// With ``modelSlowTime``: the segments already carry the model's slow seconds (set in place
     /// by ``TripPricer``, which saves the engine a copy of the segments); only the band is left.
     var segmentsModelled = false
+    /// Who shares the taxi and what is added to the meter: one value, parsed once by a caller
+    /// and set once (``partySize``, ``split``, ``splitUnit``, ``tolls`` and ``callFee`` read and
+    /// write it).
+    public var options = FareOptions()
     /// Riders sharing the taxi, 1...20.
-    public var partySize: Int = 1
-    public var split: SplitMethod = .equal
+    public var partySize: Int { get { options.partySize } set { options.partySize = newValue } }
+    public var split: SplitMethod { get { options.split } set { options.split = newValue } }
     /// The unit shares are rounded to; `nil`: 100 for KRW, 1 minor unit otherwise.
-    public var splitUnit: Int64?
+    public var splitUnit: Int64? { get { options.splitUnit } set { options.splitUnit = newValue } }
     /// Where each rider gets off, as distance along the trip in metres (proportional and
     /// Shapley splits); `nil`: everybody rides to the end. Count must equal `partySize`.
     public var dropoffDistances: [Double]?
@@ -63,9 +67,9 @@ public struct FareRequest: Sendable {
     public var includeGeometry = false
     public var fallbackWhenNoRoad = true
     /// Tolls paid at cost, minor units; split equally.
-    public var tolls: Int64 = 0
+    public var tolls: Int64 { get { options.tolls } set { options.tolls = newValue } }
     /// A call/booking fee, minor units; split equally.
-    public var callFee: Int64 = 0
+    public var callFee: Int64 { get { options.callFee } set { options.callFee = newValue } }
 
     public init(trip: Trip, departure: Date, tariff: String? = nil) {
         self.trip = trip
@@ -80,5 +84,29 @@ public struct FareRequest: Sendable {
     /// A trip between coordinates, through optional stops.
     public init(from origin: Coordinate, via: [Coordinate] = [], to destination: Coordinate, departure: Date, tariff: String? = nil) {
         self.init(trip: .stops(origin: origin, via: via, destination: destination), departure: departure, tariff: tariff)
+    }
+}
+
+/// The riders of a trip and the charges added to its meter: what a caller reads from its input
+/// once (a worker request's `party_size`, `split`, `split_unit`, `tolls`, `call_fee`; the same
+/// command-line options) and sets on a ``FareRequest`` as one value. ``TripPricer`` checks it
+/// (party size 1...20, no negative charge) before the meter runs.
+public struct FareOptions: Sendable, Equatable {
+    /// Riders sharing the taxi, 1...20.
+    public var partySize: Int = 1
+    public var split: SplitMethod = .equal
+    /// The unit shares are rounded to; `nil`: 100 for KRW, 1 minor unit otherwise.
+    public var splitUnit: Int64?
+    /// Tolls paid at cost, minor units; split equally.
+    public var tolls: Int64 = 0
+    /// A call/booking fee, minor units; split equally.
+    public var callFee: Int64 = 0
+
+    public init(partySize: Int = 1, split: SplitMethod = .equal, splitUnit: Int64? = nil, tolls: Int64 = 0, callFee: Int64 = 0) {
+        self.partySize = partySize
+        self.split = split
+        self.splitUnit = splitUnit
+        self.tolls = tolls
+        self.callFee = callFee
     }
 }

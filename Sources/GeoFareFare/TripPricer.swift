@@ -8,9 +8,20 @@ import GeoFareRoute
 /// over the segments. The one computation path behind the library, the CLI, the worker and
 /// `fare-csv`: they parse a ``FareRequest``, call ``quote(_:)`` or ``figures(_:)``, and format.
 ///
+/// The one public pricing entry: the request's tariff is resolved and its options checked in
+/// one private place (``checkedMeter(_:resolved:)``), once per request.
+///
+/// ```swift
+/// let pricer = try TripPricer.standard()
+/// var request = FareRequest(trip: .totals(distanceMeters: 5_000, durationSeconds: 900),
+///                           departure: ISO8601.parse("2024-05-01T14:00:00+09:00")!, tariff: "kr-seoul/regular")
+/// request.options = FareOptions(partySize: 3)
+/// let quote = try pricer.quote(request).quote   // quote.total, quote.perPerson
+/// ```
+///
 /// Immutable and `Sendable`.
 public struct TripPricer: Sendable {
-    public let engine: FareEngine
+    let engine: FareEngine
     public let estimator: any RouteEstimator
     /// Names of route estimators (``RouteEstimator/name``) whose segments carry road-derived
     /// slow time, kept as they are. Every other estimator's segments (`circuity-v2` writes the
@@ -18,11 +29,19 @@ public struct TripPricer: Sendable {
     /// catalog's slow-time model for the meter's changeover speed and mode.
     public let roadDerivedSlowTime: Set<String>
 
-    public init(engine: FareEngine, estimator: any RouteEstimator, roadDerivedSlowTime: Set<String> = []) {
+    /// A pricer over `catalog`'s tariffs, routing trips by coordinates with `estimator`.
+    public init(catalog: TariffCatalog, estimator: any RouteEstimator, roadDerivedSlowTime: Set<String> = []) {
+        self.init(engine: FareEngine(sharing: catalog), estimator: estimator, roadDerivedSlowTime: roadDerivedSlowTime)
+    }
+
+    init(engine: FareEngine, estimator: any RouteEstimator, roadDerivedSlowTime: Set<String> = []) {
         self.engine = engine
         self.estimator = estimator
         self.roadDerivedSlowTime = roadDerivedSlowTime
     }
+
+    /// The tariffs, zones and slow-time model the pricer prices with.
+    public var catalog: TariffCatalog { engine.catalog }
 
     /// The embedded tariffs, zones and route calibration, plus an optional user data directory,
     /// and road graph files: a trip inside a graph is routed on its roads
@@ -104,16 +123,15 @@ public struct TripPricer: Sendable {
     }
 
     /// Prices a trip up to its money figures (no breakdown, no shares array: the batch path).
-    /// Shares are equal ones (``FareEngine/Figures/equalShare(_:riders:)``); use ``quote(_:)``
+    /// Shares are equal ones (``FareFigures/equalShare(_:riders:)``); use ``quote(_:)``
     /// for other splits.
     /// - Returns: the figures and the meter (tariff version) they came from.
     /// - Throws: ``GeoFareError`` as ``quote(_:)``.
-    public func figures(_ request: FareRequest) throws(GeoFareError) -> (figures: FareEngine.Figures, meter: Meter) {
+    public func figures(_ request: FareRequest) throws(GeoFareError) -> (figures: FareFigures, meter: Meter) {
         guard case .stops = request.trip else {
             // The batch path's distance/duration rows: what ``prepare(_:)`` does for them,
             // without handing a copy of the request back (a measurable share of a row).
-            try engine.validate(request)
-            let meter = try engine.catalog.meter(tariffAt: try resolveTariff(request), at: request.departure)
+            let meter = try checkedMeter(request)
             return (try engine.figures(request, meter: meter), meter)
         }
         let (fare, meter, _) = try prepare(request)
@@ -138,13 +156,11 @@ public struct TripPricer: Sendable {
     /// as the engine does.
     func prepare(_ request: FareRequest) throws(GeoFareError) -> (FareRequest, Meter, Route?) {
         guard case .stops = request.trip else {
-            try engine.validate(request)
-            return (request, try engine.catalog.meter(tariffAt: try resolveTariff(request), at: request.departure), nil)
+            return (request, try checkedMeter(request), nil)
         }
         let tariff = try resolveTariff(request)
         var route = try route(request, tariff: tariff)
-        try engine.validate(request)  // before the meter's own errors, as the engine checks
-        let meter = try engine.catalog.meter(tariffAt: tariff, at: request.departure)
+        let meter = try checkedMeter(request, resolved: tariff)
         var fare = request
         if !roadDerivedSlowTime.contains(route.estimator) && engine.catalog.slowTime != nil {
             // In place (the route's segments are not shared yet): the route returned is the
@@ -159,7 +175,18 @@ public struct TripPricer: Sendable {
             let ends = route.legEndDistances
             fare.dropoffDistances = (0..<request.partySize).map { ends[min($0, ends.count - 1)] }
         }
-        try engine.validate(fare)
         return (fare, meter, route)
+    }
+
+    /// The one place a request is checked and its meter found: its ``FareOptions`` (party
+    /// size, tolls, call fee), then its tariff (`resolved` already, for a trip by coordinates
+    /// whose route needed it, or ``resolveTariff(_:)`` now) at the version in force at
+    /// departure. Every pricing path comes through here once, before the meter runs; a trip
+    /// by coordinates after its route, so it reports the route's errors first.
+    private func checkedMeter(_ request: FareRequest, resolved: Int? = nil) throws(GeoFareError) -> Meter {
+        try engine.validate(request)
+        let tariff: Int
+        if let resolved { tariff = resolved } else { tariff = try resolveTariff(request) }
+        return try engine.catalog.meter(tariffAt: tariff, at: request.departure)
     }
 }

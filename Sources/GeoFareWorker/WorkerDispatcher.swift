@@ -35,7 +35,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         let tariffNames: [(bytes: [UInt8], string: String)]
         init(pricer: TripPricer) {
             self.pricer = pricer
-            tariffNames = pricer.engine.catalog.tariffs.flatMap { [$0.id] + $0.aliases }.map { (Array($0.utf8), $0) }
+            tariffNames = pricer.catalog.tariffs.flatMap { [$0.id] + $0.aliases }.map { (Array($0.utf8), $0) }
         }
     }
     let lanes: [Lane]
@@ -165,10 +165,10 @@ public final class WorkerDispatcher: @unchecked Sendable {
     func version() -> JSONValue {
         .object([
             "geofare": .string(Self.packageVersion), "protocol": .int(Int64(Self.protocolVersion)), "proj": .string(ProjLibrary.version),
-            "tariffs": .array(pricer.engine.catalog.tariffs.map { t in
+            "tariffs": .array(pricer.catalog.tariffs.map { t in
                 .object(["id": .string(t.id), "versions": .array(t.versions.map { .string($0.label) }), "source": .string(t.origin)])
             }),
-            "zones": .array(pricer.engine.catalog.zones.zones.map { .string($0.id) }),
+            "zones": .array(pricer.catalog.zones.zones.map { .string($0.id) }),
             "route_estimator": .string(pricer.estimator.name),
             "graphs": .array(((pricer.estimator as? GraphRouteEstimator)?.graphs ?? []).map { entry in
                 let m = entry.graph.metadata
@@ -243,17 +243,13 @@ public final class WorkerDispatcher: @unchecked Sendable {
             guard let m = SplitMethod(rawValue: s) else { throw GeoFareError(code: .invalidValue, message: "split is equal, proportional or shapley, got '\(s)'", field: "split") }
             split = m
         } else { split = .equal }
-        let splitUnit = try f.optionalInt("split_unit", range: 1...1_000_000)
-        let tolls = try f.optionalInt("tolls", range: 0...100_000_000) ?? 0
-        let callFee = try f.optionalInt("call_fee", range: 0...100_000_000) ?? 0
+        let options = FareOptions(partySize: Int(party), split: split, splitUnit: try f.optionalInt("split_unit", range: 1...1_000_000),
+                                  tolls: try f.optionalInt("tolls", range: 0...100_000_000) ?? 0,
+                                  callFee: try f.optionalInt("call_fee", range: 0...100_000_000) ?? 0)
         let includeRoute = try f.bool("route", default: false)
         if f.has("from") || f.has("to") {
             var r = try tripRequest(f)
-            r.partySize = Int(party)
-            r.split = split
-            r.splitUnit = splitUnit
-            r.tolls = tolls
-            r.callFee = callFee
+            r.options = options
             let (quote, route) = try pricer.quote(r)
             return ResultEncoding.raw(capacity: includeRoute ? 1400 : 640) { ResultEncoding.writeQuote(quote, route: includeRoute ? route : nil, into: &$0) }
         }
@@ -280,11 +276,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         var r = FareRequest(trip: trip, departure: departure, tariff: try f.optionalString("tariff"))
         if case .totals = trip, r.tariff == nil { throw GeoFareError.missing("tariff") }
         r.cruiseKmh = try f.optionalDouble("cruise_kmh")
-        r.partySize = Int(party)
-        r.split = split
-        r.splitUnit = splitUnit
-        r.tolls = tolls
-        r.callFee = callFee
+        r.options = options
         if f.has("dropoffs") {
             r.dropoffDistances = try f.array("dropoffs", maxCount: 20).enumerated().map { i, v throws(GeoFareError) in
                 guard let d = v.double else { throw GeoFareError.wrongType("dropoffs[\(i)]", expected: "a number", got: v) }

@@ -50,6 +50,7 @@ struct FareCommand: ParsableCommand {
     func run() throws {
         let pricer = try data.pricer()
         let when = try departure(at)
+        let options = FareOptions(partySize: party, split: split, splitUnit: splitUnit, tolls: tolls, callFee: callFee)
         try reportingErrors {
             let quote: FareQuote
             var route: Route?
@@ -57,26 +58,18 @@ struct FareCommand: ParsableCommand {
                 let origin = try coordinate(from, field: "from"), destination = try coordinate(to, field: "to")
                 var r = FareRequest(from: origin, via: try via.enumerated().map { try coordinate($1, field: "via[\($0)]") }, to: destination,
                                     departure: when, tariff: tariff)
-                r.partySize = party
-                r.split = split
-                r.splitUnit = splitUnit
-                r.tolls = tolls
-                r.callFee = callFee
+                r.options = options
                 (quote, route) = try pricer.quote(r)
             } else {
                 var r = FareRequest(trip: .totals(distanceMeters: distanceM!, durationSeconds: durationS!), departure: when, tariff: tariff)
                 r.cruiseKmh = cruiseKmh
-                r.partySize = party
-                r.split = split
-                r.splitUnit = splitUnit
-                r.tolls = tolls
-                r.callFee = callFee
+                r.options = options
                 quote = try pricer.quote(r).quote
             }
             if json {
                 print(ResultEncoding.fareJSON(quote, route: route))
             } else {
-                print(FareTable.render(quote, route: route, tariffName: (try? pricer.engine.catalog.tariff(quote.tariff).name) ?? quote.tariff))
+                print(FareTable.render(quote, route: route, tariffName: (try? pricer.catalog.tariff(quote.tariff).name) ?? quote.tariff))
             }
         }
     }

@@ -39,8 +39,8 @@ struct RouteCommand: ParsableCommand {
             // Outside every tariff region (and with no tariff named) the route is still estimated, with no zone.
             let route = try pricer.route(r, anywhere: true)
             if let svg {
-                let zone = (try? pricer.tariffID(for: r)).flatMap { try? pricer.engine.catalog.tariffIndex($0) }
-                    .flatMap { pricer.engine.catalog.businessZone(ofTariffAt: $0) }
+                let zone = (try? pricer.tariffID(for: r)).flatMap { try? pricer.catalog.tariffIndex($0) }
+                    .flatMap { pricer.catalog.businessZone(ofTariffAt: $0) }
                 try Self.draw(route, zone: zone, to: svg)
             }
             if json {

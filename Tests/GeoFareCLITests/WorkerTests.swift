@@ -352,7 +352,7 @@ struct ThreeWayAgreementTests {
                 requests.append(#"{"id":\#(i),"op":"fare","trip":{"distance_m":\#(d),"duration_s":\#(t)},"depart_at":"\#(when)","party_size":\#(party),"tariff":"kr-seoul/regular"}"#)
                 var r = FareRequest(trip: .totals(distanceMeters: d, durationSeconds: t), departure: ISO8601.parse(when)!, tariff: "kr-seoul/regular")
                 r.partySize = party
-                expected.append(try pricer.engine.quote(r))
+                expected.append(try pricer.quote(r).quote)
                 continue
             }
             let a = try Coordinate(latitude: (Double.random(in: 37.50...37.62, using: &rng) * 1e5).rounded() / 1e5, longitude: (Double.random(in: 126.9...127.1, using: &rng) * 1e5).rounded() / 1e5)

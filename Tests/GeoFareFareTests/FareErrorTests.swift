@@ -134,7 +134,7 @@ struct FareErrorTests {
             #expect(error.code == .invalidTariff && error.field == field, "\(also): \(error.field ?? "nil")")
         }
         let unknownZone = try load("\"kr-seoul\"", "[\"xx-nowhere\"]")
-        let error = try #require(throws: GeoFareError.self) { try TariffCatalog(tariffs: [unknownZone], zones: sharedEngine.catalog.zones) }
+        let error = try #require(throws: GeoFareError.self) { try TariffCatalog(tariffs: [unknownZone], zones: sharedCatalog.zones) }
         #expect(error.code == .invalidTariff && error.message.contains("xx-nowhere"))
     }
 

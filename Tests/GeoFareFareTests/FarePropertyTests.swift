@@ -47,7 +47,7 @@ struct MeterScenarioTests {
                       "2024-05-13T03:55:00+09:00", "2023-02-01T03:30:00+09:00", "2024-05-14T12:00:00+09:00"]
         for k in 0..<2_000 {
             let start = at(starts[k % starts.count])
-            let meter = try sharedEngine.catalog.meter(tariff: tariff, at: start)
+            let meter = try sharedCatalog.meter(tariff: tariff, at: start)
             var t = start
             var segments: [TripSegment] = []
             for _ in 0..<Int.random(in: 1...4, using: &rng) {
@@ -74,8 +74,8 @@ struct MeterScenarioTests {
                                 tariff: ["kr-seoul/regular", "us-nyc/yellow", "kr-busan/regular"][k % 3])
             r.partySize = k % 6 + 1
             r.tolls = k % 5 == 0 ? Int64(k % 3_000) : 0
-            let q = try sharedEngine.quote(r)
-            let f = try sharedEngine.figures(r)
+            let q = try sharedPricer.quote(r).quote
+            let f = try sharedPricer.figures(r).figures
             #expect(f.total == q.total && f.low == q.low && f.high == q.high && f.reading.amount == q.meter && f.surcharges == q.surcharges)
             #expect((0..<r.partySize).map { f.equalShare($0, riders: r.partySize) } == q.perPerson)
             let plain = FareSplit.EqualShares(total: q.total, riders: r.partySize, unit: f.splitUnit)

@@ -2,10 +2,13 @@ import Foundation
 import GeoFareCore
 @testable import GeoFareFare
 
-/// The embedded catalog, loaded once for all tests.
-let sharedEngine: FareEngine = {
-    do { return try FareEngine() } catch { fatalError("embedded tariffs do not load: \(error)") }
+/// The embedded data through the one pricing entry, loaded once for all tests.
+let sharedPricer: TripPricer = {
+    do { return try TripPricer.standard() } catch { fatalError("embedded data does not load: \(error)") }
 }()
+
+/// The tariffs, zones and slow-time model of ``sharedPricer``.
+var sharedCatalog: TariffCatalog { sharedPricer.catalog }
 
 /// An instant from ISO 8601 text with an offset.
 func at(_ text: String) -> Date {
@@ -21,7 +24,7 @@ func quote(_ tariff: String, meters: Double, seconds: Double, at time: String, c
     r.partySize = party
     r.split = split
     r.splitUnit = splitUnit
-    return try sharedEngine.quote(r)
+    return try sharedPricer.quote(r).quote
 }
 
 /// A quote from explicit segments laid end to end from `time`.
@@ -32,5 +35,5 @@ func quote(_ tariff: String, segments: [(meters: Double, seconds: Double, slow: 
         list.append(TripSegment(distanceMeters: s.meters, durationSeconds: s.seconds, slowSeconds: s.slow, start: start, outsideZone: s.outside))
         start = start.addingTimeInterval(s.seconds)
     }
-    return try sharedEngine.quote(FareRequest(trip: .segments(list), departure: at(time), tariff: tariff))
+    return try sharedPricer.quote(FareRequest(trip: .segments(list), departure: at(time), tariff: tariff)).quote
 }

@@ -22,7 +22,7 @@ struct NYCValidationTests {
     /// - Parameter cruiseKmh: `nil` prices with the slow-time model, else with that cruise speed.
     static func validate(cruiseKmh: Double? = nil) throws -> Result {
         let text = try String(contentsOf: file, encoding: .utf8)
-        let clock = LocalClock(timeZone: try sharedEngine.catalog.tariff("us-nyc/yellow").timeZone)
+        let clock = LocalClock(timeZone: try sharedCatalog.tariff("us-nyc/yellow").timeZone)
         var result = Result()
         for line in text.split(separator: "\n").dropFirst() {
             let f = line.split(separator: ",", omittingEmptySubsequences: false)
@@ -31,7 +31,7 @@ struct NYCValidationTests {
             let departure = Date(timeIntervalSince1970: clock.epochSeconds(fromLocal: local.timeIntervalSince1970))
             var request = FareRequest(trip: .totals(distanceMeters: miles * 1_609.344, durationSeconds: seconds), departure: departure, tariff: "us-nyc/yellow")
             request.cruiseKmh = cruiseKmh
-            let q = try sharedEngine.quote(request)
+            let q = try sharedPricer.quote(request).quote
             let actual = Int64((fare * 100).rounded())
             let diff = abs(q.meter - actual)
             // low/high are totals; the extras (flat surcharges, no tolls) are the same in each.
@@ -55,7 +55,7 @@ struct NYCValidationTests {
           .enabled(if: NYCValidationTests.runs, "needs ../shared/data/nyc/nyc_trips_validation.csv beside the checkout"))
     func nycValidation() throws {
         try #require(FileManager.default.fileExists(atPath: Self.file.path), "shared/data/nyc is missing on CI")
-        try #require(sharedEngine.catalog.slowTime != nil)
+        try #require(sharedCatalog.slowTime != nil)
         let r = try Self.validate()
         let old = try Self.validate(cruiseKmh: 29.8)
         print("NYC validation (slow-time model, in-sample): \(r.trips) trips, \(r.within50) within $0.50 (\(Self.percent(r.within50, r.trips))), \(r.within100) within $1.00 (\(Self.percent(r.within100, r.trips))), \(r.exact) exact (\(Self.percent(r.exact, r.trips))), \(r.inBand) inside low–high (\(Self.percent(r.inBand, r.trips)))")

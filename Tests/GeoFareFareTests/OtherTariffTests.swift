@@ -29,7 +29,7 @@ struct OtherTariffTests {
     @Test("Incheon deluxe/jumbo: only by name, out of city +20 %, nothing before 2023-07-01 04:00")
     func incheonDeluxe() throws {
         // An origin in Incheon that names no tariff keeps the regular tariff.
-        let byLocation = try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.4563, longitude: 126.7052))
+        let byLocation = try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.4563, longitude: 126.7052))
         #expect(byLocation.id == "kr-incheon/regular")
         // 3,100 m inside then 1,900 m outside, free flow: F = 5,000 m, N = ⌊2,000 / 151⌋ + 1 = 14 units
         // starting at 3,000 + 151 k m; the first (3,000 m) ticks inside, the other 13 outside at
@@ -49,7 +49,7 @@ struct OtherTariffTests {
     @Test("Busan deluxe/jumbo: only by name, no out-of-city rate in any source, nothing before 2023-06-01")
     func busanDeluxe() throws {
         // An origin in Busan (city hall) that names no tariff keeps the regular tariff.
-        let byLocation = try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 35.1798, longitude: 129.0750))
+        let byLocation = try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 35.1798, longitude: 129.0750))
         #expect(byLocation.id == "kr-busan/regular")
         // Inside Busan, free flow: F = 5,000 m, N = ⌊2,000 / 140⌋ + 1 = 15: 7,500 + 15 × 200 = 10,500; jumbo is the same tariff.
         let inside = try quote("kr-busan/jumbo", segments: [(3_100, 300, 0, false), (1_900, 200, 0, false)], at: "2024-05-15T14:00:00+09:00")
@@ -76,7 +76,7 @@ struct OtherTariffTests {
         r.cruiseKmh = 29.8
         r.origin = try Coordinate(latitude: 40.7580, longitude: -73.9855)
         r.destination = try Coordinate(latitude: 40.7060, longitude: -74.0088)
-        let q = try sharedEngine.quote(r)
+        let q = try sharedPricer.quote(r).quote
         // Cruise 29.8 km/h: 227.9 s slow → F = 9,269 m → 28 completed fifth-miles at $0.70.
         #expect(q.breakdown.units == 28)
         #expect(q.meter == 300 + 28 * 70)
@@ -88,11 +88,11 @@ struct OtherTariffTests {
         r.departure = at("2024-05-18T23:00:00-04:00")
         r.origin = try Coordinate(latitude: 40.6782, longitude: -73.9442)
         r.destination = try Coordinate(latitude: 40.6892, longitude: -73.9857)
-        let n = try sharedEngine.quote(r)
+        let n = try sharedPricer.quote(r).quote
         #expect(Set(n.breakdown.flatSurcharges.map(\.name)) == ["mta_tax", "improvement", "overnight"])
         // The 2012 tariff: $2.50 and $0.50 units.
         r.departure = at("2014-05-14T12:00:00-04:00")
-        let old = try sharedEngine.quote(r)
+        let old = try sharedPricer.quote(r).quote
         #expect(old.meter == 250 + 28 * 50 && old.tariffVersion.hasPrefix("2012-09-04"))
         #expect(old.surcharges == 50)
     }

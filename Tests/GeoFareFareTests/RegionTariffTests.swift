@@ -174,7 +174,7 @@ struct RegionTariffTests {
 
     @Test("Every Korean tariff's versions cite sources and list their secondary facts")
     func sourcesAndSecondary() throws {
-        let korean = sharedEngine.catalog.tariffs.filter { $0.id.hasPrefix("kr-") && $0.id.contains("/regular") }
+        let korean = sharedCatalog.tariffs.filter { $0.id.hasPrefix("kr-") && $0.id.contains("/regular") }
         let regions = Set(korean.map { $0.id.split(separator: "/")[0].split(separator: "-").prefix(2).joined(separator: "-") })
         #expect(regions.count == 17, "regions with a tariff: \(regions.sorted())")
         for t in korean {

@@ -9,7 +9,7 @@ import GeoFareRoute
 /// path that prices from distance and duration or from a route.
 struct SlowTimeModelTests {
     static var model: SlowTimeModel {
-        get throws { try #require(sharedEngine.catalog.slowTime, "the embedded catalog has no slow-time model") }
+        get throws { try #require(sharedCatalog.slowTime, "the embedded catalog has no slow-time model") }
     }
 
     static let nycVStar = 321.8688 / 60
@@ -84,7 +84,7 @@ struct SlowTimeModelTests {
         for (tariff, meters, seconds) in [("us-nyc/yellow", 2_000.0, 600.0), ("kr-seoul/regular", 5_000, 720), ("kr-seoul/deluxe", 7_000, 1_380)] {
             let time = tariff.hasPrefix("us") ? "2024-05-15T14:00:00-04:00" : "2024-05-15T14:00:00+09:00"
             let q = try quote(tariff, meters: meters, seconds: seconds, at: time)
-            let meter = try sharedEngine.catalog.meter(tariff: tariff, at: at(time))
+            let meter = try sharedCatalog.meter(tariff: tariff, at: at(time))
             let expected = m.slowSeconds(distanceMeters: meters, durationSeconds: seconds, cruise: m.cruise(tripSeconds: seconds),
                                          changeoverSpeed: meter.changeoverSpeed, mode: meter.mode)
             #expect(q.slowSeconds == expected, "\(tariff)")
@@ -112,7 +112,7 @@ struct SlowTimeModelTests {
             #expect(abs(q.slowSeconds - slow) < 0.5, "\(kmh) km/h: \(q.slowSeconds)")
         }
         let deluxe = try quote("kr-seoul/deluxe", meters: 5_000, seconds: 1_200, at: "2024-05-15T14:00:00+09:00")
-        let meter = try sharedEngine.catalog.meter(tariff: "kr-seoul/deluxe", at: at("2024-05-15T14:00:00+09:00"))
+        let meter = try sharedCatalog.meter(tariff: "kr-seoul/deluxe", at: at("2024-05-15T14:00:00+09:00"))
         #expect(meter.mode == .exclusive)
         #expect(deluxe.slowSeconds >= 1_200 - 5_000 / meter.changeoverSpeed)
     }
@@ -125,7 +125,7 @@ struct SlowTimeModelTests {
         let route = try pricer.route(request)   // the estimator's own segments (cruise rule)
         #expect(route.segments.count == priced.segments.count)
         let m = try Self.model
-        let meter = try pricer.engine.catalog.meter(tariff: q.tariff, at: request.departure)
+        let meter = try pricer.catalog.meter(tariff: q.tariff, at: request.departure)
         let c = m.cruise(tripSeconds: route.durationSeconds)
         var expected = 0.0, cruiseRule = 0.0
         for s in route.segments {
@@ -158,7 +158,7 @@ struct SlowTimeModelTests {
         }
         var r = FareRequest(trip: .segments(list), departure: at("2024-05-15T14:00:00+09:00"), tariff: "kr-seoul/regular")
         r.modelSlowTime = true
-        let split = try sharedEngine.quote(r)
+        let split = try sharedPricer.quote(r).quote
         let whole = try quote("kr-seoul/regular", meters: 6_000, seconds: 1_200, at: "2024-05-15T14:00:00+09:00")
         #expect(abs(split.slowSeconds - whole.slowSeconds) < 1e-9)
         #expect(split.total == whole.total && split.low == whole.low && split.high == whole.high)

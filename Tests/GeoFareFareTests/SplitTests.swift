@@ -15,9 +15,9 @@ struct SplitTests {
         r.dropoffDistances = [5_000, 12_000, 20_000]
         r.splitUnit = 10
         r.split = .shapley
-        #expect(try sharedEngine.quote(r).perPerson == [2_640, 5_680, 12_580])
+        #expect(try sharedPricer.quote(r).quote.perPerson == [2_640, 5_680, 12_580])
         r.split = .proportional
-        #expect(try sharedEngine.quote(r).perPerson == [3_860, 6_840, 10_200])
+        #expect(try sharedPricer.quote(r).quote.perPerson == [3_860, 6_840, 10_200])
     }
 
     @Test("Equal split: largest remainder, the first riders pay the extra unit")

@@ -52,13 +52,13 @@ struct TariffByLocationTests {
     @Test("The origin picks its region's tariff: a city hall per Korean region, a point per province group, New York's boroughs",
           arguments: cityHalls + groups + newYork)
     func picksByLocation(_ p: Place) throws {
-        let t = try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: p.lat, longitude: p.lon))
+        let t = try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: p.lat, longitude: p.lon))
         #expect(t.id == p.tariff, "\(p.name): \(t.id)")
     }
 
     @Test("Each group zone is inside its province's zone and the group tariffs point at it")
     func groupZones() throws {
-        let zones = sharedEngine.catalog.zones
+        let zones = sharedCatalog.zones
         for (group, province) in [("kr-gyeonggi-standard", "kr-gyeonggi"), ("kr-gyeonggi-gwangmyeong", "kr-gyeonggi"), ("kr-gyeonggi-ga", "kr-gyeonggi"), ("kr-gyeonggi-na", "kr-gyeonggi"),
                                   ("kr-chungnam-cheonan", "kr-chungnam"), ("kr-jeonbuk-jeonju", "kr-jeonbuk"), ("kr-jeonbuk-gunsan", "kr-jeonbuk"),
                                   ("kr-jeonbuk-wanju", "kr-jeonbuk"), ("kr-jeonnam-suncheon", "kr-jeonnam"),
@@ -67,7 +67,7 @@ struct TariffByLocationTests {
             let p = try #require(zones.zone(province), "\(province)")
             let point = try #require(g.polygon.rings.first?.first)
             #expect(p.polygon.contains(Coordinate(uncheckedLatitude: point.y, longitude: point.x)) || p.polygon.distanceMeters(to: Coordinate(uncheckedLatitude: point.y, longitude: point.x)) < 50, "\(group) vertex outside \(province)")
-            #expect(sharedEngine.catalog.tariffs.contains { $0.region == group || $0.alsoRegions.contains(group) }, "no tariff for \(group)")
+            #expect(sharedCatalog.tariffs.contains { $0.region == group || $0.alsoRegions.contains(group) }, "no tariff for \(group)")
         }
     }
 
@@ -75,7 +75,7 @@ struct TariffByLocationTests {
     func atSea() throws {
         for (lat, lon) in [(34.2, 128.6), (36.0, 124.5), (38.5, 131.5)] {
             let error = try #require(throws: GeoFareError.self) {
-                try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon))
+                try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon))
             }
             #expect(error.code == .noTariffForLocation)
             #expect(error.field == "from")
@@ -85,9 +85,9 @@ struct TariffByLocationTests {
     @Test("A 시·군 whose tariff group the sources do not name: unknown_tariff_group naming the province and the modelled groups, never a guessed group")
     func unnamedGroup() throws {
         // Named members keep their groups: Suwon (표준형), Yongin (가형), Icheon (나형).
-        #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2636, longitude: 127.0286)).id == "kr-gyeonggi/regular")
-        #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2411, longitude: 127.1776)).id == "kr-gyeonggi/regular-1800")
-        #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2722, longitude: 127.4350)).id == "kr-gyeonggi/regular-2000")
+        #expect(try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2636, longitude: 127.0286)).id == "kr-gyeonggi/regular")
+        #expect(try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2411, longitude: 127.1776)).id == "kr-gyeonggi/regular-1800")
+        #expect(try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2722, longitude: 127.4350)).id == "kr-gyeonggi/regular-2000")
         // Every province whose cities set their own tariffs. Gyeonggi: Paju, Bucheon, Goyang,
         // Pyeongtaek (no source places them in a 2019 group); Hongseong (Chungnam: only Cheonan), Iksan (Jeonbuk), Mokpo
         // (Jeonnam), Andong (Gyeongbuk), Gimhae (Gyeongnam).
@@ -100,14 +100,14 @@ struct TariffByLocationTests {
                                                (36.5684, 128.7294, "kr-gyeongbuk", "kr-gyeongbuk/regular-pohang"),
                                                (35.2285, 128.8894, "kr-gyeongnam", "kr-gyeongnam/regular-changwon")] {
             let error = try #require(throws: GeoFareError.self) {
-                try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon))
+                try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon))
             }
             #expect(error.code == .unknownTariffGroup, "\(province): \(error)")
             #expect(error.field == "from")
             #expect(error.message.contains("(\(province))") && error.message.contains(modelled) && error.message.contains("tariff group"), "\(error.message)")
         }
         // A province with a default (Gangwon, Chungbuk) or a city (Busan) never gives it; the sea neither (atSea).
-        #expect(try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.7519, longitude: 128.8761)).id == "kr-gangwon/regular")
+        #expect(try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.7519, longitude: 128.8761)).id == "kr-gangwon/regular")
     }
 
     /// New York City (the five boroughs, Data/zones/us-nyc.geojson) and points just outside it.
@@ -126,7 +126,7 @@ struct TariffByLocationTests {
         // Journal Square (Jersey City), Yonkers City Hall (just north of the Bronx).
         for (lat, lon) in [(40.7350, -74.0275), (40.7347, -74.1644), (40.7328, -74.0627), (40.9345, -73.8988)] {
             let error = try #require(throws: GeoFareError.self) {
-                try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon))
+                try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon))
             }
             #expect(error.code == .noTariffForLocation, "\(lat),\(lon)")
         }
@@ -151,7 +151,7 @@ struct TariffByLocationTests {
     @Test("A border sliver still snaps to the nearest region within 500 m")
     func snap() throws {
         // The sub-metre Seoul–Gyeonggi sliver of TripPricerTests: either neighbour's tariff, never an error.
-        let sliver = try sharedEngine.catalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.575954, longitude: 127.101542))
+        let sliver = try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.575954, longitude: 127.101542))
         #expect(["kr-seoul/regular", "kr-gyeonggi/regular"].contains(sliver.id), "\(sliver.id)")
     }
 

@@ -27,7 +27,7 @@ struct TripPricerTests {
         // A point in the sub-metre sliver the simplified Seoul and Gyeonggi borders leave
         // between them (found by a 500,000-row run) still takes the nearest region's tariff.
         let sliver = Coordinate(uncheckedLatitude: 37.575954, longitude: 127.101542)
-        #expect(try pricer.engine.catalog.tariff(forOrigin: sliver).id.hasPrefix("kr-"))
+        #expect(try pricer.catalog.tariff(forOrigin: sliver).id.hasPrefix("kr-"))
         // At sea in the Korea Strait (36.5N 127.5E was "nowhere" while only five regions had zones;
         // it lies in Chungbuk).
         let nowhere = Coordinate(uncheckedLatitude: 34.2, longitude: 128.6)
@@ -46,7 +46,7 @@ struct TripPricerTests {
             named.partySize = 3
             requests.append(named)
             var indexed = FareRequest(trip: .totals(distanceMeters: d, durationSeconds: t), departure: when)
-            indexed.tariffIndex = try pricer.engine.catalog.tariffIndex("kr-busan/regular")
+            indexed.tariffIndex = try pricer.catalog.tariffIndex("kr-busan/regular")
             indexed.tolls = 1_200
             requests.append(indexed)
             var byOrigin = FareRequest(trip: .totals(distanceMeters: d, durationSeconds: t), departure: when)
@@ -59,7 +59,7 @@ struct TripPricerTests {
             let (q, route) = try pricer.quote(r)
             #expect(route == nil)
             #expect(meter.tariffID == q.tariff)
-            #expect(try meter === pricer.engine.meter(for: r))
+            #expect(try meter === pricer.catalog.meter(tariffAt: pricer.resolveTariff(r), at: r.departure))
             #expect([f.total, f.low, f.high, f.tolls, f.surcharges] == [q.total, q.low, q.high, q.tolls, q.surcharges])
             #expect(f.distanceMeters == q.distanceMeters && f.durationSeconds == q.durationSeconds)
             #expect((0..<r.partySize).map { f.equalShare($0, riders: r.partySize) } == q.perPerson)
