@@ -39,6 +39,24 @@ enum ArcSplitter {
                 if let i = ids.sortedIndex(of: r.via), present[i] { routing[i] = true }
             }
         }
+        // A stretch of way that comes back to the routing node it left (a closed way touching the
+        // network at its first/last node only, a loop inside a way) would be an arc from a node to
+        // itself: the node halfway along it becomes a routing node, so that the loop is two arcs.
+        for w in 0..<ways.wayIds.count {
+            let s = ways.wayRefStart[w], e = ways.wayRefStart[w + 1]
+            var tail = -1
+            for k in s..<e {
+                let i = Int(refIndex[k])
+                guard present[i] else { tail = -1; continue }
+                guard tail >= 0 else { tail = k; continue }
+                guard routing[i] else { continue }
+                if refIndex[tail] == refIndex[k] && k - tail >= 2 {
+                    routing[Int(refIndex[(tail + k) / 2])] = true
+                    report.loopsSplit += 1
+                }
+                tail = k
+            }
+        }
 
         var shapeLat: [Int32] = [], shapeLon: [Int32] = []
         for w in 0..<ways.wayIds.count {

@@ -14,7 +14,10 @@ public struct ImportReport: Sendable, Hashable {
     /// (after turn-restriction node splitting).
     public var nodesBeforeComponent = 0
     public var arcsBeforeComponent = 0
-    /// Closed ways touching the network at one node only (tail = head), dropped.
+    /// Stretches of way from a routing node back to itself (a closed way touching the network at
+    /// its first/last node only), split into two arcs at the node halfway along.
+    public var loopsSplit = 0
+    /// Stretches of way from a node straight back to itself (the same node twice in a row: no length), dropped.
     public var selfLoopsDropped = 0
     /// Via-node turn restrictions that changed the graph.
     public var restrictionsApplied = 0

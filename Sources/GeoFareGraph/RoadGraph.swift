@@ -61,8 +61,10 @@ public final class RoadGraph: Sendable {
             && coordinate.longitude >= metadata.west && coordinate.longitude <= metadata.east
     }
 
-    /// The arcs nearest `point` (both directions of a two-way road), nearest first.
-    /// - Parameter maxDistanceMetres: the largest snap distance.
+    /// The arcs of the road nearest `point` (both directions of a two-way road), and of any other
+    /// road within ``Snapper/tieMetres`` (1 m) of it, nearest first; each candidate's
+    /// `distanceMetres` is the distance from `point` to the road.
+    /// - Parameter maxDistanceMetres: the largest snap distance, metres.
     /// - Throws: ``GeoFareError`` `no_road_nearby` with `field` when no arc is that close,
     ///   `invalid_snap_distance` when `maxDistanceMetres` is not in (0, 100 000].
     public func snap(_ point: Coordinate, maxDistanceMetres: Double = 200, field: String = "point") throws(GeoFareError) -> [SnapCandidate] {

@@ -1,9 +1,14 @@
 import GeoFareCore
 
-/// Routes on a ``RoadGraph`` from one thread: snaps both points, searches the metric's contraction
-/// hierarchy from every source candidate to every target candidate (offsets for the partial arcs),
-/// and compares with driving straight along a shared arc. Its snapping and search buffers are
-/// reused from query to query.
+/// Routes on a ``RoadGraph`` from one thread: snaps both points onto their nearest roads,
+/// searches the metric's contraction hierarchy from every source candidate to every target
+/// candidate (offsets for the partial arcs), and compares with driving straight along a shared
+/// arc. Its snapping and search buffers are reused from query to query.
+///
+/// The candidates' offsets are only the partial arcs: the way from a point to its road costs
+/// nothing, so the candidates must all be on the point's nearest road (the snapper's rule, see
+/// ``RoadGraph/snap(_:maxDistanceMetres:field:)``), or a route could hop for free to a road
+/// farther away and come out shorter than any legal path.
 public final class RoadGraphRouter {
     public let graph: RoadGraph
     private let queries: [ContractionHierarchyQuery]

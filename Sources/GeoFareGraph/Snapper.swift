@@ -17,18 +17,38 @@ public struct SnapCandidate: Sendable, Hashable {
     public var toHead: SIMD2<UInt32>
 }
 
-/// A thread's reusable buffers for ``Snapper``: the arcs found, a polyline, the roads chosen.
+/// A thread's reusable buffers for ``Snapper``: the arcs found, a polyline.
 final class SnapScratch {
     var hits: [(arc: UInt32, d2: Double, seg: Int, t: Double)] = []
     var points: [(lat: Int32, lon: Int32)] = []
-    var roadKeys: [UInt64] = []
 }
 
 /// Finds the arcs nearest a point: a uniform grid of cells in degrees over every polyline segment,
 /// perpendicular projection in a local equirectangular metre frame around the query point (exact to
 /// well under a metre at snap distances below 1 km).
+///
+/// A point snaps like a taxi starts: onto the nearest road only (both of its directions where it
+/// is two-way), never onto a road farther away, which a route could otherwise reach by a free hop
+/// across a median or a block corner. Other roads are offered only within a tie of the nearest
+/// (``tie(nearest:tieMetres:)``): a point at a junction, or between two roads, may start on any
+/// of them; a point on a road stays on it.
 struct Snapper: @unchecked Sendable {
     static let metresPerDegree = 111_319.49
+    /// How much farther than the nearest road another road may lie and still be a candidate, at
+    /// most, metres (1 m: a point at a junction snaps onto every road of it; a carriageway or
+    /// street even a few metres farther is never offered).
+    static let tieMetres = 1.0
+    /// A point this close to a road lies on it, metres (the rounding of a point given at a node's
+    /// own coordinates).
+    static let onRoadMetres = 0.01
+
+    /// The tie for a point `nearest` metres from its nearest road: `tieMetres`, but no more than
+    /// `nearest` itself (at least ``onRoadMetres``), so that a point on a road, such as a node under
+    /// a bridge, starts on that road and not on the one passing a few decimetres away.
+    @inline(__always)
+    static func tie(nearest: Double, tieMetres: Double = Snapper.tieMetres) -> Double {
+        max(onRoadMetres, min(tieMetres, nearest))
+    }
     let net: NetworkView
     let south: Double, west: Double
     let cellLat: Double, cellLon: Double
@@ -90,13 +110,17 @@ struct Snapper: @unchecked Sendable {
         entrySegment = segs
     }
 
-    /// The arcs within `maxDistanceMetres` of `point`: every arc of the `roads` nearest roads (a road
-    /// is the arcs between one pair of nodes, so a two-way street gives both directions) whose
-    /// distance is within `slackMetres` of the nearest, nearest first (ties by arc).
-    func candidates(near point: Coordinate, maxDistanceMetres: Double, roads: Int = 3, slackMetres: Double = 25) -> [SnapCandidate] {
+    /// The arcs within `maxDistanceMetres` of `point` whose distance is within the tie
+    /// (``tie(nearest:tieMetres:)``) of the nearest arc's, nearest first (ties by arc): the nearest
+    /// road's arcs (both directions of a two-way street lie at the same distance) and any other
+    /// road within the tie.
+    /// - Parameters:
+    ///   - maxDistanceMetres: the largest snap distance, metres.
+    ///   - tieMetres: the largest tie, metres (``tieMetres`` by default).
+    /// - Returns: the candidates, empty when no arc lies within `maxDistanceMetres`.
+    func candidates(near point: Coordinate, maxDistanceMetres: Double, tieMetres: Double = Snapper.tieMetres) -> [SnapCandidate] {
         var chosen: [SnapCandidate] = []
-        candidates(near: point, maxDistanceMetres: maxDistanceMetres, roads: roads, slackMetres: slackMetres,
-                   scratch: SnapScratch(), into: &chosen)
+        candidates(near: point, maxDistanceMetres: maxDistanceMetres, tieMetres: tieMetres, scratch: SnapScratch(), into: &chosen)
         return chosen
     }
 
@@ -105,12 +129,12 @@ struct Snapper: @unchecked Sendable {
     ///
     /// Cells are visited in square rings around the point's cell and a cell is scanned only when
     /// its rectangle is within the current limit (the maximum distance, then the nearest arc found
-    /// so far plus the slack); the rings stop once the square inside the next ring reaches past the
+    /// so far plus its tie, which shrinks as the nearest does); the rings stop once the square inside the next ring reaches past the
     /// limit. A segment is indexed in every cell its box touches, so its nearest point lies in a
     /// scanned cell whenever it is within the final limit: the answer is the one a scan of every
     /// cell within `maxDistanceMetres` gives. An arc's two segments at the same distance (a
     /// vertex) resolve to the lower segment.
-    func candidates(near point: Coordinate, maxDistanceMetres: Double, roads: Int = 3, slackMetres: Double = 25,
+    func candidates(near point: Coordinate, maxDistanceMetres: Double, tieMetres: Double = Snapper.tieMetres,
                     scratch: SnapScratch, into chosen: inout [SnapCandidate]) {
         chosen.removeAll(keepingCapacity: true)
         let cosLat = cos(point.latitude * .pi / 180)
@@ -159,7 +183,7 @@ struct Snapper: @unchecked Sendable {
                 } else {
                     scratch.hits.append((arc, d2, seg, t))
                 }
-                if d < nearest { nearest = d; limit = min(maxDistanceMetres, nearest + slackMetres) }
+                if d < nearest { nearest = d; limit = min(maxDistanceMetres, nearest + Self.tie(nearest: nearest, tieMetres: tieMetres)) }
             }
         }
         let rings = max(cy - y0, y1 - cy, cx - x0, x1 - cx)
@@ -181,18 +205,11 @@ struct Snapper: @unchecked Sendable {
             }
         }
         guard !scratch.hits.isEmpty else { return }
-        // the arcs within the slack of the nearest, nearest first (ties by arc)
-        let keep = nearest + slackMetres
+        // the arcs within the tie of the nearest, nearest first (ties by arc)
+        let keep = nearest + Self.tie(nearest: nearest, tieMetres: tieMetres)
         scratch.hits.removeAll { $0.d2.squareRoot() > keep }
         scratch.hits.sort { ($0.d2.squareRoot(), $0.arc) < ($1.d2.squareRoot(), $1.arc) }
-        scratch.roadKeys.removeAll(keepingCapacity: true)
         for b in scratch.hits {
-            let t = net.arcTail[Int(b.arc)], h = net.arcHead[Int(b.arc)]
-            let key = UInt64(min(t, h)) << 32 | UInt64(max(t, h))
-            if !scratch.roadKeys.contains(key) {
-                if scratch.roadKeys.count == roads { continue }
-                scratch.roadKeys.append(key)
-            }
             chosen.append(candidate(arc: b.arc, d2: b.d2, seg: b.seg, t: b.t, local: local, points: &scratch.points))
         }
     }

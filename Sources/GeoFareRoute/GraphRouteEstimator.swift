@@ -6,8 +6,11 @@ import GeoFareGraph
 /// the circuity model wherever no loaded graph holds the trip.
 ///
 /// - A trip is routed on the first graph whose box holds every one of its points; each leg is
-///   a contraction-hierarchy query between the points snapped onto the nearest roads (two or
-///   three candidates each, so one-ways and divided roads route right).
+///   a contraction-hierarchy query between the points snapped as a taxi starts and stops: onto
+///   the road nearest each point (both directions where it is two-way; another road only within
+///   1 m of the nearest, at a junction), never onto a road farther away, so one-ways and divided
+///   roads route right and no route is shorter than the road allows. Each leg reports how far
+///   its points lie from those roads (``Route/Leg/fromSnapMeters``, ``Route/Leg/toSnapMeters``).
 /// - Distances are the road's, exact to the centimetre of the graph. Durations start from the
 ///   profile's free-flow time per road (class speeds, `maxspeed`, a wait at each traffic
 ///   signal) and are slowed by the hour's traffic: each piece takes `free-flow × max(1, v_free /
@@ -91,7 +94,8 @@ public final class GraphRouteEstimator: RouteEstimator {
                 duration += segments[k].durationSeconds
             }
             legs.append(Route.Leg(from: a, to: b, straightMeters: CircuityRouteEstimator.straightMeters(a, b), distanceMeters: distance,
-                                  durationSeconds: duration, distanceLowMeters: distance, distanceHighMeters: distance))
+                                  durationSeconds: duration, distanceLowMeters: distance, distanceHighMeters: distance,
+                                  fromSnapMeters: path.from.distanceMetres, toSnapMeters: path.to.distanceMetres))
             if request.includeGeometry {
                 geometry.append(contentsOf: geometry.isEmpty ? path.geometry[...] : path.geometry.dropFirst())
             }

@@ -62,6 +62,11 @@ public struct Route: Sendable, Hashable {
         /// p10 and p90 of the driven distance, metres.
         public var distanceLowMeters: Double
         public var distanceHighMeters: Double
+        /// Metres from `from` to the point of the road the leg starts on, and from `to` to the
+        /// point it ends on, where a road graph routed the leg (the nearest road: see
+        /// ``GraphRouteEstimator``); `nil` when the circuity model estimated it.
+        public var fromSnapMeters: Double? = nil
+        public var toSnapMeters: Double? = nil
     }
 
     public var distanceMeters: Double

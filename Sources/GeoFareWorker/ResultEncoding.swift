@@ -113,9 +113,9 @@ public enum ResultEncoding {
             w.jsonKey("distance_low_m"); w.jsonDouble(l.distanceLowMeters)
             w.jsonKey("distance_m"); w.jsonDouble(l.distanceMeters)
             w.jsonKey("duration_s"); w.jsonDouble(l.durationSeconds)
-            w.jsonKey("from"); writeCoordinate(l.from, into: &w)
+            w.jsonKey("from"); writeEndpoint(l.from, snapMeters: l.fromSnapMeters, into: &w)
             w.jsonKey("straight_m"); w.jsonDouble(l.straightMeters)
-            w.jsonKey("to"); writeCoordinate(l.to, into: &w)
+            w.jsonKey("to"); writeEndpoint(l.to, snapMeters: l.toSnapMeters, into: &w)
             w.append(UInt8(ascii: "}"))
         }
         w.append(UInt8(ascii: "]"))
@@ -134,6 +134,16 @@ public enum ResultEncoding {
             }
             w.append(UInt8(ascii: "]"))
         }
+        w.append(UInt8(ascii: "}"))
+    }
+
+    /// A leg's end: its request coordinate and, where a road graph snapped it, `snap_m` (metres
+    /// from the point to the road the leg starts or ends on).
+    static func writeEndpoint(_ c: Coordinate, snapMeters: Double?, into w: inout ByteWriter) {
+        w.append(UInt8(ascii: "{"))
+        w.jsonKey("lat", first: true); w.jsonDouble(c.latitude)
+        w.jsonKey("lon"); w.jsonDouble(c.longitude)
+        if let snapMeters { w.jsonKey("snap_m"); w.jsonDouble(snapMeters) }
         w.append(UInt8(ascii: "}"))
     }
 

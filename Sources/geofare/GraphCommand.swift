@@ -81,7 +81,7 @@ struct GraphBuildCommand: ParsableCommand {
                 say("geofare graph build: reading \(input) with profile \(roadProfile.id)")
                 (network, report) = try OSMRoadNetworkBuilder(profile: roadProfile).build(pbfAt: URL(fileURLWithPath: input))
                 say("  read \(report.nodesRead) nodes, \(report.waysRead) ways, \(report.relationsRead) relations; kept \(report.waysKept) ways")
-                say("  network: \(report.nodes) nodes, \(report.arcs) arcs (largest strongly connected part of \(report.nodesBeforeComponent) nodes); \(report.restrictionsApplied) turn restrictions applied")
+                say("  network: \(report.nodes) nodes, \(report.arcs) arcs (largest strongly connected part of \(report.nodesBeforeComponent) nodes); \(report.restrictionsApplied) turn restrictions applied; \(report.loopsSplit) closed loops kept (split at their middle node)")
                 for p in report.phaseMilliseconds { say("  \(p.name): \(Int(p.milliseconds)) ms") }
             }
             var hierarchies: [GraphMetric: ContractionHierarchy] = [:]

@@ -130,6 +130,18 @@ struct GraphRoutingTests {
         #expect(strict["error"]?["code"]?.string == "no_road_nearby")
         #expect(strict["error"]?["field"]?.string == "to")
         #expect(lenient["result"]?["estimator"]?.string == "circuity-v2")
+        // snap_m: each leg end's distance to its road, as the library routes it; none for the circuity model
+        let library = try GraphRouteEstimator(paths: [graph.path], fallback: CircuityRouteEstimator())
+        var request = RouteRequest(origin: try Coordinate(latitude: 37.5443, longitude: 126.9516), destination: try Coordinate(latitude: 37.5600, longitude: 126.9400),
+                                   departure: ISO8601.parse("2024-05-15T14:00:00+09:00")!)
+        request.metric = .shortest
+        let leg = try #require(library.estimate(request).legs.first)
+        let snapFrom = try #require(leg.fromSnapMeters), snapTo = try #require(leg.toSnapMeters)
+        #expect(snapFrom > 0 && snapFrom < 200 && snapTo > 0 && snapTo < 200)
+        let wireLeg = try #require(shortest["legs"]?.array?.first)
+        #expect(wireLeg["from"]?["snap_m"]?.double == snapFrom && wireLeg["to"]?["snap_m"]?.double == snapTo)
+        #expect(wireLeg["from"]?["lat"]?.double == 37.5443)
+        #expect(lenient["result"]?["legs"]?.array?.first?["from"]?["snap_m"] == nil)
         let version = try #require(worker.call(#"{"id":5,"op":"version"}"#)?["result"])
         #expect(version["graphs"]?.array?.first?["file"]?.string == graph.path)
     }

@@ -168,18 +168,24 @@ struct DividedRoadTests {
         return Coordinate(uncheckedLatitude: lat, longitude: TestNetworks.baseLon + x / (TestNetworks.metresPerDegreeLat * cos(TestNetworks.baseLat * .pi / 180)))
     }
 
-    @Test("A rider on the wrong side of a divided road: both carriageways are candidates, so the route takes the one going the right way")
+    @Test("A rider on the wrong side of a divided road starts on the carriageway nearest them and turns at the loop: no free hop across the median (issue 18)")
     func wrongSide() throws {
         let graph = try Self.dividedRoad()
-        // Standing 10 m east of the northbound carriageway (nearer the southbound one), going north.
+        // Standing 10 m east of the northbound carriageway (6 m from the southbound one), going north.
         let from = Self.at(10, 200), to = Self.at(0, 800)
         let candidates = try graph.snap(from, maxDistanceMetres: 50)
-        #expect(Set(candidates.map(\.arc)).count >= 2, "both carriageways are offered")
+        #expect(candidates.count == 1 && abs(candidates[0].distanceMetres - 6) < 0.1, "only the southbound carriageway is offered")
         let path = try graph.route(from: from, to: to, metric: .shortest)
-        // Straight up the northbound carriageway: 600 m, not the 2 km of a U-turn round the loop.
-        #expect(abs(path.distanceMetres - 600) < 1, "\(path.distanceMetres) m")
-        // Going south from the same spot takes the southbound carriageway directly.
+        // South to the loop (200 m), across (16 m), up the northbound carriageway (800 m): not the
+        // 600 m of starting on the far carriageway, which a taxi on this side cannot drive.
+        #expect(abs(path.distanceMetres - 1_016) < 1, "\(path.distanceMetres) m")
+        #expect(abs(path.from.distanceMetres - 6) < 0.1)
+        // Going south from 6 m off the northbound carriageway: up to the far loop and back down.
         let south = try graph.route(from: Self.at(6, 800), to: Self.at(16, 200), metric: .shortest)
-        #expect(abs(south.distanceMetres - 600) < 1, "\(south.distanceMetres) m")
+        #expect(abs(south.distanceMetres - 1_016) < 1, "\(south.distanceMetres) m")
+        // Midway between the carriageways (within the 1 m tie) both are offered and the route goes the right way.
+        let middle = try graph.snap(Self.at(8.2, 200), maxDistanceMetres: 50)
+        #expect(Set(middle.map(\.arc)).count == 2)
+        #expect(abs(try graph.route(from: Self.at(8.2, 200), to: to, metric: .shortest).distanceMetres - 600) < 1)
     }
 }

@@ -9,14 +9,12 @@ import Testing
 struct SnapRoutingExactnessTests {
     static let meta = GraphMetadata(profileID: "car", profileFingerprint: "t", osmTimestamp: "", buildTime: "")
 
-    /// The reference snap: every segment of every arc, best per arc (lower segment on ties), the
-    /// arcs within `slack` of the nearest and within `maxDistance`, nearest first (ties by arc),
-    /// at most `roads` roads. Returns (arc, distance in metres).
-    static func bruteForceSnap(_ net: NetworkView, _ point: Coordinate, maxDistance: Double, roads: Int = 3,
-                               slack: Double = 25) -> [(arc: UInt32, distance: Double)] {
+    /// The distance in metres from `point` to every arc within `maxDistance`, by a scan of every
+    /// segment of every arc in the snapper's local frame (best segment per arc), in arc order.
+    static func arcDistances(_ net: NetworkView, _ point: Coordinate, maxDistance: Double) -> [(arc: UInt32, distance: Double)] {
         let mx = Snapper.metresPerDegree * cos(point.latitude * .pi / 180), my = Snapper.metresPerDegree
         var points: [(lat: Int32, lon: Int32)] = []
-        var best: [(arc: UInt32, d2: Double)] = []
+        var found: [(arc: UInt32, distance: Double)] = []
         for arc in 0..<net.arcCount {
             net.polyline(arc, into: &points)
             var arcBest = Double.infinity
@@ -28,22 +26,20 @@ struct SnapRoutingExactnessTests {
                 let px = ax + t * dx, py = ay + t * dy
                 arcBest = min(arcBest, px * px + py * py)
             }
-            if arcBest <= maxDistance * maxDistance { best.append((UInt32(arc), arcBest)) }
+            if arcBest <= maxDistance * maxDistance { found.append((UInt32(arc), arcBest.squareRoot())) }
         }
-        guard let nearest = best.map({ $0.d2.squareRoot() }).min() else { return [] }
-        let sorted = best.filter { $0.d2.squareRoot() <= nearest + slack }
-            .sorted { ($0.d2.squareRoot(), $0.arc) < ($1.d2.squareRoot(), $1.arc) }
-        var keys: [UInt64] = [], chosen: [(arc: UInt32, distance: Double)] = []
-        for b in sorted {
-            let t = net.arcTail[Int(b.arc)], h = net.arcHead[Int(b.arc)]
-            let key = UInt64(min(t, h)) << 32 | UInt64(max(t, h))
-            if !keys.contains(key) {
-                if keys.count == roads { continue }
-                keys.append(key)
-            }
-            chosen.append((b.arc, b.d2.squareRoot()))
-        }
-        return chosen
+        return found
+    }
+
+    /// The reference snap, the taxi rule: every arc within `maxDistance` whose distance is within
+    /// the tie of the nearest arc's (the nearest road, both its directions, and any road in the
+    /// tie: 1 m, or the nearest distance when smaller, at least 1 cm), nearest first (ties by arc).
+    /// Returns (arc, distance in metres).
+    static func bruteForceSnap(_ net: NetworkView, _ point: Coordinate, maxDistance: Double) -> [(arc: UInt32, distance: Double)] {
+        let found = arcDistances(net, point, maxDistance: maxDistance)
+        guard let nearest = found.map(\.distance).min() else { return [] }
+        let tie = max(0.01, min(1, nearest))
+        return found.filter { $0.distance <= nearest + tie }.sorted { ($0.distance, $0.arc) < ($1.distance, $1.arc) }
     }
 
     static func randomPoint(_ m: GraphMetadata, _ rng: inout SeededGenerator) -> Coordinate {
