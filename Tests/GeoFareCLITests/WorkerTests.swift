@@ -254,7 +254,7 @@ struct WorkerTests {
         #expect(worker.call(#"{"id":5,"op":"party.get","party_id":"bulk24999"}"#)?["result"]?["party"]?["id"] == .string("bulk24999"))
         let near = worker.call(#"{"id":6,"op":"nearby","center":{"lat":37.4,"lon":126.9},"radius_m":30,"limit":5}"#)
         #expect(near?["result"]?["parties"]?.array?.first?["id"] == .string("bulk0"))
-        #expect(String(decoding: worker.errorOutput, as: UTF8.self).contains("by reloading \(4 + n) parties"))
+        #expect(worker.stderrContains("by reloading \(4 + n) parties"), "\(String(decoding: worker.errorOutput, as: UTF8.self))")
         // After the reload the feed goes on from the snapshot: a later removal elsewhere is seen.
         let other = try WorkerProcess(arguments: storeArguments)
         #expect(other.call(#"{"id":7,"op":"party.remove","party_id":"bulk0"}"#)?["result"]?["removed"] == .bool(true))

@@ -35,7 +35,7 @@ struct PostgresWorkerTests {
         #expect(!version.isEmpty && !version.contains(server.password))
         for w in [a, b, c] { w.closeInput(); #expect(w.wait() == 0) }
         for w in [a, b, c] { #expect(!String(decoding: w.errorOutput, as: UTF8.self).contains(server.password)) }
-        #expect(String(decoding: a.errorOutput, as: UTF8.self).contains("postgres://geofare:***@127.0.0.1:\(server.port)/postgres"))
+        #expect(a.stderrContains("postgres://geofare:***@127.0.0.1:\(server.port)/postgres"))
         let export = try GeoFareBinary.run(["parties", "export", "--store", server.url])
         #expect(export.status == 0)
         #expect(export.stdout.split(separator: "\n").count == 50)

@@ -102,6 +102,21 @@ public final class WorkerProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// Waits until the worker's stderr (read on another thread) contains `text`, or `timeout`
+    /// seconds pass; whether it does. A line the worker wrote before an answer may reach this
+    /// process after the answer: a check of a log line waits for it instead of racing it.
+    public func stderrContains(_ text: String, timeout: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            lock.lock()
+            let found = String(decoding: errorOutput, as: UTF8.self).contains(text)
+            lock.unlock()
+            if found { return true }
+            if Date() > deadline { return false }
+            usleep(10_000)
+        }
+    }
+
     /// The worker's resident memory in KiB (VmRSS).
     public func residentKiB() -> Int {
         guard let s = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
