@@ -306,7 +306,7 @@ extension RouteBench {
                 chRounds.append(chRound); plainRounds.append(plainRound)
                 for (a, b) in points {
                     var ok = false
-                    let x = micros { ok = (try? router.route(from: a, to: b, metric: metric, maxSnapMetres: 500)) != nil }
+                    let x = micros { ok = (try? router.route(from: a, to: b, metric: metric, maxSnapMeters: 500)) != nil }
                     fullTimes.append(x)
                     if ok { routedTimes.append(x); if round == 0 { routed += 1 } }
                 }

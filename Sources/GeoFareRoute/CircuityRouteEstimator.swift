@@ -102,7 +102,7 @@ public final class CircuityRouteEstimator: RouteEstimator {
     @inline(__always)
     static func straightMeters(_ a: Coordinate, _ b: Coordinate) -> Double {
         let d = CheapRuler(latitude: (a.latitude + b.latitude) / 2).distanceMeters(a, b)
-        return d < 100_000 ? d : WGS84Geodesic.distanceMetres(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)
+        return d < 100_000 ? d : WGS84Geodesic.distanceMeters(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)
     }
 
     /// The parts of a straight leg inside and outside the zone, as shares of its length.

@@ -73,8 +73,8 @@ public final class GraphRouteEstimator: RouteEstimator {
             let a = points[i], b = points[i + 1]
             let path: GraphPath
             do {
-                let starts = try router.snap(a, maxDistanceMetres: request.maxSnapMeters, field: i == 0 ? "from" : "via[\(i - 1)]")
-                let ends = try router.snap(b, maxDistanceMetres: request.maxSnapMeters, field: i == points.count - 2 ? "to" : "via[\(i)]")
+                let starts = try router.snap(a, maxDistanceMeters: request.maxSnapMeters, field: i == 0 ? "from" : "via[\(i - 1)]")
+                let ends = try router.snap(b, maxDistanceMeters: request.maxSnapMeters, field: i == points.count - 2 ? "to" : "via[\(i)]")
                 path = try router.route(starts: starts, ends: ends, metric: metric, withGeometry: request.includeGeometry)
             } catch {
                 if request.fallbackWhenNoRoad && (error.code == .noRoadNearby || error.code == .noRoute) {
@@ -95,7 +95,7 @@ public final class GraphRouteEstimator: RouteEstimator {
             }
             legs.append(Route.Leg(from: a, to: b, straightMeters: CircuityRouteEstimator.straightMeters(a, b), distanceMeters: distance,
                                   durationSeconds: duration, distanceLowMeters: distance, distanceHighMeters: distance,
-                                  fromSnapMeters: path.from.distanceMetres, toSnapMeters: path.to.distanceMetres))
+                                  fromSnapMeters: path.from.distanceMeters, toSnapMeters: path.to.distanceMeters))
             if request.includeGeometry {
                 geometry.append(contentsOf: geometry.isEmpty ? path.geometry[...] : path.geometry.dropFirst())
             }
@@ -115,7 +115,7 @@ public final class GraphRouteEstimator: RouteEstimator {
     /// boundaries, merged into the last segment when it is in the same hour and zone side.
     func drive(_ piece: RoadGraph.PieceDetail, outside: Bool, profile: SpeedProfile, freeKmh: Double, signalWait: Double,
                clock: inout Double, into segments: inout [TripSegment]) {
-        var left = piece.distanceMetres
+        var left = piece.distanceMeters
         var freeLeft = piece.freeFlowSeconds
         let signal = piece.signalAtEnd ? min(piece.freeFlowSeconds, signalWait) : 0
         repeat {

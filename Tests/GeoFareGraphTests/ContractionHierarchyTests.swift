@@ -48,7 +48,7 @@ import Testing
 
     @Test func selfLoopsAndParallelArcs() throws {
         var b = TestNetworks.Builder()
-        let a = b.node(xMetres: 0, yMetres: 0), c = b.node(xMetres: 100, yMetres: 0)
+        let a = b.node(xMeters: 0, yMeters: 0), c = b.node(xMeters: 100, yMeters: 0)
         b.arc(a, a, distance: 1, time: 1)
         b.arc(a, c, distance: 500, time: 900)
         b.arc(a, c, distance: 700, time: 300)  // a parallel arc: faster but longer
@@ -65,7 +65,7 @@ import Testing
         let net = TestNetworks.chains(count: 20)
         let q = ContractionHierarchyQuery(hierarchy: try ContractionHierarchy(network: net, metric: .shortest))
         // two sources: node 0 with a small offset is farther than node 5 with a large one only when the offset is large enough
-        let w = (0..<5).reduce(UInt64(0)) { $0 + UInt64(net.arcDistanceCentimetres[$1]) }
+        let w = (0..<5).reduce(UInt64(0)) { $0 + UInt64(net.arcDistanceCentimeters[$1]) }
         let r = try #require(q.search(sources: [RouteEndpoint(node: 0, offset: 10), RouteEndpoint(node: 5, offset: UInt32(w) + 11)],
                                       targets: [RouteEndpoint(node: 10, offset: 4)]))
         #expect(r.sourceIndex == 0)

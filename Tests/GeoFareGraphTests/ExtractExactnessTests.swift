@@ -30,9 +30,9 @@ struct ExtractExactnessTests {
             let a = Coordinate(uncheckedLatitude: .random(in: m.south...m.north, using: &rng), longitude: .random(in: m.west...m.east, using: &rng))
             let b = Coordinate(uncheckedLatitude: .random(in: m.south...m.north, using: &rng), longitude: .random(in: m.west...m.east, using: &rng))
             for metric in GraphMetric.allCases {
-                let x = try? mapped.route(from: a, to: b, metric: metric, maxSnapMetres: 500)
-                let y = try? inMemory.route(from: a, to: b, metric: metric, maxSnapMetres: 500)
-                #expect(x?.distanceMetres == y?.distanceMetres && x?.timeSeconds == y?.timeSeconds)
+                let x = try? mapped.route(from: a, to: b, metric: metric, maxSnapMeters: 500)
+                let y = try? inMemory.route(from: a, to: b, metric: metric, maxSnapMeters: 500)
+                #expect(x?.distanceMeters == y?.distanceMeters && x?.timeSeconds == y?.timeSeconds)
                 if x != nil { routed += 1 }
             }
         }

@@ -29,9 +29,9 @@ struct ExtractTests {
         // the arc length is at least the straight line between its ends (geodesic of the polyline)
         for a in stride(from: 0, to: network.arcCount, by: 7) {
             let t = Int(network.arcTail[a]), h = Int(network.arcHead[a])
-            let straight = WGS84Geodesic.distanceMetres(latitudeE7: network.nodeLatitudes[t], longitudeE7: network.nodeLongitudes[t],
+            let straight = WGS84Geodesic.distanceMeters(latitudeE7: network.nodeLatitudes[t], longitudeE7: network.nodeLongitudes[t],
                                                         latitudeE7: network.nodeLatitudes[h], longitudeE7: network.nodeLongitudes[h])
-            #expect(Double(network.arcDistanceCentimetres[a]) >= (straight * 100).rounded() - 1)
+            #expect(Double(network.arcDistanceCentimeters[a]) >= (straight * 100).rounded() - 1)
         }
     }
 
@@ -82,7 +82,7 @@ struct ExtractTests {
             var shortest: [UInt64: UInt32] = [:]
             for a in 0..<network.arcCount {
                 let key = UInt64(network.arcTail[a]) << 32 | UInt64(network.arcHead[a])
-                shortest[key] = min(shortest[key] ?? .max, network.arcDistanceCentimetres[a])
+                shortest[key] = min(shortest[key] ?? .max, network.arcDistanceCentimeters[a])
             }
             let km = shortest.values.reduce(0.0) { $0 + Double($1) } / 100_000
             #expect(network.nodeCount == calibration.junctions + calibration.loops, "\(name)")

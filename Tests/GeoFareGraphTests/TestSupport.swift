@@ -32,7 +32,7 @@ extension RoadNetwork {
     func expectValid() {
         let n = nodeCount, m = arcCount
         #expect(nodeLongitudes.count == n)
-        for column in [arcHead.count, arcDistanceCentimetres.count, arcTimeMilliseconds.count, arcRoadClass.count, arcFlags.count] {
+        for column in [arcHead.count, arcDistanceCentimeters.count, arcTimeMilliseconds.count, arcRoadClass.count, arcFlags.count] {
             #expect(column == m)
         }
         #expect(shapeStart.count == m + 1)
@@ -42,7 +42,7 @@ extension RoadNetwork {
         #expect(zip(shapeStart, shapeStart.dropFirst()).allSatisfy { $0 <= $1 }, "shapeStart must be monotone")
         #expect(arcTail.allSatisfy { Int($0) < n } && arcHead.allSatisfy { Int($0) < n }, "arc endpoints in range")
         #expect(!zip(arcTail, arcHead).contains { $0 == $1 }, "no self-loops")
-        #expect(arcDistanceCentimetres.allSatisfy { $0 >= 1 } && arcTimeMilliseconds.allSatisfy { $0 >= 1 })
+        #expect(arcDistanceCentimeters.allSatisfy { $0 >= 1 } && arcTimeMilliseconds.allSatisfy { $0 >= 1 })
         #expect(nodeLatitudes.allSatisfy { abs($0) <= 900_000_000 } && nodeLongitudes.allSatisfy { abs($0) <= 1_800_000_000 })
         guard n > 0 else { return }
         for reverse in [false, true] {

@@ -15,7 +15,7 @@ public enum WGS84Geodesic {
     static let b = a * (1 - f)
 
     /// The geodesic distance in metres between two points given in degrees.
-    public static func distanceMetres(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
+    public static func distanceMeters(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
         if latitude1 == latitude2 && longitude1 == longitude2 { return 0 }
         let rad = Double.pi / 180
         let L = (longitude2 - longitude1) * rad
@@ -50,7 +50,7 @@ public enum WGS84Geodesic {
 
     /// The geodesic distance in metres between two points in OSM fixed point (1e-7 degrees).
     @inline(__always)
-    public static func distanceMetres(latitudeE7 lat1: Int32, longitudeE7 lon1: Int32, latitudeE7 lat2: Int32, longitudeE7 lon2: Int32) -> Double {
-        distanceMetres(latitude1: Double(lat1) * 1e-7, longitude1: Double(lon1) * 1e-7, latitude2: Double(lat2) * 1e-7, longitude2: Double(lon2) * 1e-7)
+    public static func distanceMeters(latitudeE7 lat1: Int32, longitudeE7 lon1: Int32, latitudeE7 lat2: Int32, longitudeE7 lon2: Int32) -> Double {
+        distanceMeters(latitude1: Double(lat1) * 1e-7, longitude1: Double(lon1) * 1e-7, latitude2: Double(lat2) * 1e-7, longitude2: Double(lon2) * 1e-7)
     }
 }

@@ -23,7 +23,7 @@ enum GraphFileLayout {
         static let metadata: UInt32 = 1
         static let nodeLatitudes: UInt32 = 10, nodeLongitudes: UInt32 = 11
         static let arcTail: UInt32 = 12, arcHead: UInt32 = 13
-        static let arcDistanceCentimetres: UInt32 = 14, arcTimeMilliseconds: UInt32 = 15
+        static let arcDistanceCentimeters: UInt32 = 14, arcTimeMilliseconds: UInt32 = 15
         static let arcRoadClass: UInt32 = 16, arcFlags: UInt32 = 17
         static let shapeStart: UInt32 = 18, shapeLatitudes: UInt32 = 19, shapeLongitudes: UInt32 = 20
         /// The hierarchy of `metric`: ten arrays in the order of ``ContractionHierarchy/Arrays``.

@@ -27,7 +27,7 @@ public enum GraphFileWriter {
         func add<T: BitwiseCopyable>(_ id: UInt32, _ a: [T]) { sections.append((id, a.withUnsafeBytes { Array($0) })) }
         add(S.nodeLatitudes, network.nodeLatitudes); add(S.nodeLongitudes, network.nodeLongitudes)
         add(S.arcTail, network.arcTail); add(S.arcHead, network.arcHead)
-        add(S.arcDistanceCentimetres, network.arcDistanceCentimetres); add(S.arcTimeMilliseconds, network.arcTimeMilliseconds)
+        add(S.arcDistanceCentimeters, network.arcDistanceCentimeters); add(S.arcTimeMilliseconds, network.arcTimeMilliseconds)
         add(S.arcRoadClass, network.arcRoadClass); add(S.arcFlags, network.arcFlags)
         add(S.shapeStart, network.shapeStart); add(S.shapeLatitudes, network.shapeLatitudes); add(S.shapeLongitudes, network.shapeLongitudes)
         for metric in GraphMetric.allCases {

@@ -73,7 +73,7 @@ enum ArcSplitter {
                     shapeLat.removeAll(keepingCapacity: true); shapeLon.removeAll(keepingCapacity: true)
                     continue
                 }
-                metres += WGS84Geodesic.distanceMetres(latitudeE7: g.nodeLatitudes[Int(prev)], longitudeE7: g.nodeLongitudes[Int(prev)],
+                metres += WGS84Geodesic.distanceMeters(latitudeE7: g.nodeLatitudes[Int(prev)], longitudeE7: g.nodeLongitudes[Int(prev)],
                                                        latitudeE7: g.nodeLatitudes[Int(i)], longitudeE7: g.nodeLongitudes[Int(i)])
                 prev = i
                 guard routing[Int(i)] else {
@@ -116,7 +116,7 @@ enum ArcSplitter {
         g.arcTail.append(tail)
         g.arcHead.append(head)
         g.arcWay.append(Int32(w))
-        g.arcDistanceCentimetres.append(cm)
+        g.arcDistanceCentimeters.append(cm)
         g.arcTravelMilliseconds.append(ms)
         g.arcRoadClass.append(ways.wayClass[w])
         g.arcFlags.append(ways.wayFlags[w].rawValue)

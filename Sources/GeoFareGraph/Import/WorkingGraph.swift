@@ -9,7 +9,7 @@ struct WorkingGraph {
     var arcTail: [Int32] = []
     var arcHead: [Int32] = []
     var arcWay: [Int32] = []
-    var arcDistanceCentimetres: [UInt32] = []
+    var arcDistanceCentimeters: [UInt32] = []
     /// Travel time without any signal penalty, milliseconds (the penalty depends on the final head).
     var arcTravelMilliseconds: [UInt32] = []
     var arcRoadClass: [UInt8] = []
@@ -34,7 +34,7 @@ struct WorkingGraph {
         arcTail.append(tail)
         arcHead.append(arcHead[b])
         arcWay.append(arcWay[b])
-        arcDistanceCentimetres.append(arcDistanceCentimetres[b])
+        arcDistanceCentimeters.append(arcDistanceCentimeters[b])
         arcTravelMilliseconds.append(arcTravelMilliseconds[b])
         arcRoadClass.append(arcRoadClass[b])
         arcFlags.append(arcFlags[b])
@@ -174,7 +174,7 @@ struct WorkingGraph {
             let head = Int(arcHead[a])
             net.arcTail.append(UInt32(newId[Int(arcTail[a])]))
             net.arcHead.append(UInt32(newId[head]))
-            net.arcDistanceCentimetres.append(arcDistanceCentimetres[a])
+            net.arcDistanceCentimeters.append(arcDistanceCentimeters[a])
             var flags = ArcFlags(rawValue: arcFlags[a])
             var time = UInt64(arcTravelMilliseconds[a])
             if nodeSignal[head] && signalPenaltyMilliseconds > 0 {

@@ -3,14 +3,14 @@
 public enum GraphMetric: String, Sendable, Hashable, CaseIterable, Codable {
     /// Travel time, milliseconds per arc (``RoadNetwork/arcTimeMilliseconds``). The default.
     case fastest
-    /// Length, centimetres per arc (``RoadNetwork/arcDistanceCentimetres``).
+    /// Length, centimetres per arc (``RoadNetwork/arcDistanceCentimeters``).
     case shortest
 
     /// The arc weights of `network` under this metric (milliseconds or centimetres).
     public func weights(of network: RoadNetwork) -> [UInt32] {
         switch self {
         case .fastest: network.arcTimeMilliseconds
-        case .shortest: network.arcDistanceCentimetres
+        case .shortest: network.arcDistanceCentimeters
         }
     }
 

@@ -4,7 +4,7 @@ import GeoFareCore
 struct NetworkView: @unchecked Sendable {
     var nodeLatitudes: UnsafeBufferPointer<Int32>, nodeLongitudes: UnsafeBufferPointer<Int32>
     var arcTail: UnsafeBufferPointer<UInt32>, arcHead: UnsafeBufferPointer<UInt32>
-    var arcDistanceCentimetres: UnsafeBufferPointer<UInt32>, arcTimeMilliseconds: UnsafeBufferPointer<UInt32>
+    var arcDistanceCentimeters: UnsafeBufferPointer<UInt32>, arcTimeMilliseconds: UnsafeBufferPointer<UInt32>
     var arcRoadClass: UnsafeBufferPointer<UInt8>, arcFlags: UnsafeBufferPointer<UInt8>
     var shapeStart: UnsafeBufferPointer<UInt32>, shapeLatitudes: UnsafeBufferPointer<Int32>, shapeLongitudes: UnsafeBufferPointer<Int32>
 
@@ -12,13 +12,13 @@ struct NetworkView: @unchecked Sendable {
     var arcCount: Int { arcTail.count }
 
     func weights(_ metric: GraphMetric) -> UnsafeBufferPointer<UInt32> {
-        metric == .fastest ? arcTimeMilliseconds : arcDistanceCentimetres
+        metric == .fastest ? arcTimeMilliseconds : arcDistanceCentimeters
     }
 
     init(keeping n: RoadNetwork, in owner: BufferOwner) {
         nodeLatitudes = owner.keep(n.nodeLatitudes); nodeLongitudes = owner.keep(n.nodeLongitudes)
         arcTail = owner.keep(n.arcTail); arcHead = owner.keep(n.arcHead)
-        arcDistanceCentimetres = owner.keep(n.arcDistanceCentimetres); arcTimeMilliseconds = owner.keep(n.arcTimeMilliseconds)
+        arcDistanceCentimeters = owner.keep(n.arcDistanceCentimeters); arcTimeMilliseconds = owner.keep(n.arcTimeMilliseconds)
         arcRoadClass = owner.keep(n.arcRoadClass); arcFlags = owner.keep(n.arcFlags)
         shapeStart = owner.keep(n.shapeStart); shapeLatitudes = owner.keep(n.shapeLatitudes); shapeLongitudes = owner.keep(n.shapeLongitudes)
     }
@@ -33,7 +33,7 @@ struct NetworkView: @unchecked Sendable {
               let tail = file.view(S.arcTail, as: UInt32.self) else { throw file.corrupt("node or arc sections missing") }
         let m = tail.count
         guard let head = file.view(S.arcHead, as: UInt32.self, count: m),
-              let dist = file.view(S.arcDistanceCentimetres, as: UInt32.self, count: m),
+              let dist = file.view(S.arcDistanceCentimeters, as: UInt32.self, count: m),
               let time = file.view(S.arcTimeMilliseconds, as: UInt32.self, count: m),
               let cls = file.view(S.arcRoadClass, as: UInt8.self, count: m),
               let flags = file.view(S.arcFlags, as: UInt8.self, count: m),
@@ -42,7 +42,7 @@ struct NetworkView: @unchecked Sendable {
               let slon = file.view(S.shapeLongitudes, as: Int32.self, count: slat.count)
         else { throw file.corrupt("arc or shape sections missing or of the wrong size") }
         nodeLatitudes = lat; nodeLongitudes = lon; arcTail = tail; arcHead = head
-        arcDistanceCentimetres = dist; arcTimeMilliseconds = time; arcRoadClass = cls; arcFlags = flags
+        arcDistanceCentimeters = dist; arcTimeMilliseconds = time; arcRoadClass = cls; arcFlags = flags
         shapeStart = start; shapeLatitudes = slat; shapeLongitudes = slon
         guard start[0] == 0, Int(start[m]) == slat.count else { throw file.corrupt("shape starts do not span the shapes") }
         for i in 0..<m {

@@ -6,7 +6,7 @@
 ///   Coordinates are OSM's fixed point, 1e-7 degrees.
 /// - Arc `i` goes from `arcTail[i]` to `arcHead[i]`. Its integer weights are exact so that a
 ///   contraction-hierarchy answer can be compared to the unit with plain Dijkstra:
-///   `arcDistanceCentimetres` (the WGS84 geodesic length of its polyline, rounded to the nearest
+///   `arcDistanceCentimeters` (the WGS84 geodesic length of its polyline, rounded to the nearest
 ///   centimetre, never 0) and `arcTimeMilliseconds` (free-flow travel time by the profile,
 ///   including any penalty at its head such as a traffic signal, never 0).
 /// - The polyline of arc `i` is its tail, then the shape points
@@ -18,7 +18,7 @@ public struct RoadNetwork: Sendable, Equatable {
     public var nodeLongitudes: [Int32]
     public var arcTail: [UInt32]
     public var arcHead: [UInt32]
-    public var arcDistanceCentimetres: [UInt32]
+    public var arcDistanceCentimeters: [UInt32]
     public var arcTimeMilliseconds: [UInt32]
     public var arcRoadClass: [UInt8]
     public var arcFlags: [UInt8]
@@ -27,13 +27,13 @@ public struct RoadNetwork: Sendable, Equatable {
     public var shapeLongitudes: [Int32]
 
     public init(nodeLatitudes: [Int32] = [], nodeLongitudes: [Int32] = [], arcTail: [UInt32] = [], arcHead: [UInt32] = [],
-                arcDistanceCentimetres: [UInt32] = [], arcTimeMilliseconds: [UInt32] = [], arcRoadClass: [UInt8] = [],
+                arcDistanceCentimeters: [UInt32] = [], arcTimeMilliseconds: [UInt32] = [], arcRoadClass: [UInt8] = [],
                 arcFlags: [UInt8] = [], shapeStart: [UInt32] = [0], shapeLatitudes: [Int32] = [], shapeLongitudes: [Int32] = []) {
         self.nodeLatitudes = nodeLatitudes
         self.nodeLongitudes = nodeLongitudes
         self.arcTail = arcTail
         self.arcHead = arcHead
-        self.arcDistanceCentimetres = arcDistanceCentimetres
+        self.arcDistanceCentimeters = arcDistanceCentimeters
         self.arcTimeMilliseconds = arcTimeMilliseconds
         self.arcRoadClass = arcRoadClass
         self.arcFlags = arcFlags

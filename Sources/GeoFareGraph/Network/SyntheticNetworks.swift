@@ -8,16 +8,16 @@ import GeoFareCore
 /// rounded to cm, at least 1) and times from a speed per arc (ms, at least 1).
 public enum SyntheticNetworks {
     static let baseLat = 37.5, baseLon = 127.0
-    static let metresPerDegreeLat = 111_320.0
+    static let metersPerDegreeLat = 111_320.0
 
     /// A network builder: add nodes at metre offsets and arcs between them.
     struct Builder {
         var net = RoadNetwork()
         var lon0 = baseLon, lat0 = baseLat
 
-        mutating func node(xMetres x: Double, yMetres y: Double) -> UInt32 {
-            let lat = lat0 + y / metresPerDegreeLat
-            let lon = lon0 + x / (metresPerDegreeLat * cos(lat0 * .pi / 180))
+        mutating func node(xMeters x: Double, yMeters y: Double) -> UInt32 {
+            let lat = lat0 + y / metersPerDegreeLat
+            let lon = lon0 + x / (metersPerDegreeLat * cos(lat0 * .pi / 180))
             net.nodeLatitudes.append(Int32((lat * 1e7).rounded()))
             net.nodeLongitudes.append(Int32((lon * 1e7).rounded()))
             return UInt32(net.nodeCount - 1)
@@ -36,7 +36,7 @@ public enum SyntheticNetworks {
             let ms = time ?? UInt32(max(1, (Double(cm) / 100 / (speedKmh / 3.6) * 1000).rounded()))
             net.arcTail.append(u)
             net.arcHead.append(v)
-            net.arcDistanceCentimetres.append(cm)
+            net.arcDistanceCentimeters.append(cm)
             net.arcTimeMilliseconds.append(ms)
             net.arcRoadClass.append(roadClass)
             net.arcFlags.append(0)
@@ -46,8 +46,8 @@ public enum SyntheticNetworks {
 
         static func metres(_ a: (Int32, Int32), _ b: (Int32, Int32)) -> Double {
             let lat = (Double(a.0) + Double(b.0)) / 2e7
-            let dy = Double(b.0 - a.0) / 1e7 * metresPerDegreeLat
-            let dx = Double(b.1 - a.1) / 1e7 * metresPerDegreeLat * cos(lat * .pi / 180)
+            let dy = Double(b.0 - a.0) / 1e7 * metersPerDegreeLat
+            let dx = Double(b.1 - a.1) / 1e7 * metersPerDegreeLat * cos(lat * .pi / 180)
             return (dx * dx + dy * dy).squareRoot()
         }
     }
@@ -62,8 +62,8 @@ public enum SyntheticNetworks {
         var b = Builder()
         for y in 0..<side {
             for x in 0..<side {
-                _ = b.node(xMetres: Double(x) * 100 + Double.random(in: -15...15, using: &rng),
-                           yMetres: Double(y) * 100 + Double.random(in: -15...15, using: &rng))
+                _ = b.node(xMeters: Double(x) * 100 + Double.random(in: -15...15, using: &rng),
+                           yMeters: Double(y) * 100 + Double.random(in: -15...15, using: &rng))
             }
         }
         func link(_ u: UInt32, _ v: UInt32, line: Int, rng: inout SeededGenerator) {

@@ -12,7 +12,7 @@ public struct GraphPath: Sendable, Hashable {
     /// The metric the route minimised.
     public var metric: GraphMetric
     /// Length in metres: the exact sum of the pieces' centimetres (partial arcs pro rata, rounded to the cm) / 100.
-    public var distanceMetres: Double
+    public var distanceMeters: Double
     /// Travel time in seconds: the sum of the pieces' milliseconds / 1000.
     public var timeSeconds: Double
     /// The pieces in driving order.

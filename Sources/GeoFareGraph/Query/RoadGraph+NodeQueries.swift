@@ -18,7 +18,7 @@ extension RoadGraph {
             self.metric = metric
             ch = ContractionHierarchyQuery(hierarchy: graph.hierarchies[metric.index])
             let net = graph.network
-            let weights = metric == .fastest ? Array(net.arcTimeMilliseconds) : Array(net.arcDistanceCentimetres)
+            let weights = metric == .fastest ? Array(net.arcTimeMilliseconds) : Array(net.arcDistanceCentimeters)
             dijkstra = DijkstraQuery(graph: ArcGraph(nodeCount: net.nodeCount, tails: Array(net.arcTail), heads: Array(net.arcHead), weights: weights))
         }
 

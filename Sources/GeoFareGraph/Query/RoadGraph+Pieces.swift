@@ -5,8 +5,8 @@ extension RoadGraph {
     /// centimetres and milliseconds, whether a traffic signal stands at its end, and a point in
     /// its middle (to tell inside from outside a zone along the road).
     public struct PieceDetail: Sendable, Hashable {
-        /// Metres of road, so that the pieces sum exactly to ``GraphPath/distanceMetres``.
-        public var distanceMetres: Double
+        /// Metres of road, so that the pieces sum exactly to ``GraphPath/distanceMeters``.
+        public var distanceMeters: Double
         /// Free-flow seconds by the profile (signal penalty included), summing to ``GraphPath/timeSeconds``.
         public var freeFlowSeconds: Double
         /// The piece reaches its arc's head and a signal stands there: its time includes the wait.
@@ -34,11 +34,11 @@ extension RoadGraph {
             } else if i == path.pieces.count - 1 {
                 cm = path.to.fromTail[1]; ms = path.to.fromTail[0]
             } else {
-                cm = net.arcDistanceCentimetres[a]; ms = net.arcTimeMilliseconds[a]
+                cm = net.arcDistanceCentimeters[a]; ms = net.arcTimeMilliseconds[a]
             }
             net.polyline(a, into: &points)
             let mid = Self.point(at: (p.fractionFrom + p.fractionTo) / 2, of: points)
-            out.append(PieceDetail(distanceMetres: Double(cm) / 100, freeFlowSeconds: Double(ms) / 1000,
+            out.append(PieceDetail(distanceMeters: Double(cm) / 100, freeFlowSeconds: Double(ms) / 1000,
                                    signalAtEnd: p.fractionTo >= 1 && ArcFlags(rawValue: net.arcFlags[a]).contains(.signalAtHead),
                                    roadClass: net.arcRoadClass[a], midpoint: mid))
         }

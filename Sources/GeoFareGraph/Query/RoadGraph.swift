@@ -62,32 +62,32 @@ public final class RoadGraph: Sendable {
     }
 
     /// The arcs of the road nearest `point` (both directions of a two-way road), and of any other
-    /// road within ``Snapper/tieMetres`` (1 m) of it, nearest first; each candidate's
-    /// `distanceMetres` is the distance from `point` to the road.
-    /// - Parameter maxDistanceMetres: the largest snap distance, metres.
+    /// road within ``Snapper/tieMeters`` (1 m) of it, nearest first; each candidate's
+    /// `distanceMeters` is the distance from `point` to the road.
+    /// - Parameter maxDistanceMeters: the largest snap distance, metres.
     /// - Throws: ``GeoFareError`` `no_road_nearby` with `field` when no arc is that close,
-    ///   `invalid_snap_distance` when `maxDistanceMetres` is not in (0, 100 000].
-    public func snap(_ point: Coordinate, maxDistanceMetres: Double = 200, field: String = "point") throws(GeoFareError) -> [SnapCandidate] {
+    ///   `invalid_snap_distance` when `maxDistanceMeters` is not in (0, 100 000].
+    public func snap(_ point: Coordinate, maxDistanceMeters: Double = 200, field: String = "point") throws(GeoFareError) -> [SnapCandidate] {
         var found: [SnapCandidate] = []
-        try snap(point, maxDistanceMetres: maxDistanceMetres, field: field, scratch: SnapScratch(), into: &found)
+        try snap(point, maxDistanceMeters: maxDistanceMeters, field: field, scratch: SnapScratch(), into: &found)
         return found
     }
 
-    /// ``snap(_:maxDistanceMetres:field:)`` into `found` with a thread's reusable buffers.
-    func snap(_ point: Coordinate, maxDistanceMetres: Double, field: String, scratch: SnapScratch,
+    /// ``snap(_:maxDistanceMeters:field:)`` into `found` with a thread's reusable buffers.
+    func snap(_ point: Coordinate, maxDistanceMeters: Double, field: String, scratch: SnapScratch,
               into found: inout [SnapCandidate]) throws(GeoFareError) {
-        guard maxDistanceMetres.isFinite, maxDistanceMetres > 0, maxDistanceMetres <= 100_000 else {
+        guard maxDistanceMeters.isFinite, maxDistanceMeters > 0, maxDistanceMeters <= 100_000 else {
             throw GeoFareError(code: .invalidSnapDistance,
-                             message: "the maximum snap distance must be a number of metres in (0, 100000], got \(maxDistanceMetres)",
+                             message: "the maximum snap distance must be a number of metres in (0, 100000], got \(maxDistanceMeters)",
                              field: "max_snap_distance")
         }
         guard point.latitude.isFinite, point.longitude.isFinite else {
             throw GeoFareError(code: .noRoadNearby, message: "\(point) is not a finite coordinate", field: field)
         }
-        snapper.candidates(near: point, maxDistanceMetres: maxDistanceMetres, scratch: scratch, into: &found)
+        snapper.candidates(near: point, maxDistanceMeters: maxDistanceMeters, scratch: scratch, into: &found)
         guard !found.isEmpty else {
             throw GeoFareError(code: .noRoadNearby,
-                             message: "no road within \(maxDistanceMetres) m of \(point)", field: field)
+                             message: "no road within \(maxDistanceMeters) m of \(point)", field: field)
         }
     }
 
@@ -96,7 +96,7 @@ public final class RoadGraph: Sendable {
 
     /// Routes with a fresh router (allocates its scratch space; reuse ``makeRouter()`` in loops).
     public func route(from: Coordinate, to: Coordinate, metric: GraphMetric = .fastest, withGeometry: Bool = false,
-                      maxSnapMetres: Double = 200) throws(GeoFareError) -> GraphPath {
-        try makeRouter().route(from: from, to: to, metric: metric, withGeometry: withGeometry, maxSnapMetres: maxSnapMetres)
+                      maxSnapMeters: Double = 200) throws(GeoFareError) -> GraphPath {
+        try makeRouter().route(from: from, to: to, metric: metric, withGeometry: withGeometry, maxSnapMeters: maxSnapMeters)
     }
 }

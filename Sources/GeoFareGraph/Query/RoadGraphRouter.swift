@@ -7,7 +7,7 @@ import GeoFareCore
 ///
 /// The candidates' offsets are only the partial arcs: the way from a point to its road costs
 /// nothing, so the candidates must all be on the point's nearest road (the snapper's rule, see
-/// ``RoadGraph/snap(_:maxDistanceMetres:field:)``), or a route could hop for free to a road
+/// ``RoadGraph/snap(_:maxDistanceMeters:field:)``), or a route could hop for free to a road
 /// farther away and come out shorter than any legal path.
 public final class RoadGraphRouter {
     public let graph: RoadGraph
@@ -26,19 +26,19 @@ public final class RoadGraphRouter {
 
     /// The best route from `from` to `to` under `metric`.
     /// - Throws: ``GeoFareError`` `no_road_nearby` (field `from` or `to`) when a point is farther than
-    ///   `maxSnapMetres` from every road, `no_route` when no path joins them.
+    ///   `maxSnapMeters` from every road, `no_route` when no path joins them.
     public func route(from: Coordinate, to: Coordinate, metric: GraphMetric = .fastest, withGeometry: Bool = false,
-                      maxSnapMetres: Double = 200) throws(GeoFareError) -> GraphPath {
-        try graph.snap(from, maxDistanceMetres: maxSnapMetres, field: "from", scratch: snapScratch, into: &starts)
-        try graph.snap(to, maxDistanceMetres: maxSnapMetres, field: "to", scratch: snapScratch, into: &ends)
+                      maxSnapMeters: Double = 200) throws(GeoFareError) -> GraphPath {
+        try graph.snap(from, maxDistanceMeters: maxSnapMeters, field: "from", scratch: snapScratch, into: &starts)
+        try graph.snap(to, maxDistanceMeters: maxSnapMeters, field: "to", scratch: snapScratch, into: &ends)
         return try route(starts: starts, ends: ends, metric: metric, withGeometry: withGeometry)
     }
 
-    /// ``RoadGraph/snap(_:maxDistanceMetres:field:)`` with this router's buffers (only the
+    /// ``RoadGraph/snap(_:maxDistanceMeters:field:)`` with this router's buffers (only the
     /// returned array is allocated).
-    public func snap(_ point: Coordinate, maxDistanceMetres: Double = 200, field: String = "point") throws(GeoFareError) -> [SnapCandidate] {
+    public func snap(_ point: Coordinate, maxDistanceMeters: Double = 200, field: String = "point") throws(GeoFareError) -> [SnapCandidate] {
         var found: [SnapCandidate] = []
-        try graph.snap(point, maxDistanceMetres: maxDistanceMetres, field: field, scratch: snapScratch, into: &found)
+        try graph.snap(point, maxDistanceMeters: maxDistanceMeters, field: field, scratch: snapScratch, into: &found)
         return found
     }
 
@@ -76,7 +76,7 @@ public final class RoadGraphRouter {
             cm += UInt64(s.toHead[1]); ms += UInt64(s.toHead[0])
             for a in arcs {
                 pieces.append(.init(arc: a, fractionFrom: 0, fractionTo: 1))
-                cm += UInt64(net.arcDistanceCentimetres[Int(a)]); ms += UInt64(net.arcTimeMilliseconds[Int(a)])
+                cm += UInt64(net.arcDistanceCentimeters[Int(a)]); ms += UInt64(net.arcTimeMilliseconds[Int(a)])
             }
             pieces.append(.init(arc: t.arc, fractionFrom: 0, fractionTo: t.fraction))
             cm += UInt64(t.fromTail[1]); ms += UInt64(t.fromTail[0])
@@ -98,7 +98,7 @@ public final class RoadGraphRouter {
             }
             geometry.append(t.point)
         }
-        return GraphPath(metric: metric, distanceMetres: Double(cm) / 100, timeSeconds: Double(ms) / 1000, pieces: pieces,
+        return GraphPath(metric: metric, distanceMeters: Double(cm) / 100, timeSeconds: Double(ms) / 1000, pieces: pieces,
                          from: s, to: t, geometry: geometry)
     }
 

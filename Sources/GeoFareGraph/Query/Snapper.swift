@@ -10,7 +10,7 @@ public struct SnapCandidate: Sendable, Hashable {
     /// The point on the arc.
     public var point: Coordinate
     /// Distance from the query point to `point`, metres.
-    public var distanceMetres: Double
+    public var distanceMeters: Double
     /// Weights from the tail to the point, per metric (index ``GraphMetric/index``): ms, cm.
     public var fromTail: SIMD2<UInt32>
     /// Weights from the point to the head, per metric; `fromTail[k] + toHead[k]` is the arc's weight.
@@ -30,24 +30,24 @@ final class SnapScratch {
 /// A point snaps like a taxi starts: onto the nearest road only (both of its directions where it
 /// is two-way), never onto a road farther away, which a route could otherwise reach by a free hop
 /// across a median or a block corner. Other roads are offered only within a tie of the nearest
-/// (``tie(nearest:tieMetres:)``): a point at a junction, or between two roads, may start on any
+/// (``tie(nearest:tieMeters:)``): a point at a junction, or between two roads, may start on any
 /// of them; a point on a road stays on it.
 struct Snapper: @unchecked Sendable {
-    static let metresPerDegree = 111_319.49
+    static let metersPerDegree = 111_319.49
     /// How much farther than the nearest road another road may lie and still be a candidate, at
     /// most, metres (1 m: a point at a junction snaps onto every road of it; a carriageway or
     /// street even a few metres farther is never offered).
-    static let tieMetres = 1.0
+    static let tieMeters = 1.0
     /// A point this close to a road lies on it, metres (the rounding of a point given at a node's
     /// own coordinates).
-    static let onRoadMetres = 0.01
+    static let onRoadMeters = 0.01
 
-    /// The tie for a point `nearest` metres from its nearest road: `tieMetres`, but no more than
-    /// `nearest` itself (at least ``onRoadMetres``), so that a point on a road, such as a node under
+    /// The tie for a point `nearest` metres from its nearest road: `tieMeters`, but no more than
+    /// `nearest` itself (at least ``onRoadMeters``), so that a point on a road, such as a node under
     /// a bridge, starts on that road and not on the one passing a few decimetres away.
     @inline(__always)
-    static func tie(nearest: Double, tieMetres: Double = Snapper.tieMetres) -> Double {
-        max(onRoadMetres, min(tieMetres, nearest))
+    static func tie(nearest: Double, tieMeters: Double = Snapper.tieMeters) -> Double {
+        max(onRoadMeters, min(tieMeters, nearest))
     }
     let net: NetworkView
     let south: Double, west: Double
@@ -73,7 +73,7 @@ struct Snapper: @unchecked Sendable {
         }
         if s > n { s = 0; n = 0; w = 0; e = 0 }
         let cosLat = max(0.05, cos((s + n) / 2 * .pi / 180))
-        var cell = 250.0 / Self.metresPerDegree
+        var cell = 250.0 / Self.metersPerDegree
         while ((n - s) / cell + 1) * ((e - w) / (cell / cosLat) + 1) > 4_000_000 { cell *= 2 }
         south = s; west = w; cellLat = cell; cellLon = cell / cosLat
         rows = Int((n - s) / cellLat) + 1
@@ -110,17 +110,17 @@ struct Snapper: @unchecked Sendable {
         entrySegment = segs
     }
 
-    /// The arcs within `maxDistanceMetres` of `point` whose distance is within the tie
-    /// (``tie(nearest:tieMetres:)``) of the nearest arc's, nearest first (ties by arc): the nearest
+    /// The arcs within `maxDistanceMeters` of `point` whose distance is within the tie
+    /// (``tie(nearest:tieMeters:)``) of the nearest arc's, nearest first (ties by arc): the nearest
     /// road's arcs (both directions of a two-way street lie at the same distance) and any other
     /// road within the tie.
     /// - Parameters:
-    ///   - maxDistanceMetres: the largest snap distance, metres.
-    ///   - tieMetres: the largest tie, metres (``tieMetres`` by default).
-    /// - Returns: the candidates, empty when no arc lies within `maxDistanceMetres`.
-    func candidates(near point: Coordinate, maxDistanceMetres: Double, tieMetres: Double = Snapper.tieMetres) -> [SnapCandidate] {
+    ///   - maxDistanceMeters: the largest snap distance, metres.
+    ///   - tieMeters: the largest tie, metres (``tieMeters`` by default).
+    /// - Returns: the candidates, empty when no arc lies within `maxDistanceMeters`.
+    func candidates(near point: Coordinate, maxDistanceMeters: Double, tieMeters: Double = Snapper.tieMeters) -> [SnapCandidate] {
         var chosen: [SnapCandidate] = []
-        candidates(near: point, maxDistanceMetres: maxDistanceMetres, tieMetres: tieMetres, scratch: SnapScratch(), into: &chosen)
+        candidates(near: point, maxDistanceMeters: maxDistanceMeters, tieMeters: tieMeters, scratch: SnapScratch(), into: &chosen)
         return chosen
     }
 
@@ -132,24 +132,24 @@ struct Snapper: @unchecked Sendable {
     /// so far plus its tie, which shrinks as the nearest does); the rings stop once the square inside the next ring reaches past the
     /// limit. A segment is indexed in every cell its box touches, so its nearest point lies in a
     /// scanned cell whenever it is within the final limit: the answer is the one a scan of every
-    /// cell within `maxDistanceMetres` gives. An arc's two segments at the same distance (a
+    /// cell within `maxDistanceMeters` gives. An arc's two segments at the same distance (a
     /// vertex) resolve to the lower segment.
-    func candidates(near point: Coordinate, maxDistanceMetres: Double, tieMetres: Double = Snapper.tieMetres,
+    func candidates(near point: Coordinate, maxDistanceMeters: Double, tieMeters: Double = Snapper.tieMeters,
                     scratch: SnapScratch, into chosen: inout [SnapCandidate]) {
         chosen.removeAll(keepingCapacity: true)
         let cosLat = cos(point.latitude * .pi / 180)
-        let mx = Self.metresPerDegree * cosLat, my = Self.metresPerDegree
-        let dLat = maxDistanceMetres / my, dLon = maxDistanceMetres / max(mx, 1)
+        let mx = Self.metersPerDegree * cosLat, my = Self.metersPerDegree
+        let dLat = maxDistanceMeters / my, dLon = maxDistanceMeters / max(mx, 1)
         let y0 = max(0, Int(((point.latitude - dLat) - south) / cellLat)), y1 = min(rows - 1, Int(((point.latitude + dLat) - south) / cellLat))
         let x0 = max(0, Int(((point.longitude - dLon) - west) / cellLon)), x1 = min(columns - 1, Int(((point.longitude + dLon) - west) / cellLon))
         guard y0 <= y1, x0 <= x1, point.latitude + dLat >= south, point.longitude + dLon >= west else { return }
         // the point's cell (it may lie outside the grid), clamped to one ring outside the box
         let cy = min(y1 + 1, max(y0 - 1, Int(((point.latitude - south) / cellLat).rounded(.down))))
         let cx = min(x1 + 1, max(x0 - 1, Int(((point.longitude - west) / cellLon).rounded(.down))))
-        let maxD2 = maxDistanceMetres * maxDistanceMetres
+        let maxD2 = maxDistanceMeters * maxDistanceMeters
         // bounds on float rounding between the cell rectangles and the projections (metres)
         let margin = 1e-3
-        var limit = maxDistanceMetres, nearest = Double.infinity
+        var limit = maxDistanceMeters, nearest = Double.infinity
         // best segment per arc within the limit: (arc, distance², segment, t)
         scratch.hits.removeAll(keepingCapacity: true)
         func local(_ p: (lat: Int32, lon: Int32)) -> (Double, Double) {
@@ -183,7 +183,7 @@ struct Snapper: @unchecked Sendable {
                 } else {
                     scratch.hits.append((arc, d2, seg, t))
                 }
-                if d < nearest { nearest = d; limit = min(maxDistanceMetres, nearest + Self.tie(nearest: nearest, tieMetres: tieMetres)) }
+                if d < nearest { nearest = d; limit = min(maxDistanceMeters, nearest + Self.tie(nearest: nearest, tieMeters: tieMeters)) }
             }
         }
         let rings = max(cy - y0, y1 - cy, cx - x0, x1 - cx)
@@ -206,7 +206,7 @@ struct Snapper: @unchecked Sendable {
         }
         guard !scratch.hits.isEmpty else { return }
         // the arcs within the tie of the nearest, nearest first (ties by arc)
-        let keep = nearest + Self.tie(nearest: nearest, tieMetres: tieMetres)
+        let keep = nearest + Self.tie(nearest: nearest, tieMeters: tieMeters)
         scratch.hits.removeAll { $0.d2.squareRoot() > keep }
         scratch.hits.sort { ($0.d2.squareRoot(), $0.arc) < ($1.d2.squareRoot(), $1.arc) }
         for b in scratch.hits {
@@ -248,7 +248,7 @@ struct Snapper: @unchecked Sendable {
             toHead[metric.index] = w - part
         }
         return SnapCandidate(arc: arc, fraction: f, point: Coordinate(uncheckedLatitude: lat, longitude: lon),
-                             distanceMetres: d2.squareRoot(), fromTail: fromTail, toHead: toHead)
+                             distanceMeters: d2.squareRoot(), fromTail: fromTail, toHead: toHead)
     }
 
     @inline(__always)
