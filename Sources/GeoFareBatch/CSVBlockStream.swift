@@ -131,17 +131,13 @@ public final class CSVBlockStream {
         let (cutPoints, before, newlines) = CSVRecordScanner.cuts(block, parts: lanes)
         let parts = PartBox(count: cutPoints.count - 1)
         let shared = SharedBytes(buffer: block)
-        let group = DispatchGroup()
-        let queue = DispatchQueue.global(qos: .userInitiated)
-        for k in 0..<(cutPoints.count - 1) {
-            queue.async(group: group) {
-                let piece = Piece(bytes: UnsafeBufferPointer(rebasing: shared.buffer[cutPoints[k]..<cutPoints[k + 1]]),
-                                  firstLine: firstLine + before[k], lane: k)
-                var out = pool.take()
-                out.reserve(piece.bytes.count * 5 / 2 + 256)
-                let counts = lane(piece, &out)
-                parts.set(k, out, counts)
-            }
+        let group = Parallel.start(lanes: 0..<(cutPoints.count - 1)) { k in
+            let piece = Piece(bytes: UnsafeBufferPointer(rebasing: shared.buffer[cutPoints[k]..<cutPoints[k + 1]]),
+                              firstLine: firstLine + before[k], lane: k)
+            var out = pool.take()
+            out.reserve(piece.bytes.count * 5 / 2 + 256)
+            let counts = lane(piece, &out)
+            parts.set(k, out, counts)
         }
         return (group, parts, newlines)
     }

@@ -108,7 +108,7 @@ public final class Meter: Sendable {
     /// A meter equal to this one but its own object: a thread that prices millions of trips
     /// keeps private copies, so the reference counting of a shared object does not bounce
     /// between cores.
-    public func copy() -> Meter {
+    func copy() -> Meter {
         Meter(tariff: tariff, version: version, clock: clock)
     }
 

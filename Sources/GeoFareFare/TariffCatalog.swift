@@ -103,7 +103,7 @@ public final class TariffCatalog: Sendable {
 
     /// The same tariffs and zones with every meter copied (``Meter/copy()``): for one thread's
     /// hot loop (see ``TripPricer/lane()``).
-    public func withPrivateMeters() -> TariffCatalog {
+    func withPrivateMeters() -> TariffCatalog {
         TariffCatalog(copying: self)
     }
 

@@ -133,7 +133,7 @@ public final class WorkerLoop: @unchecked Sendable {
         buffer.withUnsafeBytes { raw in
             let base = UnsafeRawBufferPointerBox(raw)
             let lanes = lines.count >= 64 && threads > 1 ? threads : 1
-            Self.parallel(lanes) { lane in
+            Parallel.run(lanes: lanes) { lane in
                 var k = lane
                 while k < lines.count {
                     defer { k += lanes }
@@ -198,7 +198,7 @@ public final class WorkerLoop: @unchecked Sendable {
                 let lanes = threads
                 let writers = laneWriters, dispatcher = self.dispatcher
                 let successes = LaneCounts(lanes: lanes)
-                Self.parallel(lanes) { lane in
+                Parallel.run(lanes: lanes) { lane in
                     // Request i goes to lane i % lanes, the lane that decoded it.
                     var i = run.lowerBound + ((lane - run.lowerBound % lanes) % lanes + lanes) % lanes
                     var ok = 0
@@ -227,18 +227,6 @@ public final class WorkerLoop: @unchecked Sendable {
                 out += responses[i]
             }
         }
-    }
-
-    /// Runs `body(0..<lanes)`: lane 0 on this thread, the others on the global queue.
-    /// (`concurrentPerform` with two short iterations often ran both here before a pool
-    /// thread woke up: measured, the worker used one core.)
-    static func parallel(_ lanes: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        guard lanes > 1 else { body(0); return }
-        let group = DispatchGroup()
-        let queue = DispatchQueue.global(qos: .userInitiated)
-        for lane in 1..<lanes { queue.async(group: group) { body(lane) } }
-        body(0)
-        group.wait()
     }
 
     /// Writes and empties `out`; false when the output is closed.
