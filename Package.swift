@@ -12,7 +12,18 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch"]),
+        // The fare meter alone (tariffs, routes, pricing): no SQLite, no PROJ, no SwiftNIO.
+        .library(name: "GeoFareFare", targets: ["GeoFareFare"]),
+        // The PostgreSQL party store (SwiftNIO, PostgresNIO): only for packages that need it.
+        .library(name: "GeoFarePostgres", targets: ["GeoFarePostgres"]),
         .executable(name: "geofare", targets: ["geofare"]),
+    ],
+    // `swift build --traits PostgreSQL` builds the `geofare` command with the PostgreSQL store
+    // (`--store postgres://...`); the default build leaves out SwiftNIO and PostgresNIO, which
+    // take most of a first build's time.
+    traits: [
+        .trait(name: "PostgreSQL", description: "The PostgreSQL party store in the geofare command and its tests (SwiftNIO, PostgresNIO)."),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -54,9 +65,14 @@ let package = Package(
         .target(name: "GeoFareCluster", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
         .target(
             name: "GeoFareStore",
+            dependencies: ["GeoFareCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        // The PostgreSQL party store, outside GeoFareStore so that SQLite users never build SwiftNIO.
+        .target(
+            name: "GeoFarePostgres",
             dependencies: [
-                "GeoFareCore",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "GeoFareCore", "GeoFareStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
@@ -87,6 +103,7 @@ let package = Package(
             name: "geofare",
             dependencies: [
                 "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareFare", "GeoFareRoute", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch", "GeoFareCLI", "GeoFareBench",
+                .target(name: "GeoFarePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -119,7 +136,8 @@ let package = Package(
         // The PostgreSQL store and workers on it, against a real server each test starts.
         .testTarget(
             name: "GeoFarePostgresTests",
-            dependencies: ["GeoFareStore", "GeoFareCluster", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare"],
+            dependencies: ["GeoFareStore", "GeoFareCluster", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare",
+                           .target(name: "GeoFarePostgres", condition: .when(traits: ["PostgreSQL"]))],
             swiftSettings: swiftSettings
         ),
         // The statistics helper, and every benchmark run with --rounds through the built binary.

@@ -13,13 +13,13 @@ import GeoFareCore
 ///
 /// Each store creates them through its own migrations (SQL dialects differ); the column lists
 /// every read and the bulk import use are these.
-enum PartyTable {
+package enum PartyTable {
     /// The `party` columns, in the order every read of both stores selects them.
-    static let columns = ["id", "origin_lat", "origin_lon", "dest_lat", "dest_lon", "depart_at",
+    package static let columns = ["id", "origin_lat", "origin_lon", "dest_lat", "dest_lon", "depart_at",
                           "seats_total", "seats_taken", "status", "attributes", "updated_at", "version"]
 
     /// ``columns`` as a SQL select list, each with `prefix` (`"p."`) when given.
-    static func selectList(prefix: String = "") -> String {
+    package static func selectList(prefix: String = "") -> String {
         columns.map { prefix + $0 }.joined(separator: ", ")
     }
 }

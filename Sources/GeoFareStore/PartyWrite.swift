@@ -9,7 +9,7 @@ public enum PartyWrite: Sendable, Hashable {
     case remove(id: String)
 
     /// A group of writes in words, for the errors of every store.
-    static func describe(_ writes: [PartyWrite]) -> String {
+    package static func describe(_ writes: [PartyWrite]) -> String {
         if writes.count == 1 {
             switch writes[0] {
             case let .upsert(p): return "writing party '\(p.id)'"

@@ -3,6 +3,9 @@ import Foundation
 import GeoFareCLI
 import GeoFareCore
 import GeoFareFare
+#if PostgreSQL
+import GeoFarePostgres
+#endif
 import GeoFareStore
 import GeoFareWorker
 
@@ -30,10 +33,17 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store: exit 74 with the error (never the password) on standard error when it
-    /// cannot be opened, 64 for a malformed URL.
+    /// cannot be opened, 64 for a malformed URL (or a postgres:// URL in a build without the
+    /// PostgreSQL trait).
     func open() throws -> any PartyStore {
-        do {
-            if let store, PostgresLocation.isPostgresURL(store) { return try PostgresPartyStore(url: store) }
+        do throws(GeoFareError) {
+            if let store, PostgresLocation.isPostgresURL(store) {
+                #if PostgreSQL
+                return try PostgresPartyStore(url: store)
+                #else
+                throw GeoFareError(code: .invalidValue, message: "this geofare was built without PostgreSQL support, so it cannot open \(PostgresLocation.redact(store)): build it with `swift build --traits PostgreSQL`", field: "store")
+                #endif
+            }
             return try SQLitePartyStore(path: store ?? db, durability: syncFull ? .full : .normal)
         } catch {
             StandardError.print("geofare: \(error.message) [\(error.code)]")

@@ -221,7 +221,7 @@ struct WorkerTests {
     }
 
     @Test("Another process imports more parties than the feed is worth applying: the worker reloads, and stats, party.get and nearby agree at once (SQLite file, PostgreSQL)",
-          arguments: ["sqlite", "postgres"])
+          arguments: PostgresServer.storesBuilt)
     func catchUpInBulk(store: String) throws {
         let server = store == "postgres" ? try PostgresServer() : nil
         defer { server?.destroy() }
@@ -311,6 +311,25 @@ struct WorkerTests {
 
 /// A negative party with a proportional or Shapley split is an error answer, not a crash
 /// (building the drop-offs once trapped on `0..<party_size`).
+/// The default build has no PostgreSQL store (no SwiftNIO to build): a postgres:// URL is a
+/// clear error that says how to build with it, never a crash or a silent SQLite file.
+@Suite(.timeLimit(.minutes(10)))
+struct StoreBuildTests {
+    @Test("A build without the PostgreSQL trait refuses --store postgres://... with exit 64, the way to build it, and no password; a build with it connects (tested in GeoFarePostgresTests)")
+    func postgresNeedsTheTrait() throws {
+        #if PostgreSQL
+        // This build has the store: the trait's own suites test it against a real server.
+        #expect(PostgresServer.storesBuilt == ["sqlite", "postgres"])
+        #else
+        let r = try GeoFareBinary.run(["parties", "export", "--store", "postgres://u:secret-pw@127.0.0.1:1/db"])
+        #expect(r.status == 64 && r.stderr.contains("--traits PostgreSQL") && r.stderr.contains("[invalid_value]"), "\(r.stderr)")
+        #expect(!r.stderr.contains("secret-pw") && r.stdout.isEmpty)
+        let worker = try GeoFareBinary.run(["worker", "--store", "postgresql://u@127.0.0.1/db"], stdin: #"{"id":1,"op":"ping"}"# + "\n")
+        #expect(worker.status == 64 && worker.stderr.contains("without PostgreSQL support"), "\(worker.stderr)")
+        #endif
+    }
+}
+
 @Suite(.timeLimit(.minutes(10)))
 struct NegativePartyTests {
     @Test("party_size -1 with a Shapley or proportional split: invalid_party_size, and the worker goes on")

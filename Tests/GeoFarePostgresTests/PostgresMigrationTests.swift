@@ -1,7 +1,10 @@
+// The PostgreSQL store exists only in a build with the trait: `swift build --traits PostgreSQL`.
+#if PostgreSQL
 import Foundation
 import Testing
 import GeoFareCluster
 import GeoFareCore
+import GeoFarePostgres
 import GeoFareStore
 import GeoFareTestSupport
 
@@ -127,3 +130,4 @@ struct PostgresMigrationTests {
         #expect(worker.status == 74 && worker.stderr.contains("newer geofare"), "\(worker.stderr)")
     }
 }
+#endif

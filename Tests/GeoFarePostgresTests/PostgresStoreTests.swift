@@ -1,7 +1,10 @@
+// The PostgreSQL store exists only in a build with the trait: `swift build --traits PostgreSQL`.
+#if PostgreSQL
 import Foundation
 import Testing
 import GeoFareCluster
 import GeoFareCore
+import GeoFarePostgres
 import GeoFareStore
 import GeoFareTestSupport
 
@@ -293,3 +296,4 @@ final class Failures: @unchecked Sendable {
     func add(_ s: String) -> Int { lock.lock(); defer { lock.unlock() }; items.append(s); return items.count }
     var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
 }
+#endif

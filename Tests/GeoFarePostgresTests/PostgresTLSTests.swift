@@ -1,7 +1,10 @@
+// The PostgreSQL store exists only in a build with the trait: `swift build --traits PostgreSQL`.
+#if PostgreSQL
 import Foundation
 import Testing
 import GeoFareCluster
 import GeoFareCore
+import GeoFarePostgres
 import GeoFareStore
 import GeoFareTestSupport
 
@@ -116,3 +119,4 @@ struct PostgresTLSTests {
         #expect(refused.status == 74 && refused.stderr.contains("certificate") && !refused.stderr.contains(server.password), "\(refused.stderr)")
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The PostgreSQL store exists only in a build with the trait: `swift build --traits PostgreSQL`.
+#if PostgreSQL
 import Foundation
 import GeoFareCore
 import GeoFareTestSupport
@@ -294,3 +296,4 @@ struct PostgresWorkerTests {
         #expect(acked.count >= 600)
     }
 }
+#endif

@@ -26,6 +26,16 @@ public final class PostgresServer: @unchecked Sendable {
     public let otherCertificateAuthority: String?
     let tls: Bool
 
+    /// The stores the `geofare` binary under test was built with: `sqlite`, and `postgres`
+    /// in a build with the PostgreSQL trait (`swift build --traits PostgreSQL`).
+    public static var storesBuilt: [String] {
+        #if PostgreSQL
+        ["sqlite", "postgres"]
+        #else
+        ["sqlite"]
+        #endif
+    }
+
     /// `postgres://geofare:PASSWORD@127.0.0.1:PORT/postgres`.
     public var url: String { "postgres://\(user):\(password)@127.0.0.1:\(port)/\(database)" }
     /// The same server with a wrong password.

@@ -1,5 +1,6 @@
 import Foundation
 import GeoFareCore
+import GeoFareStore
 import NIOSSL
 import PostgresNIO
 
