@@ -112,8 +112,6 @@ public struct SlowTimeModel: Sendable, Hashable {
             return try SlowTimeModel(json: bytes, origin: origin)
         } catch let error as GeoFareError {
             throw error
-        } catch let error as GeoFareError {
-            throw error
         } catch {
             throw GeoFareError(code: .invalidTariff, message: "\(error)", field: path)
         }

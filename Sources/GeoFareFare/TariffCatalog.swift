@@ -42,8 +42,6 @@ public final class TariffCatalog: Sendable {
             }
         } catch let error as GeoFareError {
             throw error
-        } catch let error as GeoFareError {
-            throw error
         } catch {
             throw GeoFareError(code: .invalidTariff, message: "\(error)", field: nil)
         }
@@ -54,9 +52,10 @@ public final class TariffCatalog: Sendable {
                 try zones.load(geoJSON: bytes, origin: origin)
             }
         } catch let error as GeoFareError {
+            // A data file that cannot be found or read keeps its code; a zone file that does not
+            // parse or validate is `invalid_zone`.
+            if [.dataFileMissing, .dataFileUnreadable, .dataDirectoryUnreadable].contains(error.code) { throw error }
             throw GeoFareError(code: .invalidZone, message: error.message, field: error.field)
-        } catch let error as GeoFareError {
-            throw error
         } catch {
             throw GeoFareError(code: .invalidZone, message: "\(error)", field: nil)
         }

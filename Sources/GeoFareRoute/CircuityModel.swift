@@ -48,8 +48,6 @@ public struct CircuityModel: Sendable, Hashable {
             )
         } catch let error as GeoFareError {
             throw error
-        } catch let error as GeoFareError {
-            throw error
         } catch {
             throw GeoFareError(code: .invalidRouteData, message: "\(error)", field: path)
         }

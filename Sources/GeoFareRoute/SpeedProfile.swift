@@ -41,8 +41,6 @@ public struct SpeedProfile: Sendable, Hashable {
             return (out, file.default_profile)
         } catch let error as GeoFareError {
             throw error
-        } catch let error as GeoFareError {
-            throw error
         } catch {
             throw GeoFareError(code: .invalidRouteData, message: "\(error)", field: path)
         }

@@ -80,8 +80,11 @@ struct PartiesCommand: ParsableCommand {
             let depart = try col("depart_at")
             guard let when = ISO8601.parse(depart) else { throw GeoFareError(code: .invalidTime, message: "expected ISO 8601 with an offset, got '\(depart)'", field: "depart_at") }
             let origin: Coordinate, destination: Coordinate
-            do { origin = try Coordinate(latitude: try num("origin_lat"), longitude: try num("origin_lon")) } catch let e as GeoFareError { throw e.prefixed("origin") }
-            do { destination = try Coordinate(latitude: try num("dest_lat"), longitude: try num("dest_lon")) } catch let e as GeoFareError { throw e.prefixed("destination") }
+            // A missing or non-numeric column names its column; a number out of range names the point.
+            let (originLat, originLon) = (try num("origin_lat"), try num("origin_lon"))
+            do { origin = try Coordinate(latitude: originLat, longitude: originLon) } catch { throw error.prefixed("origin") }
+            let (destLat, destLon) = (try num("dest_lat"), try num("dest_lon"))
+            do { destination = try Coordinate(latitude: destLat, longitude: destLon) } catch { throw error.prefixed("destination") }
             let taken = (try? col("seats_taken")).flatMap { Int($0) } ?? 0
             let status = (try? col("status")).flatMap(PartyStatus.init(rawValue:)) ?? .open
             let p = Party(id: try col("id"), origin: origin, destination: destination, departure: when,
