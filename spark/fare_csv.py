@@ -1,9 +1,9 @@
 """Price a large CSV file (or a directory of them) on a Spark cluster with `geofare fare-csv`.
 
     spark-submit spark/fare_csv.py INPUT OUTPUT_DIR [--geofare PATH] [--partitions N | --partition-bytes N]
-                                   [--map col=header ...] [--threads N] [--data DIR]
+                                   [--map col=header ...] [--threads N] [--data DIR] [--strict]
 
---map, --threads and --data go to every partition's `geofare fare-csv` (--threads defaults to
+--map, --threads, --data and --strict go to every partition's `geofare fare-csv` (--threads defaults to
 spark.task.cpus, the cores a task holds). --max-errors has no per-partition meaning and is not
 offered.
 
@@ -214,10 +214,12 @@ def count_quotes(data, start, end, step=8 << 20):
 def error_fields(data):
     """(start, end) of each non-empty `error` field in fare-csv output.
 
-    The error field is the last of its record and starts `line N: ` (quoted when it holds a
-    comma, quote or line break). fare-csv's writer quotes whole fields only, so quote parity
-    from the start tells whether a comma is outside a quoted field, and a candidate counts only
-    when its field ends the record (an input column holding `line 3: x` is never last).
+    The error field is the third-last of its record, followed by `tariff_basis` and
+    `assumption`, which a row with an error leaves empty: so it is followed by `,,` and the end
+    of the record. It starts `line N: ` (quoted when it holds a comma, quote or line break).
+    fare-csv's writer quotes whole fields only, so quote parity from the start tells whether a
+    comma is outside a quoted field, and a candidate counts only when `,,` and the record's end
+    follow it (an input column holding `line 3: x` is followed by the fourteen result columns).
     """
     quotes = 0
     counted = 0
@@ -243,12 +245,11 @@ def error_fields(data):
                 continue
             end = p + 1
         else:
-            nl = data.find(b"\n", start)
-            end = size if nl < 0 else nl
-            comma_after = data.find(b",", start, end)
-            if comma_after >= 0:
+            # unquoted: it holds no comma, so it ends at the next one
+            end = data.find(b",", start)
+            if end < 0:
                 continue
-        if end == size or data[end] == NEWLINE:
+        if data[end:end + 2] == b",," and (end + 2 == size or data[end + 2] == NEWLINE):
             yield start, end
 
 
@@ -372,6 +373,8 @@ def parse_args(argv):
     passed.add_argument("--map", action="append", default=[], metavar="col=header", help="rename a column (repeatable)")
     passed.add_argument("--threads", type=int, help="threads per geofare (default: spark.task.cpus)")
     passed.add_argument("--data", metavar="DIR", help="a data directory, at the same path on every executor")
+    passed.add_argument("--strict", action="store_true",
+                        help="refuse rows where no source settles the tariff (their error instead of an assumed price)")
     args = parser.parse_args(argv)
     if args.partitions is not None and args.partitions < 1:
         raise UsageError("--partitions must be at least 1")
@@ -388,6 +391,8 @@ def fare_csv_options(args, task_cpus):
     options += ["--threads", str(args.threads if args.threads else task_cpus)]
     if args.data:
         options += ["--data", args.data]
+    if args.strict:
+        options += ["--strict"]
     return options
 
 

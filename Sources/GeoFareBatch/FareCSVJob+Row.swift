@@ -11,6 +11,8 @@ extension FareCSVJob {
         let layout: Layout
         /// This lane's pricer (``TripPricer/lane()``: its own meter copies).
         let pricer: TripPricer
+        /// ``FareRequest/strict`` for every row.
+        let strict: Bool
         /// The last tariff column seen and what it resolved to (an index into the catalog, or
         /// the error it gave): a file names the same tariff on most rows.
         var tariffBytes: [UInt8] = []
@@ -20,9 +22,10 @@ extension FareCSVJob {
         var tariffField: [UInt8] = []
         var currencyField: [UInt8] = []
 
-        init(layout: Layout, pricer: TripPricer) {
+        init(layout: Layout, pricer: TripPricer, strict: Bool = false) {
             self.layout = layout
             self.pricer = pricer
+            self.strict = strict
         }
 
         /// Appends one output row: the input columns, then the results or the error.
@@ -42,9 +45,11 @@ extension FareCSVJob {
             for _ in count..<max(count, layout.width) { out.append(0x2C) }
             out.append(0x2C)
             var ok = true
+            var basis: (TariffBasis, String?)?
             do {
                 switch try quote(&scanner, in: bytes) {
                 case let .figures(f, riders):
+                    basis = (f.tariffBasis, f.assumption)
                     FareCSVJob.appendMoney(distance: f.distanceMeters, duration: f.durationSeconds, meter: f.reading.amount,
                                            surcharges: f.surcharges, tolls: f.tolls, total: f.total, low: f.low, high: f.high, to: &out)
                     out.append(currencyField)
@@ -63,6 +68,7 @@ extension FareCSVJob {
                     }
                     out.append(0x2C)
                 case let .quote(q):
+                    basis = (q.tariffBasis, q.assumption)
                     FareCSVJob.appendResult(q, to: &out)
                 }
                 out.append(tariffField)
@@ -76,20 +82,38 @@ extension FareCSVJob {
                 for _ in 0..<11 { out.append(0x2C) }
                 out.appendCSVField("line \(scanner.line): \(error)")
             }
+            // tariff_basis, assumption: empty on an error row (no fare, no basis).
+            out.append(0x2C)
+            if let (b, assumption) = basis {
+                if b == .sourced { out.append("sourced") } else { out.append("assumed") }
+                out.append(0x2C)
+                if let assumption { out.appendCSVField(assumption) }
+            } else {
+                out.append(0x2C)
+            }
             out.append(0x0A)
             return ok
         }
 
         /// Appends the row of a record that could not be read at all: empty input and result
-        /// columns, and the error (what and on which line the record starts).
+        /// columns, and the error (what and on which line the record starts), then the empty
+        /// `tariff_basis` and `assumption`.
         func errorRow(_ error: any Error, to out: inout ByteWriter) {
-            for _ in 0..<(layout.width + FareCSVJob.resultColumns.count - 1) { out.append(0x2C) }
+            for _ in 0..<(layout.width + FareCSVJob.resultColumns.count - 3) { out.append(0x2C) }
             if let coded = error as? any CodedError {
                 out.appendCSVField("\(coded.description) [\(coded.code)]")
             } else {
                 out.appendCSVField("\(error)")
             }
+            out.append(",,")
             out.append(0x0A)
+        }
+
+        /// Notes the tariff of a row priced as a whole quote (its tariff column).
+        mutating func use(_ quote: FareQuote) {
+            lastMeter = nil
+            tariffField.removeAll()
+            CSVWriter.appendField(quote.tariff, to: &tariffField)
         }
 
         /// Notes the meter a row was priced with (its tariff and currency columns).
@@ -171,6 +195,7 @@ extension FareCSVJob {
             }
             r.partySize = party
             r.split = split
+            r.strict = strict
             if let t = tariffColumn { r.tariffIndex = try tariffIndex(t) }
             if split == .equal {
                 let (f, meter) = try pricer.figures(r)
@@ -178,7 +203,7 @@ extension FareCSVJob {
                 return .figures(f, riders: party)
             }
             let q = try pricer.quote(r).quote
-            use(try pricer.catalog.meter(tariff: q.tariff, at: departure))
+            use(q)
             return .quote(q)
         }
     }

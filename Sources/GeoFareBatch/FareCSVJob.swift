@@ -12,10 +12,13 @@ import GeoFareText
 /// dest_lat, dest_lon, depart_at, party_size`, optional `tariff, split, cruise_kmh`, and
 /// `distance_m, duration_s` which, when present in a row, price it from them instead of a
 /// route estimate. Output: every input column, then ``resultColumns``. A bad row gets its
-/// `error` and empty results; the job goes on.
+/// `error` and empty results; the job goes on. Every priced row says in `tariff_basis` whether a
+/// source places it on its tariff (`sourced`) or the most likely tariff was assumed (`assumed`,
+/// with the `assumption`); with ``Options/strict`` such a row gets the error instead.
 public final class FareCSVJob: @unchecked Sendable {
-    /// The result columns appended to every row.
-    public static let resultColumns = ["distance_m", "duration_s", "meter", "surcharges", "tolls", "total", "low", "high", "currency", "per_person", "tariff", "error"]
+    /// The result columns appended to every row. `tariff_basis` and `assumption` come after
+    /// `error` (added by issue 19, after the columns consumers already read by position).
+    public static let resultColumns = ["distance_m", "duration_s", "meter", "surcharges", "tolls", "total", "low", "high", "currency", "per_person", "tariff", "error", "tariff_basis", "assumption"]
 
     public struct Options: Sendable {
         /// Logical column → header name in this file (`--map origin_lat=pickup_lat`).
@@ -25,6 +28,10 @@ public final class FareCSVJob: @unchecked Sendable {
         /// Bytes read before a block is split among the threads (memory is a few times this).
         public var blockBytes = 4 << 20
         public var threads = ProcessInfo.processInfo.activeProcessorCount
+        /// Refuse rows where no source settles the tariff (``FareRequest/strict``): they get
+        /// `unknown_tariff_group`, `no_tariff_version` or `tariff_version_uncertain` in `error`,
+        /// as before issue 19, instead of an assumed price.
+        public var strict = false
         public init() {}
     }
 
@@ -81,10 +88,11 @@ public final class FareCSVJob: @unchecked Sendable {
 
         var summary = Summary()
         let lanePricers = self.lanePricers
+        let strict = options.strict
         let counts = stream.run(lane: { piece, out in
             // Lane k of every block prices with the k-th lane pricer (a block's lanes finish
             // before the next block's start, so no two lanes share one at a time).
-            var pricer = RowPricer(layout: layout, pricer: lanePricers[piece.lane % lanePricers.count])
+            var pricer = RowPricer(layout: layout, pricer: lanePricers[piece.lane % lanePricers.count], strict: strict)
             var scanner = CSVRecordScanner(firstLine: piece.firstLine)
             var position = 0
             var counts = CSVBlockStream.Counts()

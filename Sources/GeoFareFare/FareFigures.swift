@@ -22,6 +22,9 @@ public struct FareFigures: Sendable {
     public var high: Int64
     /// The unit equal shares are rounded to.
     public var splitUnit: Int64
+    /// Sourced, or assumed (``FareQuote/tariffBasis``); `assumption` says what and why.
+    public var tariffBasis: TariffBasis = .sourced
+    public var assumption: String?
 
     /// Rider `i`'s equal share of the total (0-based): tolls and call fee split equally as
     /// their own items, as ``TripPricer/quote(_:)`` splits them.

@@ -32,6 +32,15 @@ public struct FareQuote: Sendable, Hashable, Codable {
     public var perPerson: [Int64]
     public var split: SplitMethod
     public var breakdown: Breakdown
+    /// Whether a source places the trip on ``tariff`` at ``tariffVersion`` (`sourced`), or no
+    /// source settles which tariff applies and the most likely one was used (`assumed`: an
+    /// origin in a province whose data names no tariff group for it, a departure before the
+    /// tariff's first modelled version or in a month whose day of change no source gives; the
+    /// rule is in `Data/tariffs/README.md`). Never absent: every result says which.
+    public var tariffBasis: TariffBasis = .sourced
+    /// With `assumed`: the tariff and version used and why, and which other tariffs
+    /// `low`/`high` cover; `nil` when sourced.
+    public var assumption: String?
 
     /// How the total is made up.
     public struct Breakdown: Sendable, Hashable, Codable {
@@ -70,5 +79,17 @@ public struct FareQuote: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case tariff, tariffVersion = "tariff_version", currency, distanceMeters = "distance_m", durationSeconds = "duration_s"
         case slowSeconds = "slow_s", meter, surcharges, tolls, callFee = "call_fee", total, low, high, perPerson = "per_person", split, breakdown
+        case tariffBasis = "tariff_basis", assumption
     }
+}
+
+/// Whether a fare's tariff is the one a source places the trip on, or the most likely one where
+/// no source says (``FareQuote/tariffBasis``).
+public enum TariffBasis: String, Sendable, Hashable, Codable {
+    /// A source places the origin in this tariff's region and the departure in this version.
+    case sourced
+    /// No source settles it: the most likely tariff or version was used (``FareQuote/assumption``
+    /// says which and why), and `low`/`high` cover the other candidates. A request with
+    /// ``FareRequest/strict`` gets the error instead.
+    case assumed
 }

@@ -66,6 +66,13 @@ public struct FareRequest: Sendable {
     public var metric: RouteMetric = .fastest
     public var includeGeometry = false
     public var fallbackWhenNoRoad = true
+    /// Refuse instead of assuming: where no source settles the tariff (an origin in a province
+    /// whose data names no tariff group for it: `unknown_tariff_group`; a departure before the
+    /// tariff's first modelled version: `no_tariff_version`, or in a month whose day of change no
+    /// source gives: `tariff_version_uncertain`) the request fails with that error, as it did
+    /// before issue 19. `false` (the default): priced on the most likely tariff, the quote saying
+    /// ``TariffBasis/assumed`` and why (``FareQuote/assumption``).
+    public var strict = false
     /// Tolls paid at cost, minor units; split equally.
     public var tolls: Int64 { get { options.tolls } set { options.tolls = newValue } }
     /// A call/booking fee, minor units; split equally.

@@ -24,12 +24,27 @@ public struct Tariff: Sendable, Hashable {
     public let alsoRegions: [String]
     /// The zone outside which units carry the out-of-zone rate, if any.
     public let businessZone: String?
+    /// Provinces (zones) whose unplaced origins take this tariff as an assumption: an origin in
+    /// one of them that no tariff's region holds is priced on this tariff, with
+    /// ``TariffBasis/assumed`` and an ``FareQuote/assumption`` naming it (the file's
+    /// `assumed_for`; empty for most).
+    public let assumedFor: [AssumedFor]
     /// Average speed while moving, km/h, used when only total distance and duration are known.
     public let defaultCruiseKmh: Double
     /// The versions, sorted by `effectiveFrom`.
     public let versions: [TariffVersion]
     /// Where the tariff was loaded from (`embedded:tariffs/...` or a file path).
     public let origin: String
+
+    /// A province whose unplaced origins this tariff prices as the most likely one.
+    public struct AssumedFor: Sendable, Hashable {
+        /// The province's zone id (one whose city groups have tariffs but that has none of its own).
+        public let zone: String
+        /// What the assumption calls this tariff ("Gyeonggi standard group").
+        public let label: String
+        /// Why it is the most likely one (the sources that say so), for people.
+        public let why: String
+    }
 
     /// Which version, if any, is in force at an instant.
     public enum VersionLookup: Sendable, Hashable {

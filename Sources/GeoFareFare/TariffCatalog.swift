@@ -27,6 +27,9 @@ public final class TariffCatalog: Sendable {
     /// Provinces whose city groups have tariffs but which have none of their own (no
     /// province-wide default): zone id → the ids of the group tariffs inside it.
     private let groupOnlyProvinces: [String: [String]]
+    /// Group-only provinces whose data names the tariff an unplaced origin is priced on
+    /// (a tariff file's `assumed_for`): zone id → that tariff and how it is named.
+    private let assumedByProvince: [String: (tariff: Int, entry: Tariff.AssumedFor)]
 
     /// Loads `tariffs/*.json`, `zones/*.geojson` and the slow-time model
     /// (``SlowTimeModel/path``) from a data catalog.
@@ -93,7 +96,25 @@ public final class TariffCatalog: Sendable {
             }
         }
         self.originZones = originZones
-        self.groupOnlyProvinces = Self.groupOnlyProvinces(tariffs: sorted, zones: zones)
+        let groupOnlyProvinces = Self.groupOnlyProvinces(tariffs: sorted, zones: zones)
+        self.groupOnlyProvinces = groupOnlyProvinces
+        var assumed: [String: (tariff: Int, entry: Tariff.AssumedFor)] = [:]
+        for (i, t) in sorted.enumerated() {
+            for (k, a) in t.assumedFor.enumerated() {
+                let field = "\(t.origin): assumed_for[\(k)].zone"
+                guard zones.zone(a.zone) != nil else {
+                    throw GeoFareError(code: .invalidTariff, message: "zone '\(a.zone)' is not in any zones/*.geojson file", field: field)
+                }
+                guard groupOnlyProvinces[a.zone] != nil else {
+                    throw GeoFareError(code: .invalidTariff, message: "zone '\(a.zone)' is not a province whose city groups have tariffs and which has none of its own: no origin there is left unplaced", field: field)
+                }
+                if let other = assumed[a.zone] {
+                    throw GeoFareError(code: .invalidTariff, message: "zone '\(a.zone)' has an assumed tariff in both \(sorted[other.tariff].origin) and \(t.origin)", field: field)
+                }
+                assumed[a.zone] = (i, a)
+            }
+        }
+        self.assumedByProvince = assumed
         self.meters = sorted.map { t in
             let clock = LocalClock(timeZone: t.timeZone)
             return t.versions.map { Meter(tariff: t, version: $0, clock: clock) }
@@ -114,6 +135,7 @@ public final class TariffCatalog: Sendable {
         businessZones = other.businessZones
         originZones = other.originZones
         groupOnlyProvinces = other.groupOnlyProvinces
+        assumedByProvince = other.assumedByProvince
         meters = other.meters.map { $0.map { $0.copy() } }
     }
 
@@ -161,6 +183,46 @@ public final class TariffCatalog: Sendable {
             let before = v > 0 ? "version \(t.versions[v - 1].label) applies until the month begins" : "no earlier version is modelled"
             throw GeoFareError(code: .tariffVersionUncertain, message: "tariff '\(t.id)' changed during \(version.label) on a day no source gives, so the version in force at \(date) is unknown: \(before), version \(version.label) from the first day of the next month; a departure inside \(version.label) is not priced rather than guessed", field: "depart_at")
         }
+    }
+
+    /// The meter to price with when no version of a tariff is known to be in force at `date`
+    /// (where ``meter(tariffAt:at:)`` throws `no_tariff_version` or `tariff_version_uncertain`),
+    /// by the rule in `Data/tariffs/README.md`: before the first modelled version, that version;
+    /// inside a month in which the tariff changed on a day no source gives, the version in force
+    /// before that month (the first version, when none is modelled before it), with the version
+    /// that took effect in it as the other candidate. `nil` when a version is in force.
+    /// - Returns: the meter, the other candidates' meters (for the band) and why, for people.
+    public func assumedMeter(tariffAt i: Int, at date: Date) -> (meter: Meter, others: [Meter], why: String)? {
+        let t = tariffs[i]
+        switch t.versionLookup(at: date) {
+        case .inForce:
+            return nil
+        case .beforeFirst:
+            let first = t.versions[0]
+            let start = first.startsAtPeriodStart ? "its modelled period starts at \(first.label.dropFirst("in force on ".count))" : "its first modelled version starts \(first.label)"
+            return (meters[i][0], [], "no version of \(t.id) is modelled at the departure (\(start)): priced on its earliest modelled version, \(first.label); fares before it were likely lower")
+        case let .uncertainMonth(v):
+            let month = t.versions[v].label
+            guard v > 0 else {
+                return (meters[i][0], [], "\(t.id) took effect during \(month) on a day no source gives and no earlier version is modelled: priced on version \(month)")
+            }
+            return (meters[i][v - 1], [meters[i][v]], "\(t.id) changed during \(month) on a day no source gives: priced on the version in force before it, \(t.versions[v - 1].label)")
+        }
+    }
+
+    /// Where no tariff's region holds an origin but it lies in a province whose city groups have
+    /// tariffs (where ``tariffIndex(forOrigin:)`` throws `unknown_tariff_group`) and the data
+    /// names the tariff such origins take (a tariff file's `assumed_for`): that tariff, how the
+    /// data names it, and the province's other group tariffs (the candidates the band covers).
+    /// `nil` anywhere else.
+    public func assumedTariff(forOrigin origin: Coordinate) -> (tariff: Int, label: String, province: String, others: [Int])? {
+        guard !assumedByProvince.isEmpty else { return nil }
+        for zone in zones.zones(containing: origin) {
+            guard let (tariff, entry) = assumedByProvince[zone], let groups = groupOnlyProvinces[zone] else { continue }
+            let others = groups.compactMap { index[$0] }.filter { $0 != tariff }
+            return (tariff, entry.label, zones.zone(zone)?.name ?? zone, others)
+        }
+        return nil
     }
 
     /// Every version's meter of a tariff, oldest first (each `meter.version.effectiveFrom`

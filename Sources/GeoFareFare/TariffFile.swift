@@ -42,6 +42,8 @@ struct TariffFile: Decodable {
     let region: String?
     let also_regions: [String]?
     let business_zone: String?
+    struct AssumedFor: Decodable { let zone: String; let label: String; let why: String }
+    let assumed_for: [AssumedFor]?
     let default_cruise_kmh: Double
     let versions: [Version]
 
@@ -69,6 +71,12 @@ struct TariffFile: Decodable {
         guard alsoRegions.isEmpty || region != nil else { throw fail("also_regions", "needs a region first") }
         for (i, zone) in alsoRegions.enumerated() where zone.isEmpty || zone == region || alsoRegions[..<i].contains(zone) {
             throw fail("also_regions[\(i)]", "must be a zone id other than the region and the others, got '\(zone)'")
+        }
+        let assumedFor = assumed_for ?? []
+        for (i, a) in assumedFor.enumerated() {
+            guard !a.zone.isEmpty, !assumedFor[..<i].contains(where: { $0.zone == a.zone }) else { throw fail("assumed_for[\(i)].zone", "must be a zone id, once, got '\(a.zone)'") }
+            guard !a.label.isEmpty else { throw fail("assumed_for[\(i)].label", "must name the tariff for people") }
+            guard !a.why.isEmpty else { throw fail("assumed_for[\(i)].why", "must say why this tariff is the most likely one") }
         }
         var out: [TariffVersion] = []
         for (i, v) in versions.enumerated() {
@@ -140,7 +148,7 @@ struct TariffFile: Decodable {
             ))
         }
         return Tariff(id: id, aliases: aliases ?? [], name: name, currency: currency, timeZone: tz, region: region, alsoRegions: alsoRegions,
-                      businessZone: business_zone, defaultCruiseKmh: default_cruise_kmh, versions: out, origin: origin)
+                      businessZone: business_zone, assumedFor: assumedFor.map { .init(zone: $0.zone, label: $0.label, why: $0.why) }, defaultCruiseKmh: default_cruise_kmh, versions: out, origin: origin)
     }
 
     /// `YYYY-MM` → the first instant of that month and of the next, at local midnight in `zone`.

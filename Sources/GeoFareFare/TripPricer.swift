@@ -67,9 +67,10 @@ public struct TripPricer: Sendable {
         TripPricer(engine: engine.withPrivateMeters(), estimator: estimator, roadDerivedSlowTime: roadDerivedSlowTime)
     }
 
-    /// The tariff id a request resolves to.
+    /// The tariff id a request resolves to (the assumed one where no source places its origin,
+    /// unless the request is ``FareRequest/strict``).
     public func tariffID(for request: FareRequest) throws(GeoFareError) -> String {
-        engine.catalog.tariffs[try resolveTariff(request)].id
+        engine.catalog.tariffs[try resolveTariff(request).index].id
     }
 
     /// The route a trip between coordinates will be priced on.
@@ -80,29 +81,45 @@ public struct TripPricer: Sendable {
     ///   `missing_field` (`from`) when the trip is not given by coordinates.
     public func route(_ request: FareRequest, anywhere: Bool = false) throws(GeoFareError) -> Route {
         let tariff: Int?
-        if anywhere && request.tariff == nil && request.tariffIndex == nil, case let .stops(origin, _, _) = request.trip {
-            tariff = try? engine.catalog.tariffIndex(forOrigin: origin)
+        if anywhere && request.tariff == nil && request.tariffIndex == nil, case .stops = request.trip {
+            tariff = try? resolveTariff(request).index
         } else {
-            tariff = try resolveTariff(request)
+            tariff = try resolveTariff(request).index
         }
         return try route(request, tariff: tariff)
     }
 
+    /// A request's tariff: its position in the catalog's `tariffs` and, where no source places
+    /// the origin in any tariff and the data names the one its province's unplaced origins take
+    /// (`assumed_for`), why it was assumed and the province's other group tariffs.
+    struct ResolvedTariff {
+        var index: Int
+        var assumption: String?
+        var others: [Int] = []
+    }
+
     /// The tariff a request names (by index or name), or the one whose region contains its
     /// origin: resolved once per request (the region test is a point-in-polygon search), as
-    /// its position in the catalog's `tariffs` (no copy of the tariff).
-    func resolveTariff(_ request: FareRequest) throws(GeoFareError) -> Int {
+    /// its position in the catalog's `tariffs` (no copy of the tariff). An origin that would be
+    /// `unknown_tariff_group` takes its province's assumed tariff unless the request is strict.
+    func resolveTariff(_ request: FareRequest) throws(GeoFareError) -> ResolvedTariff {
         if let i = request.tariffIndex {
             guard engine.catalog.tariffs.indices.contains(i) else {
                 throw GeoFareError(code: .unknownTariff, message: "no tariff at index \(i)", field: "tariff")
             }
-            return i
+            return ResolvedTariff(index: i)
         }
-        if let id = request.tariff { return try engine.catalog.tariffIndex(id) }
+        if let id = request.tariff { return ResolvedTariff(index: try engine.catalog.tariffIndex(id)) }
         guard let origin = request.origin else {
             throw GeoFareError(code: .missingField, message: "name a tariff or give the origin", field: "tariff")
         }
-        return try engine.catalog.tariffIndex(forOrigin: origin)
+        do {
+            return ResolvedTariff(index: try engine.catalog.tariffIndex(forOrigin: origin))
+        } catch {
+            guard error.code == .unknownTariffGroup, !request.strict, let a = engine.catalog.assumedTariff(forOrigin: origin) else { throw error }
+            let id = engine.catalog.tariffs[a.tariff].id
+            return ResolvedTariff(index: a.tariff, assumption: "\(a.label) (\(id)): no source names the tariff group of this city or county in \(a.province)", others: a.others)
+        }
     }
 
     /// The route inside a resolved tariff's business zone (no zone without a tariff).
@@ -131,11 +148,21 @@ public struct TripPricer: Sendable {
         guard case .stops = request.trip else {
             // The batch path's distance/duration rows: what ``prepare(_:)`` does for them,
             // without handing a copy of the request back (a measurable share of a row).
-            let meter = try checkedMeter(request)
-            return (try engine.figures(request, meter: meter), meter)
+            let resolved = try checkedMeter(request)
+            var f = try engine.figures(request, meter: resolved.meter)
+            if let assumption = resolved.assumption {
+                let band = widen(request, low: f.low, high: f.high, others: resolved.others)
+                (f.low, f.high, f.tariffBasis, f.assumption) = (band.low, band.high, .assumed, Self.text(assumption, covering: band.covered))
+            }
+            return (f, resolved.meter)
         }
-        let (fare, meter, _) = try prepare(request)
-        return (try engine.figures(fare, meter: meter), meter)
+        let (fare, resolved, _) = try prepare(request)
+        var f = try engine.figures(fare, meter: resolved.meter)
+        if let assumption = resolved.assumption {
+            let band = widen(fare, low: f.low, high: f.high, others: resolved.others)
+            (f.low, f.high, f.tariffBasis, f.assumption) = (band.low, band.high, .assumed, Self.text(assumption, covering: band.covered))
+        }
+        return (f, resolved.meter)
     }
 
     /// Prices a trip: resolves its tariff (once), estimates its route when it is given by
@@ -145,8 +172,13 @@ public struct TripPricer: Sendable {
     ///   model's, unless the estimator is in ``roadDerivedSlowTime``).
     /// - Throws: ``GeoFareError`` (tariff, route and fare errors, each with its field).
     public func quote(_ request: FareRequest) throws(GeoFareError) -> (quote: FareQuote, route: Route?) {
-        let (fare, meter, route) = try prepare(request)
-        return (try engine.quote(fare, meter: meter), route)
+        let (fare, resolved, route) = try prepare(request)
+        var q = try engine.quote(fare, meter: resolved.meter)
+        if let assumption = resolved.assumption {
+            let band = widen(fare, low: q.low, high: q.high, others: resolved.others)
+            (q.low, q.high, q.tariffBasis, q.assumption) = (band.low, band.high, .assumed, Self.text(assumption, covering: band.covered))
+        }
+        return (q, route)
     }
 
     /// The request the meter runs on, and its meter: for a trip by coordinates the tariff is
@@ -154,13 +186,14 @@ public struct TripPricer: Sendable {
     /// (unless the estimator is in ``roadDerivedSlowTime``) and, for proportional and Shapley
     /// splits, each rider's drop-off set at the end of a leg; other trips are validated first,
     /// as the engine does.
-    func prepare(_ request: FareRequest) throws(GeoFareError) -> (FareRequest, Meter, Route?) {
+    func prepare(_ request: FareRequest) throws(GeoFareError) -> (FareRequest, ResolvedMeter, Route?) {
         guard case .stops = request.trip else {
             return (request, try checkedMeter(request), nil)
         }
         let tariff = try resolveTariff(request)
-        var route = try route(request, tariff: tariff)
-        let meter = try checkedMeter(request, resolved: tariff)
+        var route = try route(request, tariff: tariff.index)
+        let resolved = try checkedMeter(request, resolved: tariff)
+        let meter = resolved.meter
         var fare = request
         if !roadDerivedSlowTime.contains(route.estimator) && engine.catalog.slowTime != nil {
             // In place (the route's segments are not shared yet): the route returned is the
@@ -170,12 +203,21 @@ public struct TripPricer: Sendable {
             fare.segmentsModelled = true
         }
         fare.trip = .segments(route.segments)
-        fare.tariffIndex = tariff
+        fare.tariffIndex = tariff.index
         if request.split != .equal && request.partySize >= 1 {  // a bad party size is the engine's error to report
             let ends = route.legEndDistances
             fare.dropoffDistances = (0..<request.partySize).map { ends[min($0, ends.count - 1)] }
         }
-        return (fare, meter, route)
+        return (fare, resolved, route)
+    }
+
+    /// The meter a request is priced on and, when it was assumed, why and the other
+    /// candidates' meters (the band covers them).
+    struct ResolvedMeter {
+        var meter: Meter
+        /// `nil`: sourced.
+        var assumption: String?
+        var others: [Meter] = []
     }
 
     /// The one place a request is checked and its meter found: its ``FareOptions`` (party
@@ -183,10 +225,54 @@ public struct TripPricer: Sendable {
     /// whose route needed it, or ``resolveTariff(_:)`` now) at the version in force at
     /// departure. Every pricing path comes through here once, before the meter runs; a trip
     /// by coordinates after its route, so it reports the route's errors first.
-    private func checkedMeter(_ request: FareRequest, resolved: Int? = nil) throws(GeoFareError) -> Meter {
+    ///
+    /// Unless the request is ``FareRequest/strict``, a departure with no version known to be in
+    /// force takes the most likely one (``TariffCatalog/assumedMeter(tariffAt:at:)``), and an
+    /// origin that took its province's assumed tariff has the province's other group tariffs in
+    /// force then as further candidates.
+    private func checkedMeter(_ request: FareRequest, resolved: ResolvedTariff? = nil) throws(GeoFareError) -> ResolvedMeter {
         try engine.validate(request)
-        let tariff: Int
+        let tariff: ResolvedTariff
         if let resolved { tariff = resolved } else { tariff = try resolveTariff(request) }
-        return try engine.catalog.meter(tariffAt: tariff, at: request.departure)
+        let catalog = engine.catalog
+        if request.strict {
+            return ResolvedMeter(meter: try catalog.meter(tariffAt: tariff.index, at: request.departure))
+        }
+        var out: ResolvedMeter
+        if let a = catalog.assumedMeter(tariffAt: tariff.index, at: request.departure) {
+            out = ResolvedMeter(meter: a.meter, assumption: a.why, others: a.others)
+        } else {
+            out = ResolvedMeter(meter: try catalog.meter(tariffAt: tariff.index, at: request.departure))
+        }
+        if let why = tariff.assumption {
+            out.assumption = [why, out.assumption].compactMap { $0 }.joined(separator: "; ")
+            // The province's other groups, at the version in force then (a group that had none
+            // is no candidate).
+            out.others += tariff.others.compactMap { try? catalog.meter(tariffAt: $0, at: request.departure) }
+        }
+        return out
+    }
+
+    /// The band of an assumed fare widened to the other candidates: the trip priced on each
+    /// one's meter (a routed trip on the same route; the slow-time model's slow seconds for
+    /// each meter's changeover speed), and the least `low` and greatest `high` taken.
+    /// - Returns: the band, and the candidates it covers as `tariff version` (one that cannot
+    ///   price the trip, e.g. with no known out-of-zone rate, is left out and not named).
+    func widen(_ fare: FareRequest, low: Int64, high: Int64, others: [Meter]) -> (low: Int64, high: Int64, covered: [String]) {
+        var band = (low: low, high: high, covered: [String]())
+        var alt = fare
+        alt.segmentsModelled = false  // the segments carry the first meter's slow seconds: each candidate models its own
+        for m in others {
+            guard let f = try? engine.figures(alt, meter: m) else { continue }
+            band.low = min(band.low, f.low)
+            band.high = max(band.high, f.high)
+            band.covered.append("\(m.tariffID) \(m.versionLabel)")
+        }
+        return band
+    }
+
+    /// An assumption and the candidates its band covers, for people.
+    static func text(_ assumption: String, covering covered: [String]) -> String {
+        covered.isEmpty ? assumption : assumption + "; low/high cover " + covered.joined(separator: ", ")
     }
 }

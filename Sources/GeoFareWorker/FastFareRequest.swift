@@ -8,7 +8,7 @@ import GeoFareText
 ///
 /// It accepts only the plain common form — `id` (an integer or a string without escapes),
 /// `op` = `"fare"`, `from`/`to` as `{"lat", "lon"}` decimal numbers, and optional `depart_at`,
-/// `tariff`, `party_size` (1...20), `split`, `route` — with every value already valid. Anything
+/// `tariff`, `party_size` (1...20), `split`, `route`, `strict` — with every value already valid. Anything
 /// else (another key, a duplicate, an escape, an exponent, a value out of range, ...) returns
 /// `nil` and the request takes the general path, which answers it, errors included. Both
 /// paths then price through the same ``TripPricer/quote(_:)`` and write the same bytes.
@@ -25,7 +25,7 @@ struct FastFareRequest: Sendable {
     static func decode(_ line: UnsafeRawBufferPointer, names: [(bytes: [UInt8], string: String)] = []) -> FastFareRequest? {
         var p = Cursor(bytes: line.bindMemory(to: UInt8.self))
         var id: [UInt8]?, op = false, from: Coordinate?, to: Coordinate?, departure: Date?
-        var tariff: String?, party: Int?, split: SplitMethod?, route: Bool?
+        var tariff: String?, party: Int?, split: SplitMethod?, route: Bool?, strict: Bool?
         guard p.take(0x7B) else { return nil }
         if p.peek() == 0x7D { return nil }
         repeat {
@@ -57,6 +57,9 @@ struct FastFareRequest: Sendable {
                 guard tariff == nil, let s = p.simpleString() else { return nil }
                 tariff = names.first { $0.bytes.count == s.count && memcmp($0.bytes, s.baseAddress!, s.count) == 0 }?.string
                     ?? String(decoding: s, as: UTF8.self)
+            case 6 where Self.equal(key, "strict"):
+                guard strict == nil, let b = p.boolean() else { return nil }
+                strict = b
             case 10 where Self.equal(key, "party_size"):
                 guard party == nil, let t = p.integerToken(), let n = ByteNumber.int(t), (1...20).contains(n) else { return nil }
                 party = n
@@ -74,6 +77,7 @@ struct FastFareRequest: Sendable {
         var request = FareRequest(from: from, to: to, departure: departure, tariff: tariff)
         request.partySize = party ?? 1
         request.split = split ?? .equal
+        request.strict = strict ?? false
         return FastFareRequest(idToken: id, request: request, includeRoute: route ?? false)
     }
 

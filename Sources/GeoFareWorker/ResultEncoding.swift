@@ -5,7 +5,9 @@ import GeoFareRoute
 import GeoFareText
 
 /// Turns library results into the protocol's JSON objects (snake_case keys, integer money, keys
-/// sorted, instants as ISO 8601 UTC): the one encoder of each wire shape, used by the worker and
+/// sorted, instants as ISO 8601 UTC; a fare result ends with `tariff_basis` and, when assumed,
+/// `assumption`, after its sorted keys, so that every earlier byte of a sourced result is as it
+/// was before they existed): the one encoder of each wire shape, used by the worker and
 /// by every `--json` of the command line.
 public enum ResultEncoding {
     /// A `fare` result as one line of JSON, with the route's totals and legs when given.
@@ -36,7 +38,8 @@ public enum ResultEncoding {
         .object(["lat": .double(c.latitude), "lon": .double(c.longitude)])
     }
 
-    /// The fare result written straight to bytes, keys sorted (the hot path of the worker).
+    /// The fare result written straight to bytes, keys sorted, then `tariff_basis` and, when
+    /// assumed, `assumption` (the hot path of the worker).
     static func writeQuote(_ q: FareQuote, route: Route?, into w: inout ByteWriter) {
         let b = q.breakdown
         w.append(#"{"breakdown":{"base":"#); w.appendDecimal(b.base)
@@ -84,6 +87,10 @@ public enum ResultEncoding {
         w.append(#","tariff_version":"#); w.jsonString(q.tariffVersion)
         w.append(#","tolls":"#); w.appendDecimal(q.tolls)
         w.append(#","total":"#); w.appendDecimal(q.total)
+        w.append(#","tariff_basis":"#); w.jsonString(q.tariffBasis.rawValue)
+        if let assumption = q.assumption {
+            w.append(#","assumption":"#); w.jsonString(assumption)
+        }
         w.append(UInt8(ascii: "}"))
     }
 

@@ -222,6 +222,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
             r.metric = metric
         }
         r.includeGeometry = try f.bool("geometry", default: false)
+        r.strict = try f.bool("strict", default: false)
         if let n = try f.optionalString("no_road") {
             guard n == "fallback" || n == "error" else { throw GeoFareError(code: .invalidValue, message: "no_road is fallback or error, got '\(n)'", field: "no_road") }
             r.fallbackWhenNoRoad = n == "fallback"
@@ -276,6 +277,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         var r = FareRequest(trip: trip, departure: departure, tariff: try f.optionalString("tariff"))
         if case .totals = trip, r.tariff == nil { throw GeoFareError.missing("tariff") }
         r.cruiseKmh = try f.optionalDouble("cruise_kmh")
+        r.strict = try f.bool("strict", default: false)
         r.options = options
         if f.has("dropoffs") {
             r.dropoffDistances = try f.array("dropoffs", maxCount: 20).enumerated().map { i, v throws(GeoFareError) in

@@ -15,9 +15,13 @@ struct FareCSVCommand: ParsableCommand {
         Columns: origin_lat,origin_lon,dest_lat,dest_lon,depart_at,party_size, optional tariff,
         split, cruise_kmh, and distance_m,duration_s (a row with both is priced from them instead
         of a route estimate). Output: every input column, then
-        distance_m,duration_s,meter,surcharges,tolls,total,low,high,currency,per_person,tariff,error
-        (money in integer minor units; per_person shares joined by ';'). A bad row gets its error
-        and the job goes on; the exit status is 65 when any row failed.
+        distance_m,duration_s,meter,surcharges,tolls,total,low,high,currency,per_person,tariff,error,
+        tariff_basis,assumption (money in integer minor units; per_person shares joined by ';';
+        tariff_basis is sourced, or assumed where no source settles the tariff, e.g. a Gyeonggi
+        city no source places in a group, and assumption says which tariff and why). A bad row
+        gets its error and the job goes on; the exit status is 65 when any row failed. --strict
+        makes the assumed rows errors (unknown_tariff_group, no_tariff_version,
+        tariff_version_uncertain) instead.
         """
     )
 
@@ -27,6 +31,7 @@ struct FareCSVCommand: ParsableCommand {
     @Option(help: "Stop after this many failed rows.") var maxErrors: Int?
     @Option(help: "Threads (default: the number of cores).") var threads: Int?
     @Flag(help: "No progress or summary on stderr.") var quiet = false
+    @Flag(help: "Refuse rows where no source settles the tariff (their error instead of an assumed price).") var strict = false
     @OptionGroup var data: DataOptions
 
     func run() throws {
@@ -37,6 +42,7 @@ struct FareCSVCommand: ParsableCommand {
             options.columnMap[parts[0]] = parts[1]
         }
         options.maxErrors = maxErrors
+        options.strict = strict
         if let threads { options.threads = max(1, threads) }
         let job = FareCSVJob(pricer: try data.pricer(), options: options)
         let source: ByteSource

@@ -16,7 +16,10 @@ struct FareCommand: ParsableCommand {
         Give the trip as coordinates (--from, --to, optional --via stops; the route is estimated),
         or as --distance-m and --duration-s (slow time from the slow-time model, or --cruise-kmh). Without
         --tariff the origin's region picks it (coordinates only). Money is in the tariff's
-        currency: whole won for KRW, cents shown as dollars for USD.
+        currency: whole won for KRW, cents shown as dollars for USD. Where no source settles the
+        tariff (a Gyeonggi city no source places in a group, a date before a tariff's first
+        modelled version) the fare is priced on the most likely one and says so (tariff basis:
+        assumed, and why); --strict refuses instead.
 
         Example: geofare fare --from 37.5665,126.9780 --to 37.4979,127.0276 --at 2024-05-15T22:30:00+09:00 --party 3
         """
@@ -36,6 +39,7 @@ struct FareCommand: ParsableCommand {
     @Option(help: "Tolls in minor units, paid at cost.") var tolls: Int64 = 0
     @Option(help: "A call fee in minor units.") var callFee: Int64 = 0
     @Flag(help: "Print the quote as JSON (the worker's fare result).") var json = false
+    @Flag(help: "Refuse where no source settles the tariff (unknown_tariff_group, no_tariff_version, tariff_version_uncertain) instead of pricing on the most likely one (tariff basis: assumed).") var strict = false
     @OptionGroup var data: DataOptions
 
     func validate() throws {
@@ -59,11 +63,13 @@ struct FareCommand: ParsableCommand {
                 var r = FareRequest(from: origin, via: try via.enumerated().map { try coordinate($1, field: "via[\($0)]") }, to: destination,
                                     departure: when, tariff: tariff)
                 r.options = options
+                r.strict = strict
                 (quote, route) = try pricer.quote(r)
             } else {
                 var r = FareRequest(trip: .totals(distanceMeters: distanceM!, durationSeconds: durationS!), departure: when, tariff: tariff)
                 r.cruiseKmh = cruiseKmh
                 r.options = options
+                r.strict = strict
                 quote = try pricer.quote(r).quote
             }
             if json {
@@ -104,6 +110,7 @@ enum FareTable {
         if q.perPerson.count > 1 {
             rows.append(("per person", q.perPerson.map { Money.format($0, currency: cur) }.joined(separator: " / ") + " \(cur) (\(q.split.rawValue))"))
         }
+        rows.append(("tariff basis", q.assumption.map { "\(q.tariffBasis.rawValue): \($0)" } ?? q.tariffBasis.rawValue))
         let width = rows.map(\.0.count).max() ?? 0
         return (["\(tariffName) — \(q.tariff), version \(q.tariffVersion)"] + rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 })
             .joined(separator: "\n")

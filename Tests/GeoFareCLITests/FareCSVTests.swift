@@ -13,7 +13,7 @@ struct FareCSVTests {
     }
 
     @Test("Golden output: BOM, CRLF, quoted fields with commas and line breaks, bad rows, pass-through columns",
-          arguments: ["trips", "totals"])
+          arguments: ["trips", "totals", "basis"])
     func golden(name: String) throws {
         let input = try Self.fixture("\(name).csv")
         let expected = try String(contentsOf: try Self.fixture("\(name).expected.csv"), encoding: .utf8)
@@ -96,13 +96,52 @@ struct FareCSVTests {
         let rows = out.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         #expect(rows.count == expected.count)
         for (row, q) in zip(rows, expected) {
-            // ...,distance_m,duration_s,meter,surcharges,tolls,total,low,high,currency,per_person,tariff,error
+            // ...,distance_m,duration_s,meter,surcharges,tolls,total,low,high,currency,per_person,tariff,error,tariff_basis,assumption
             let n = row.count
-            #expect(row[n - 10] == String(q.meter))
-            #expect(row[n - 7] == String(q.total))
-            #expect(row[n - 6] == String(q.low) && row[n - 5] == String(q.high))
-            #expect(row[n - 3] == q.perPerson.map(String.init).joined(separator: ";"))
-            #expect(row[n - 12] == DecimalFormat.string(q.distanceMeters, decimals: 1))
+            #expect(row[n - 12] == String(q.meter))
+            #expect(row[n - 9] == String(q.total))
+            #expect(row[n - 8] == String(q.low) && row[n - 7] == String(q.high))
+            #expect(row[n - 5] == q.perPerson.map(String.init).joined(separator: ";"))
+            #expect(row[n - 14] == DecimalFormat.string(q.distanceMeters, decimals: 1))
+            #expect(row[n - 2] == "sourced" && row[n - 1] == "" && q.tariffBasis == .sourced)
+        }
+    }
+
+    @Test("Sourced and assumed rows mixed: every priced row says its basis (assumed ones why) in the two columns after error; --strict gives the errors of before and sourced rows unchanged")
+    func basisColumns() throws {
+        let input = try Self.fixture("basis.csv")
+        let r = try GeoFareBinary.run(["fare-csv", "--quiet", input.path])
+        let strict = try GeoFareBinary.run(["fare-csv", "--quiet", "--strict", input.path])
+        #expect(strict.stdout == (try String(contentsOf: try Self.fixture("basis.strict.expected.csv"), encoding: .utf8)))
+        #expect(r.status == 65 && strict.status == 65)  // Mokpo and the bad time fail either way
+        func records(_ text: String) throws -> [[String]] {
+            var reader = CSVReader(), out: [[String]] = []
+            reader.feed(Array(text.utf8)) { out.append($0.fields) }
+            try reader.finish { out.append($0.fields) }
+            return out
+        }
+        let rows = try records(r.stdout), strictRows = try records(strict.stdout)
+        let header = try #require(rows.first)
+        #expect(Array(header.suffix(4)) == ["tariff", "error", "tariff_basis", "assumption"])
+        try #require(rows.count == 10 && strictRows.count == 10)
+        let basis = Dictionary(uniqueKeysWithValues: rows.dropFirst().map { ($0[0], ($0[$0.count - 3], $0[$0.count - 2], $0[$0.count - 1])) })
+        let strictBasis = Dictionary(uniqueKeysWithValues: strictRows.dropFirst().map { ($0[0], ($0[$0.count - 3], $0[$0.count - 2], $0[$0.count - 1])) })
+        for id in ["S1", "U1"] {
+            #expect(basis[id]! == ("", "sourced", "") && strictBasis[id]! == ("", "sourced", ""), "\(id)")
+            #expect(rows.first { $0[0] == id } == strictRows.first { $0[0] == id })
+        }
+        for (id, code, why) in [("G1", "unknown_tariff_group", "Gyeonggi standard group (kr-gyeonggi/regular): no source names"),
+                                ("G2", "unknown_tariff_group", "Gyeonggi standard group (kr-gyeonggi/regular): no source names"),
+                                ("W1", "no_tariff_version", "priced on its earliest modelled version"),
+                                ("W2", "no_tariff_version", "priced on its earliest modelled version"),
+                                ("J1", "tariff_version_uncertain", "on a day no source gives")] {
+            let (error, b, assumption) = basis[id]!
+            #expect(error == "" && b == "assumed" && assumption.contains(why), "\(id): \(assumption)")
+            let (strictError, sb, sa) = strictBasis[id]!
+            #expect(strictError.hasSuffix("[\(code)]") && sb == "" && sa == "", "\(id): \(strictError)")
+        }
+        for id in ["M1", "X1"] {
+            #expect(basis[id]!.0.hasSuffix("]") && basis[id]!.1 == "" && basis[id]! == strictBasis[id]!, "\(id)")
         }
     }
 }

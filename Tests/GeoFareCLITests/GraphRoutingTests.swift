@@ -104,7 +104,7 @@ struct GraphRoutingTests {
             #expect(w["total"]?.int64 == q.total && w["meter"]?.int64 == q.meter && w["distance_m"]?.double == q.distanceMeters)
             #expect(w["route"]?["estimator"]?.string == estimator)
             let n = row.count
-            #expect(row[n - 7] == String(q.total) && row[n - 12] == DecimalFormat.string(q.distanceMeters, decimals: 1))
+            #expect(row[n - 9] == String(q.total) && row[n - 14] == DecimalFormat.string(q.distanceMeters, decimals: 1))
         }
     }
 

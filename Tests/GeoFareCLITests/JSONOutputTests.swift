@@ -37,4 +37,27 @@ struct JSONOutputTests {
             #expect(try JSONParser.parse(Array(fareLine.stdout.utf8.dropLast())) == fare.object?["result"])
         }
     }
+
+    @Test("fare: an unplaced Gyeonggi city (Goyang) prices assumed in --json (as the worker) and in the table; --strict refuses with today's error; Seoul says sourced")
+    func assumedBasis() throws {
+        let worker = try WorkerProcess(arguments: ["--db", ":memory:"])
+        defer { worker.closeInput(); _ = worker.wait() }
+        let args = ["fare", "--from", "37.6584,126.8320", "--to", "37.4979,127.0276", "--at", "2024-05-15T14:00:00+09:00"]
+        let json = try GeoFareBinary.run(args + ["--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout.contains(#","tariff_basis":"assumed","assumption":"Gyeonggi standard group (kr-gyeonggi/regular): "#), "\(json.stdout)")
+        let fare = try #require(worker.call(#"{"id":1,"op":"fare","from":{"lat":37.6584,"lon":126.8320},"to":{"lat":37.4979,"lon":127.0276},"depart_at":"2024-05-15T14:00:00+09:00","route":true}"#))
+        #expect(try JSONParser.parse(Array(json.stdout.utf8.dropLast())) == fare.object?["result"])
+        let table = try GeoFareBinary.run(args)
+        #expect(table.status == 0)
+        let basisLine = try #require(table.stdout.split(separator: "\n").last)
+        #expect(basisLine.hasPrefix("tariff basis ") && basisLine.contains("  assumed: Gyeonggi standard group (kr-gyeonggi/regular): no source names the tariff group"), "\(table.stdout)")
+        let strict = try GeoFareBinary.run(args + ["--strict"])
+        #expect(strict.status == 65 && strict.stdout.isEmpty)
+        #expect(strict.stderr.hasSuffix("name a tariff [unknown_tariff_group]\n"), "\(strict.stderr)")
+        let seoul = try GeoFareBinary.run(["fare", "--from", "37.5665,126.9780", "--to", "37.4979,127.0276", "--at", "2024-05-15T22:30:00+09:00", "--json", "--strict"])
+        #expect(seoul.stdout.hasSuffix(#","total":17500,"tariff_basis":"sourced"}"# + "\n"), "\(seoul.stdout)")
+        let seoulTable = try GeoFareBinary.run(["fare", "--from", "37.5665,126.9780", "--to", "37.4979,127.0276", "--at", "2024-05-15T22:30:00+09:00"])
+        #expect(seoulTable.stdout.split(separator: "\n").last?.hasPrefix("tariff basis ") == true && seoulTable.stdout.hasSuffix("  sourced\n"), "\(seoulTable.stdout)")
+    }
 }

@@ -390,7 +390,7 @@ struct ThreeWayAgreementTests {
         worker.closeInput()
         _ = worker.wait()
         let out = try GeoFareBinary.run(["fare-csv", "--quiet"], stdin: csv)
-        #expect(out.status == 0, "\(out.stdout.split(separator: "\n").filter { !$0.hasSuffix(",") }.prefix(3))")
+        #expect(out.status == 0, "\(out.stdout.split(separator: "\n").filter { !$0.hasSuffix(",sourced,") }.prefix(3))")
         let rows = out.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         #expect(answers.count == expected.count && rows.count == expected.count)
         for ((answer, row), q) in zip(zip(answers, rows), expected) {
@@ -399,8 +399,8 @@ struct ThreeWayAgreementTests {
             #expect(w["per_person"]?.array?.compactMap(\.int64) == q.perPerson)
             #expect(w["distance_m"]?.double == q.distanceMeters && w["duration_s"]?.double == q.durationSeconds)
             let n = row.count
-            #expect(row[n - 7] == String(q.total) && row[n - 10] == String(q.meter))
-            #expect(row[n - 3] == q.perPerson.map(String.init).joined(separator: ";"))
+            #expect(row[n - 9] == String(q.total) && row[n - 12] == String(q.meter))
+            #expect(row[n - 5] == q.perPerson.map(String.init).joined(separator: ";"))
         }
     }
 }

@@ -16,10 +16,13 @@ func at(_ text: String) -> Date {
     return d
 }
 
-/// A quote from total distance and duration.
+/// A quote from total distance and duration. Strict by default: these helpers pin the sourced
+/// tariffs and their refusals (`no_tariff_version`, `tariff_version_uncertain`); the assumed
+/// answers are AssumedTariffTests'.
 func quote(_ tariff: String, meters: Double, seconds: Double, at time: String, cruiseKmh: Double? = nil,
-           party: Int = 1, split: SplitMethod = .equal, splitUnit: Int64? = nil) throws -> FareQuote {
+           party: Int = 1, split: SplitMethod = .equal, splitUnit: Int64? = nil, strict: Bool = true) throws -> FareQuote {
     var r = FareRequest(trip: .totals(distanceMeters: meters, durationSeconds: seconds), departure: at(time), tariff: tariff)
+    r.strict = strict
     r.cruiseKmh = cruiseKmh
     r.partySize = party
     r.split = split
@@ -27,13 +30,15 @@ func quote(_ tariff: String, meters: Double, seconds: Double, at time: String, c
     return try sharedPricer.quote(r).quote
 }
 
-/// A quote from explicit segments laid end to end from `time`.
-func quote(_ tariff: String, segments: [(meters: Double, seconds: Double, slow: Double?, outside: Bool)], at time: String) throws -> FareQuote {
+/// A quote from explicit segments laid end to end from `time` (strict, as above).
+func quote(_ tariff: String, segments: [(meters: Double, seconds: Double, slow: Double?, outside: Bool)], at time: String, strict: Bool = true) throws -> FareQuote {
     var start = at(time)
     var list: [TripSegment] = []
     for s in segments {
         list.append(TripSegment(distanceMeters: s.meters, durationSeconds: s.seconds, slowSeconds: s.slow, start: start, outsideZone: s.outside))
         start = start.addingTimeInterval(s.seconds)
     }
-    return try sharedPricer.quote(FareRequest(trip: .segments(list), departure: at(time), tariff: tariff)).quote
+    var r = FareRequest(trip: .segments(list), departure: at(time), tariff: tariff)
+    r.strict = strict
+    return try sharedPricer.quote(r).quote
 }

@@ -59,7 +59,7 @@ struct TripPricerTests {
             let (q, route) = try pricer.quote(r)
             #expect(route == nil)
             #expect(meter.tariffID == q.tariff)
-            #expect(try meter === pricer.catalog.meter(tariffAt: pricer.resolveTariff(r), at: r.departure))
+            #expect(try meter === pricer.catalog.meter(tariffAt: pricer.resolveTariff(r).index, at: r.departure))
             #expect([f.total, f.low, f.high, f.tolls, f.surcharges] == [q.total, q.low, q.high, q.tolls, q.surcharges])
             #expect(f.distanceMeters == q.distanceMeters && f.durationSeconds == q.durationSeconds)
             #expect((0..<r.partySize).map { f.equalShare($0, riders: r.partySize) } == q.perPerson)

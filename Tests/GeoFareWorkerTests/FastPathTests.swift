@@ -55,4 +55,33 @@ struct FastPathTests {
         }
         #expect(priced > 250)  // the rest are errors on purpose (party sizes, points outside every tariff region)
     }
+
+    @Test("Assumed and sourced fares, strict or not: the fast path and the general path write the same bytes, ending in tariff_basis (and assumption)")
+    func basisOnBothPaths() throws {
+        let dispatcher = try WorkerDispatcher(pricer: TripPricer.standard(), parties: nil)
+        let names = dispatcher.lane(0).tariffNames
+        // Goyang and Gwacheon (no source places them in a Gyeonggi group), Gwangju in 2020 (before
+        // its first modelled version), Seoul (sourced).
+        let trips = [("37.6584", "126.8320", "2024-05-15T14:00:00+09:00", "assumed"), ("37.4292", "126.9876", "2023-08-01T23:30:00+09:00", "assumed"),
+                     ("35.1601", "126.8514", "2020-06-01T14:00:00+09:00", "assumed"), ("37.5665", "126.9780", "2024-05-15T22:30:00+09:00", "sourced")]
+        for (lat, lon, when, basis) in trips {
+            for strict in ["", #","strict":false"#, #","strict":true"#] {
+                let core = #""op":"fare","from":{"lat":\#(lat),"lon":\#(lon)},"to":{"lat":37.4979,"lon":127.0276},"depart_at":"\#(when)","party_size":2\#(strict)"#
+                let fast = Array(#"{"id":7,\#(core)}"#.utf8), general = Array(#"{"id":7,\#(core),"tolls":0}"#.utf8)
+                let decoded = try #require(fast.withUnsafeBytes { FastFareRequest.decode($0, names: names) }, "\(core)")
+                #expect(general.withUnsafeBytes { FastFareRequest.decode($0, names: names) } == nil)
+                let a = String(decoding: dispatcher.respond(to: decoded), as: UTF8.self)
+                let b = String(decoding: general.withUnsafeBytes { dispatcher.respond(toLine: $0) }, as: UTF8.self)
+                #expect(a == b)
+                if strict == #","strict":true"# && basis == "assumed" {
+                    let code = lat == "35.1601" ? "no_tariff_version" : "unknown_tariff_group"
+                    #expect(a.contains(#""ok":false"#) && a.contains(#""code":"\#(code)""#), "\(a)")
+                } else if basis == "assumed" {
+                    #expect(a.contains(#","tariff_basis":"assumed","assumption":""#) && a.hasSuffix("\"}}\n"), "\(a)")
+                } else {
+                    #expect(a.hasSuffix(#","tariff_basis":"sourced"}}"# + "\n"), "\(a)")
+                }
+            }
+        }
+    }
 }

@@ -50,9 +50,12 @@ def trip_rows(seed, count, bad=True):
         party = str(rng.randint(1, 4))
         lat, lon, dlat, dlon, dist, dur, tariff = "", "", "", "", "", "", "kr-seoul/regular"
         if i % 3 == 0:
-            # origins in central Seoul (the wider box reaches Gyeonggi cities whose tariff group
-            # no source gives: unknown_tariff_group); destinations anywhere around
+            # origins in central Seoul, and every third one in Goyang (no source gives its
+            # tariff group: an assumed row, whose quoted assumption holds commas); destinations
+            # anywhere around
             lat, lon = f"{rng.uniform(37.50, 37.60):.6f}", f"{rng.uniform(126.92, 127.05):.6f}"
+            if i % 9 == 0:
+                lat, lon = f"{rng.uniform(37.64, 37.67):.6f}", f"{rng.uniform(126.80, 126.86):.6f}"
             dlat, dlon = f"{rng.uniform(37.45, 37.65):.6f}", f"{rng.uniform(126.85, 127.15):.6f}"
             tariff = ""
         else:
@@ -173,11 +176,13 @@ def test_a_never_closed_quote_keeps_the_rest_of_the_file_in_one_range(tmp_path):
 
 
 def test_error_line_numbers_are_renumbered_only_in_the_error_column():
-    out = (b'id,note,error\n'
-           b'1,line 3: input,line 3: depart_at: bad [invalid_time]\n'
-           b'2,"x,line 4: y",\n'
-           b'3,"a\nb","line 5: tariff: unknown \'a,b\' [unknown_tariff]"\n'
-           b',,"line 9: a quoted field opened on line 9 is never closed [csv_unterminated_quote]"\n')
+    # The error column is followed by tariff_basis and assumption, empty on an error row.
+    out = (b'id,note,error,tariff_basis,assumption\n'
+           b'1,line 3: input,line 3: depart_at: bad [invalid_time],,\n'
+           b'2,"x,line 4: y",,sourced,\n'
+           b'3,"a\nb","line 5: tariff: unknown \'a,b\' [unknown_tariff]",,\n'
+           b'4,line 6: input,,assumed,"Gyeonggi standard group (kr-gyeonggi/regular): no source names, line 7: x"\n'
+           b',,"line 9: a quoted field opened on line 9 is never closed [csv_unterminated_quote]",,')
     fields = list(fare_csv.error_fields(out))
     assert [out[a:b] for a, b in fields] == [
         b'line 3: depart_at: bad [invalid_time]',
@@ -185,6 +190,11 @@ def test_error_line_numbers_are_renumbered_only_in_the_error_column():
         b'"line 9: a quoted field opened on line 9 is never closed [csv_unterminated_quote]"']
     assert fare_csv.renumber(out[fields[2][0]:fields[2][1]], 100) == \
         b'"line 109: a quoted field opened on line 109 is never closed [csv_unterminated_quote]"'
+
+
+def test_strict_is_passed_to_every_partition():
+    assert "--strict" in fare_csv.fare_csv_options(fare_csv.parse_args(["in.csv", "out", "--strict"]), 1)
+    assert "--strict" not in fare_csv.fare_csv_options(fare_csv.parse_args(["in.csv", "out"]), 1)
 
 
 # --- the job in Spark local mode -------------------------------------------------------------
