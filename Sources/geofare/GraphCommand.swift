@@ -81,7 +81,8 @@ struct GraphBuildCommand: ParsableCommand {
                 say("geofare graph build: reading \(input) with profile \(roadProfile.id)")
                 (network, report) = try OSMRoadNetworkBuilder(profile: roadProfile).build(pbfAt: URL(fileURLWithPath: input))
                 say("  read \(report.nodesRead) nodes, \(report.waysRead) ways, \(report.relationsRead) relations; kept \(report.waysKept) ways")
-                say("  network: \(report.nodes) nodes, \(report.arcs) arcs (largest strongly connected part of \(report.nodesBeforeComponent) nodes); \(report.restrictionsApplied) turn restrictions applied; \(report.loopsSplit) closed loops kept (split at their middle node)")
+                say("  network: \(report.nodes) nodes, \(report.arcs) arcs (largest strongly connected part of \(report.nodesBeforeComponent) nodes); \(report.loopsSplit) closed loops kept (split at their middle node)")
+                say("  turn restrictions: \(GraphBuildCommand.restrictionLine(report))")
                 for p in report.phaseMilliseconds { say("  \(p.name): \(Int(p.milliseconds)) ms") }
             }
             var hierarchies: [GraphMetric: ContractionHierarchy] = [:]
@@ -99,10 +100,24 @@ struct GraphBuildCommand: ParsableCommand {
             var meta = GraphMetadata(profileID: roadProfile.id, profileFingerprint: roadProfile.fingerprint, osmTimestamp: stamp,
                                      buildTime: ISO8601DateFormatter().string(from: Date()))
             meta.signalPenaltySeconds = roadProfile.trafficSignalPenaltySeconds
+            if syntheticCity == nil {
+                meta.turnRestrictionsApplied = report.restrictionsApplied
+                meta.turnRestrictionsViaWay = report.restrictionsAppliedViaWay
+                meta.conditionalRestrictionsLeftOut = report.restrictionsConditional
+            }
             try GraphFileWriter.write(network: network, hierarchies: hierarchies, metadata: meta, to: output)
             let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
             say("  wrote \(output): \(size) bytes in \(Int(Date().timeIntervalSince(start) * 1000)) ms in all; peak RSS \(GraphBuildCommand.peakRSSMiB()) MiB")
         }
+    }
+
+    /// What happened to the turn restrictions: applied (via way among them), conditional ones
+    /// left out, the others skipped by reason.
+    static func restrictionLine(_ report: ImportReport) -> String {
+        let skipped = report.restrictionsSkipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        return "\(report.restrictionsApplied) applied (\(report.restrictionsAppliedViaWay) via ways, \(report.restrictionNodeCopies) node copies); "
+            + "\(report.restrictionsConditional) conditional (time-dependent) left out"
+            + (skipped.isEmpty ? "" : "; skipped: \(skipped)")
     }
 
     /// The process's peak resident memory (VmHWM), MiB.
@@ -143,8 +158,17 @@ struct GraphInfoCommand: ParsableCommand {
           box          \(m.west),\(m.south),\(m.east),\(m.north) (W,S,E,N)
           nodes        \(m.nodeCount)
           arcs         \(m.arcCount)
+          restrictions \(GraphInfoCommand.restrictionLine(m))
           attribution  \(m.attribution)
         """)
+    }
+}
+
+extension GraphInfoCommand {
+    static func restrictionLine(_ m: GraphMetadata) -> String {
+        guard let applied = m.turnRestrictionsApplied else { return "not recorded (a file built before restrictions were counted)" }
+        return "\(applied) turn restrictions applied (\(m.turnRestrictionsViaWay ?? 0) via ways); "
+            + "\(m.conditionalRestrictionsLeftOut ?? 0) conditional (time-dependent) left out"
     }
 }
 

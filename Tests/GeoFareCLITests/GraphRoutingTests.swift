@@ -53,6 +53,11 @@ struct GraphRoutingTests {
         #expect(meta.object?["profileID"]?.string == "car")
         #expect(meta.object?["attribution"]?.string?.contains("OpenStreetMap") == true)
         #expect((meta.object?["nodeCount"]?.int64 ?? 0) > 500)
+        // turn restrictions applied and conditional ones left out are recorded and shown
+        #expect((meta.object?["turnRestrictionsApplied"]?.int64 ?? 0) > 0)
+        #expect(meta.object?["conditionalRestrictionsLeftOut"]?.int64 != nil && meta.object?["turnRestrictionsViaWay"]?.int64 != nil)
+        let text = try GeoFareBinary.run(["graph", "info", graph.path])
+        #expect(text.stdout.contains("turn restrictions applied") && text.stdout.contains("conditional (time-dependent) left out"), "\(text.stdout)")
         // A byte flipped in the middle: corrupt, by its checksum.
         var bytes = try Data(contentsOf: graph)
         bytes[bytes.count / 2] ^= 0xFF

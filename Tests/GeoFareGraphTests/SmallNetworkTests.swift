@@ -87,7 +87,7 @@ struct SmallNetworkTests {
         #expect(Self.turnsAtX(net, from: Self.S) == ["N", "E", "S", "W"])
     }
 
-    @Test("via-way and conditional restrictions are skipped and counted")
+    @Test("a closed via way, conditional and excepted restrictions are skipped and counted")
     func skippedRestrictions() throws {
         var w = Self.cross()
         w.relations.append(.init(id: 101, members: [.init(type: 1, id: 12, role: "from"), .init(type: 1, id: 20, role: "via"), .init(type: 1, id: 13, role: "to")],
@@ -98,7 +98,9 @@ struct SmallNetworkTests {
                                  tags: [("type", "restriction"), ("restriction", "no_left_turn"), ("except", "bicycle;motorcar")]))
         let (net, report) = try Self.build(w)
         #expect(report.restrictionsApplied == 0)
-        #expect(report.restrictionsSkipped == ["via_way": 1, "conditional": 1, "except_motorcar": 1])
+        // the via way 20 is the closed ring: a path through a node twice
+        #expect(report.restrictionsSkipped == ["via_way_loop": 1, "conditional": 1, "excepted": 1])
+        #expect(report.restrictionsConditional == 1)
         #expect(Self.turnsAtX(net, from: Self.S) == ["N", "E", "S", "W"])
     }
 

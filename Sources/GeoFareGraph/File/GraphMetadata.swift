@@ -20,6 +20,13 @@ public struct GraphMetadata: Sendable, Hashable, Codable {
     /// The profile's wait at a traffic signal, seconds (included in the time of arcs ending at
     /// one; a route counts it as slow time). `nil`: not recorded.
     public var signalPenaltySeconds: Double? = nil
+    /// Turn restrictions applied to the network (via node and via way), of them via way(s), and
+    /// the restriction relations with a conditional (time-dependent) key, which are left out.
+    /// `nil`: not recorded (files built before these were, or networks not read from OSM). Plain
+    /// optional JSON fields: files without them read as before, no format version change.
+    public var turnRestrictionsApplied: Int? = nil
+    public var turnRestrictionsViaWay: Int? = nil
+    public var conditionalRestrictionsLeftOut: Int? = nil
 
     public init(profileID: String, profileFingerprint: String, osmTimestamp: String, buildTime: String,
                 west: Double = 0, south: Double = 0, east: Double = 0, north: Double = 0, nodeCount: Int = 0, arcCount: Int = 0,

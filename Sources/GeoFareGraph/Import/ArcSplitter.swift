@@ -8,6 +8,7 @@ enum ArcSplitter {
         g.nodeLatitudes = nodes.latitudes
         g.nodeLongitudes = nodes.longitudes
         g.nodeSignal = [Bool](repeating: false, count: ids.count)
+        g.nodeOrigin = Array(0..<Int32(ids.count))
         g.signalPenaltyMilliseconds = UInt32((profile.trafficSignalPenaltySeconds * 1000).rounded())
         for id in ways.signalNodeIds {
             if let i = ids.sortedIndex(of: id), present[i] { g.nodeSignal[i] = true }
@@ -35,7 +36,8 @@ enum ArcSplitter {
             }
         }
         if profile.turnRestrictions {
-            for r in ways.restrictions {
+            // via ways join their from and to ways at shared nodes, routing nodes already
+            for r in ways.restrictions where r.viaWays.isEmpty {
                 if let i = ids.sortedIndex(of: r.via), present[i] { routing[i] = true }
             }
         }

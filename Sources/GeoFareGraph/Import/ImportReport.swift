@@ -19,12 +19,25 @@ public struct ImportReport: Sendable, Hashable {
     public var loopsSplit = 0
     /// Stretches of way from a node straight back to itself (the same node twice in a row: no length), dropped.
     public var selfLoopsDropped = 0
-    /// Via-node turn restrictions that changed the graph.
+    /// Turn restrictions that changed the graph (via node and via way).
     public var restrictionsApplied = 0
-    /// Restrictions not applied, by reason: `via_way`, `conditional`, `except_motorcar`,
-    /// `unknown_value`, `incomplete_members`, `via_not_routable`, `not_at_via` (no kept from/to arc meets the via node).
+    /// Of ``restrictionsApplied``, those via one or more ways.
+    public var restrictionsAppliedViaWay = 0
+    /// Restrictions not applied, by reason: `conditional` (only a `…:conditional` value),
+    /// `excepted` (`except` names the vehicle: taxi, psv, motorcar...), `unknown_value`,
+    /// `no_restriction_tag`, `incomplete_members`, `via_not_routable`, `way_not_routable`,
+    /// `not_at_via` (no kept from/to arc meets the via node or the end of the via path),
+    /// `via_way_members` (a via way with several from/to ways, or a via node too),
+    /// `via_way_not_connected` (the from, via and to ways do not chain), `via_way_loop` (a via
+    /// way that closes or a path through a node twice), `via_way_not_drivable` (no arcs along the
+    /// via ways in the path's direction after the from way: one-way, or forbidden by a via-node restriction).
     public var restrictionsSkipped: [String: Int] = [:]
-    /// Nodes added as copies of restricted via nodes.
+    /// `type=restriction` relations with a conditional key (`restriction:conditional`,
+    /// `restriction:motorcar:conditional`, ...; the profile's restriction keys + `:conditional`).
+    /// Time-dependent rules are left out: the conditional part is never applied (a plain value
+    /// beside it still is; without one the relation is also counted in `restrictionsSkipped["conditional"]`).
+    public var restrictionsConditional = 0
+    /// Nodes added as copies for turn restrictions (restricted via nodes, via-way paths).
     public var restrictionNodeCopies = 0
     /// The network's nodes and arcs: the largest strongly connected component.
     public var nodes = 0

@@ -4,7 +4,7 @@ import GeoFareCore
 /// Extracts a drivable ``RoadNetwork`` from an OpenStreetMap PBF file under a ``RoadProfile``.
 ///
 /// 1. **Ways** (pass 1): keeps the ways the profile drives, their direction and speed, the
-///    traffic-signal node ids and the via-node turn restrictions. Files need not be sorted.
+///    traffic-signal node ids and the turn restrictions. Files need not be sorted.
 /// 2. **Nodes** (pass 2): the coordinates of the nodes those ways use (a sorted id array, never
 ///    an array sized by the largest OSM id).
 /// 3. **Arcs**: each way is split at routing nodes (nodes used twice or more, way ends, signal
@@ -13,7 +13,9 @@ import GeoFareCore
 ///    rounded to centimetres (min 1); time is length / speed in milliseconds (min 1) plus the
 ///    signal penalty when the head is a signal. Parallel arcs are all kept.
 /// 4. **Restrictions**: each restricted via node gets one copy per incoming arc, with only the
-///    outgoing arcs that arc may turn into.
+///    outgoing arcs that arc may turn into; then each via-way restriction gets a copy of its via
+///    path, entered only from the from way, whose end lacks the forbidden turn
+///    (`WorkingGraph+ViaWay.swift`). Conditional restrictions are counted, not applied.
 /// 5. **Component**: the largest strongly connected component is kept, its nodes renumbered
 ///    along a Hilbert curve and the arcs sorted by tail, then head.
 public struct OSMRoadNetworkBuilder: Sendable {
@@ -45,6 +47,7 @@ public struct OSMRoadNetworkBuilder: Sendable {
         report.relationsRead = ways.relationsRead
         report.waysKept = ways.wayIds.count
         report.restrictionsSkipped = ways.restrictionsSkipped
+        report.restrictionsConditional = ways.restrictionsConditional
         if let t = reader.header.replicationTimestampSeconds, t > 0 {
             report.osmTimestampSeconds = t; report.osmTimestampSource = "header"
         } else if newest > 0 {
@@ -68,7 +71,7 @@ public struct OSMRoadNetworkBuilder: Sendable {
 
         // 4. turn restrictions
         if profile.turnRestrictions {
-            graph.applyRestrictions(ways.restrictions, nodeIds: nodes.ids, wayIds: ways.wayIds, report: &report)
+            graph.applyRestrictions(ways.restrictions, ways: ways, nodeIds: nodes.ids, report: &report)
         }
         report.nodesBeforeComponent = graph.routingNodeCount
         report.arcsBeforeComponent = graph.liveArcCount

@@ -23,7 +23,8 @@ public struct RoadProfile: Sendable, Hashable {
     public var roadClasses: [RoadClass]
     /// `service=*` values whose `highway=service` ways are dropped.
     public var excludedServiceValues: Set<String>
-    /// Access keys from most to least specific; the first present decides.
+    /// Access keys from most to least specific; the first present decides (`taxi`, `psv` before
+    /// `motorcar`, `motor_vehicle`, `vehicle`, `access` in `car.json`).
     public var accessTags: [String]
     /// Access values that make a way not routable.
     public var deniedAccessValues: Set<String>
@@ -36,6 +37,9 @@ public struct RoadProfile: Sendable, Hashable {
     public var onewayBackward: Set<String>
     public var onewayBoth: Set<String>
     public var onewayDropped: Set<String>
+    /// Keys holding the `oneway` value, most specific first; the first present decides
+    /// (`oneway:taxi`, `oneway:psv`, `oneway` in `car.json`). Optional in the JSON: `["oneway"]`.
+    public var onewayKeys: [String]
     /// `highway` values implied one-way unless the way says otherwise.
     public var impliedOnewayHighways: Set<String>
     /// `junction` values that are roundabouts: implied one-way, flagged ``ArcFlags/roundabout``.
@@ -44,10 +48,14 @@ public struct RoadProfile: Sendable, Hashable {
     public var dropAreas: Bool
     /// Seconds added to every arc whose head is a `highway=traffic_signals` node.
     public var trafficSignalPenaltySeconds: Double
-    /// Whether `type=restriction` relations (via-node) are applied.
+    /// Whether `type=restriction` relations (via node or via way(s)) are applied.
     public var turnRestrictions: Bool
     /// Restriction keys in order of precedence, e.g. `["restriction:motorcar", "restriction"]`.
+    /// Their `:conditional` variants (and `restriction:conditional`) are counted, not applied.
     public var restrictionKeys: [String]
+    /// `except=*` values (split at `;`) that exempt this vehicle: a restriction naming one of them
+    /// is not applied. Optional in the JSON: `["motorcar", "motor_vehicle", "vehicle"]`.
+    public var restrictionExceptValues: Set<String>
 
     /// A stable fingerprint of the profile's JSON bytes: FNV-1a 64-bit, 16 lower-case hex digits.
     /// The graph file records it so a graph can be matched to the profile that built it.
@@ -86,6 +94,9 @@ public struct RoadProfile: Sendable, Hashable {
         roadClasses = classes
         excludedServiceValues = Set(try o.strings("excludedServiceValues"))
         accessTags = try o.strings("accessTags")
+        guard !accessTags.isEmpty, Set(accessTags).count == accessTags.count else {
+            throw GeoFareError.invalidProfile("must list 1 or more distinct keys, most specific first", field: "accessTags")
+        }
         deniedAccessValues = Set(try o.strings("deniedAccessValues"))
         var m = try ProfileObject(try o.value("maxspeed"), path: "maxspeed")
         maxspeedFactor = try m.number("factor")
@@ -107,6 +118,10 @@ public struct RoadProfile: Sendable, Hashable {
         onewayDropped = Set(try w.strings("dropped"))
         impliedOnewayHighways = Set(try w.strings("impliedHighways"))
         roundaboutJunctions = Set(try w.strings("roundaboutJunctions"))
+        onewayKeys = try w.optionalStrings("keys") ?? ["oneway"]
+        guard !onewayKeys.isEmpty, onewayKeys.allSatisfy({ $0 == "oneway" || $0.hasPrefix("oneway:") }), Set(onewayKeys).count == onewayKeys.count else {
+            throw GeoFareError.invalidProfile("must list 1 or more distinct keys 'oneway' or 'oneway:<vehicle>'", field: "oneway.keys")
+        }
         try w.finish()
         dropAreas = try o.bool("dropAreas")
         trafficSignalPenaltySeconds = try o.number("trafficSignalPenaltySeconds")
@@ -115,6 +130,11 @@ public struct RoadProfile: Sendable, Hashable {
         }
         turnRestrictions = try o.bool("turnRestrictions")
         restrictionKeys = try o.strings("restrictionKeys")
+        guard restrictionKeys.allSatisfy({ ($0 == "restriction" || $0.hasPrefix("restriction:")) && !$0.hasSuffix(":conditional") }),
+              Set(restrictionKeys).count == restrictionKeys.count else {
+            throw GeoFareError.invalidProfile("must list distinct keys 'restriction' or 'restriction:<vehicle>' (conditional keys are not applied)", field: "restrictionKeys")
+        }
+        restrictionExceptValues = Set(try o.optionalStrings("restrictionExceptValues") ?? ["motorcar", "motor_vehicle", "vehicle"])
         try o.finish()
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes { hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
@@ -194,6 +214,11 @@ private struct ProfileObject {
             out.append(s)
         }
         return out
+    }
+
+    mutating func optionalStrings(_ name: String) throws(GeoFareError) -> [String]? {
+        guard optionalValue(name) != nil else { return nil }
+        return try strings(name)
     }
 
     func finish() throws(GeoFareError) {

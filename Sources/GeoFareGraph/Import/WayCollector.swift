@@ -1,13 +1,15 @@
 /// Pass 1 of the extraction: keeps the ways a ``RoadProfile`` drives (with direction, speed,
-/// class and flags), the ids of traffic-signal nodes and the via-node turn restrictions.
+/// class and flags), the ids of traffic-signal nodes and the turn restrictions.
 struct WayCollector: PBFVisitor {
-    /// One via-node turn restriction as tagged (before it is matched to arcs).
+    /// One turn restriction as tagged (before it is matched to arcs): via one node, or via one
+    /// or more ways (`viaWays` not empty, `via` unused).
     struct Restriction {
         var relationId: Int64
         var isOnly: Bool
         var from: [Int64]
         var via: Int64
         var to: [Int64]
+        var viaWays: [Int64] = []
     }
 
     let profile: RoadProfile
@@ -26,6 +28,9 @@ struct WayCollector: PBFVisitor {
     var signalNodeIds: [Int64] = []
     var restrictions: [Restriction] = []
     var restrictionsSkipped: [String: Int] = [:]
+    /// `type=restriction` relations carrying a conditional key (`restriction:conditional`,
+    /// `restriction:motorcar:conditional`, ...): their time-dependent part is never applied.
+    var restrictionsConditional = 0
 
     var nodesRead = 0
     var waysRead = 0
@@ -43,6 +48,7 @@ struct WayCollector: PBFVisitor {
     }
     private static let fixedKeys = ["highway", "oneway", "junction", "area", "service", "maxspeed", "maxspeed:forward", "maxspeed:backward", "type", "except", "restriction:conditional"]
     private let accessBase: Int16
+    private let onewayBase: Int16
     private let restrictionBase: Int16
 
     init(profile: RoadProfile) {
@@ -51,8 +57,12 @@ struct WayCollector: PBFVisitor {
         for (i, k) in Self.fixedKeys.enumerated() { index[k] = Int16(i) }
         accessBase = Int16(Self.fixedKeys.count)
         for (i, k) in profile.accessTags.enumerated() where index[k] == nil { index[k] = accessBase + Int16(i) }
-        restrictionBase = accessBase + Int16(profile.accessTags.count)
+        onewayBase = accessBase + Int16(profile.accessTags.count)
+        for (i, k) in profile.onewayKeys.enumerated() where index[k] == nil { index[k] = onewayBase + Int16(i) }
+        restrictionBase = onewayBase + Int16(profile.onewayKeys.count)
         for (i, k) in profile.restrictionKeys.enumerated() where index[k] == nil { index[k] = restrictionBase + Int16(i) }
+        // the conditional variant of every restriction key is recognised (counted, never applied)
+        for k in profile.restrictionKeys where index[k + ":conditional"] == nil { index[k + ":conditional"] = Key.restrictionConditional.rawValue }
         keyIndex = index
         var classes: [String: UInt8] = [:]
         for (i, c) in profile.roadClasses.enumerated() { classes[c.highway] = UInt8(i) }
@@ -65,7 +75,7 @@ struct WayCollector: PBFVisitor {
         for i in 0..<strings.count {
             let b = strings.bytes(i)
             // keys of interest are short ASCII; skip building a String for anything else
-            if b.count == 0 || b.count > 32 { keyCode.append(-1); continue }
+            if b.count == 0 || b.count > 48 { keyCode.append(-1); continue }
             keyCode.append(keyIndex[String(decoding: b, as: UTF8.self)] ?? -1)
         }
     }
@@ -89,6 +99,7 @@ struct WayCollector: PBFVisitor {
         guard let highway = value(.highway), let cls = highwayClass[highway] else { return }
         if profile.dropAreas, value(.area) == "yes" { return }
         if highway == "service", let s = value(.service), profile.excludedServiceValues.contains(s) { return }
+        // the most specific access key present decides (taxi, psv, motorcar, ... access)
         for i in 0..<profile.accessTags.count {
             let code = keyIndex[profile.accessTags[i]]!
             let v = found[Int(code)]
@@ -100,7 +111,13 @@ struct WayCollector: PBFVisitor {
         var forward = true, backward = true
         let junction = value(.junction)
         let isRoundabout = junction.map { profile.roundaboutJunctions.contains($0) } ?? false
-        if let oneway = value(.oneway) {
+        // the most specific oneway key present decides (oneway:taxi, oneway:psv, oneway)
+        var onewayValue: String? = nil
+        for k in profile.onewayKeys {
+            let v = found[Int(keyIndex[k]!)]
+            if v >= 0 { onewayValue = strings.string(v); break }
+        }
+        if let oneway = onewayValue {
             if profile.onewayDropped.contains(oneway) { return }
             if profile.onewayForward.contains(oneway) { backward = false }
             else if profile.onewayBackward.contains(oneway) { forward = false }
@@ -148,12 +165,13 @@ struct WayCollector: PBFVisitor {
             }
         }
         guard isRestriction else { return }
+        if conditional { restrictionsConditional += 1 }
         guard let value = restrictionValue else {
             restrictionsSkipped[conditional ? "conditional" : "no_restriction_tag", default: 0] += 1
             return
         }
-        if let except, except.split(separator: ";").contains(where: { ["motorcar", "motor_vehicle", "vehicle"].contains($0.trimmingSpaces()) }) {
-            restrictionsSkipped["except_motorcar", default: 0] += 1
+        if let except, except.split(separator: ";").contains(where: { profile.restrictionExceptValues.contains(String($0.trimmingSpaces())) }) {
+            restrictionsSkipped["excepted", default: 0] += 1
             return
         }
         let isOnly: Bool
@@ -161,17 +179,25 @@ struct WayCollector: PBFVisitor {
             restrictionsSkipped["unknown_value", default: 0] += 1
             return
         }
-        var from: [Int64] = [], to: [Int64] = [], via: [Int64] = []
-        var viaIsWay = false
+        var from: [Int64] = [], to: [Int64] = [], via: [Int64] = [], viaWays: [Int64] = []
         for m in 0..<members.count {
             let role = Int(members.roles[m])
             if strings.equals(role, "from"), members.types[m] == .way { from.append(members.ids[m]) }
             else if strings.equals(role, "to"), members.types[m] == .way { to.append(members.ids[m]) }
             else if strings.equals(role, "via") {
-                if members.types[m] == .node { via.append(members.ids[m]) } else { viaIsWay = true }
+                if members.types[m] == .node { via.append(members.ids[m]) } else if members.types[m] == .way { viaWays.append(members.ids[m]) }
             }
         }
-        if viaIsWay { restrictionsSkipped["via_way", default: 0] += 1; return }
+        if !viaWays.isEmpty {
+            // from → via way(s) → to: one from, one to, no via node, no way twice
+            guard via.isEmpty, from.count == 1, to.count == 1, Set(viaWays).count == viaWays.count,
+                  !viaWays.contains(from[0]), !viaWays.contains(to[0]) else {
+                restrictionsSkipped["via_way_members", default: 0] += 1
+                return
+            }
+            restrictions.append(Restriction(relationId: id, isOnly: isOnly, from: from, via: 0, to: to, viaWays: viaWays))
+            return
+        }
         guard via.count == 1, !from.isEmpty, !to.isEmpty else {
             restrictionsSkipped["incomplete_members", default: 0] += 1
             return

@@ -5,6 +5,8 @@ struct WorkingGraph {
     var nodeLatitudes: [Int32] = []
     var nodeLongitudes: [Int32] = []
     var nodeSignal: [Bool] = []
+    /// The original node (index into the sorted OSM node ids) each node is, or is a copy of.
+    var nodeOrigin: [Int32] = []
 
     var arcTail: [Int32] = []
     var arcHead: [Int32] = []
@@ -30,9 +32,18 @@ struct WorkingGraph {
         return used.reduce(0) { $0 + ($1 ? 1 : 0) }
     }
 
-    mutating func appendArc(copyOf b: Int, tail: Int32) -> Int32 {
+    /// A new node at `v`'s place (a copy made for a turn restriction), without arcs.
+    mutating func appendNode(copyOf v: Int32) -> Int32 {
+        nodeLatitudes.append(nodeLatitudes[Int(v)])
+        nodeLongitudes.append(nodeLongitudes[Int(v)])
+        nodeSignal.append(nodeSignal[Int(v)])
+        nodeOrigin.append(nodeOrigin[Int(v)])
+        return Int32(nodeLatitudes.count - 1)
+    }
+
+    mutating func appendArc(copyOf b: Int, tail: Int32, head: Int32? = nil) -> Int32 {
         arcTail.append(tail)
-        arcHead.append(arcHead[b])
+        arcHead.append(head ?? arcHead[b])
         arcWay.append(arcWay[b])
         arcDistanceCentimeters.append(arcDistanceCentimeters[b])
         arcTravelMilliseconds.append(arcTravelMilliseconds[b])
@@ -44,13 +55,21 @@ struct WorkingGraph {
         return Int32(arcTail.count - 1)
     }
 
-    /// Applies via-node turn restrictions by node splitting: each restricted via node gets one
-    /// copy per incoming arc, and each copy keeps only the outgoing arcs that turn is allowed into.
-    mutating func applyRestrictions(_ restrictions: [WayCollector.Restriction], nodeIds: [Int64], wayIds: [Int64], report: inout ImportReport) {
+    /// Applies the turn restrictions: the via-node ones first (``applyViaNodeRestrictions``),
+    /// then the via-way ones (``applyViaWayRestrictions``), which keep what the first did.
+    mutating func applyRestrictions(_ restrictions: [WayCollector.Restriction], ways: WayCollector, nodeIds: [Int64], report: inout ImportReport) {
         guard !restrictions.isEmpty else { return }
         var wayIndex: [Int64: Int32] = [:]
-        wayIndex.reserveCapacity(wayIds.count)
-        for (i, id) in wayIds.enumerated() { wayIndex[id] = Int32(i) }
+        wayIndex.reserveCapacity(ways.wayIds.count)
+        for (i, id) in ways.wayIds.enumerated() { wayIndex[id] = Int32(i) }
+        applyViaNodeRestrictions(restrictions.filter { $0.viaWays.isEmpty }, nodeIds: nodeIds, wayIndex: wayIndex, report: &report)
+        applyViaWayRestrictions(restrictions.filter { !$0.viaWays.isEmpty }, ways: ways, nodeIds: nodeIds, wayIndex: wayIndex, report: &report)
+    }
+
+    /// Applies via-node turn restrictions by node splitting: each restricted via node gets one
+    /// copy per incoming arc, and each copy keeps only the outgoing arcs that turn is allowed into.
+    mutating func applyViaNodeRestrictions(_ restrictions: [WayCollector.Restriction], nodeIds: [Int64], wayIndex: [Int64: Int32], report: inout ImportReport) {
+        guard !restrictions.isEmpty else { return }
         struct Rule { var isOnly: Bool; var from: Set<Int32>; var to: Set<Int32>; var applied = false }
         var rulesAt: [Int32: [Rule]] = [:]
         for r in restrictions {
@@ -97,10 +116,7 @@ struct WorkingGraph {
             for (i, a) in inc.enumerated() {
                 var c = v
                 if i > 0 {
-                    c = Int32(nodeLatitudes.count)
-                    nodeLatitudes.append(nodeLatitudes[Int(v)])
-                    nodeLongitudes.append(nodeLongitudes[Int(v)])
-                    nodeSignal.append(nodeSignal[Int(v)])
+                    c = appendNode(copyOf: v)
                     report.restrictionNodeCopies += 1
                     arcHead[Int(a)] = c
                 }
