@@ -88,7 +88,7 @@ struct MatrixEqualityTests {
         print("matrix equality \(extract): \(compared) routed cells compared, \(unreachable) unreachable, \(ties) with the other total differing (ties: \(tiesByMetric))")
         #expect(compared + unreachable == 5_000)
         // Exact ties on the minimised weight between paths with different other totals are rare:
-        // 5 of 5,000 cells on Baltimore (its fastest metric), none on the other nine extracts.
+        // 5 of 5,000 cells on Baltimore (its shortest metric: equal centimetres, different milliseconds), none on the other nine extracts.
         #expect(ties * 200 <= compared, "\(ties) tied cells of \(compared)")
     }
 }
