@@ -117,7 +117,7 @@ let package = Package(
             dependencies: ["GeoFareProj", "GeoFareCore"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "GeoFareRouteTests", dependencies: ["GeoFareRoute", "GeoFareCore", "GeoFareProj"],
+        .testTarget(name: "GeoFareRouteTests", dependencies: ["GeoFareRoute", "GeoFareGraph", "GeoFareCore", "GeoFareProj", "GeoFareTestSupport"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareWorkerTests",

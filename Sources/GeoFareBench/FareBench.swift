@@ -137,6 +137,7 @@ struct RouteBench: ParsableCommand {
     @Option(help: "Trips per round.") var trips = 200_000
     @Option(help: "A road graph file: time its node-to-node queries and full routes instead (against plain bidirectional Dijkstra).") var graph: String?
     @Option(help: "With --graph: queries per round.") var queries = 2_000
+    @Option(help: "With --graph or --pbf: time an N × N matrix (one many-to-many search) against the N² route calls it replaces, instead of the node queries (N ≤ 100).") var matrix: Int?
     @Option(help: "An OSM extract: build its graph first with `geofare graph build` (the car profile) as a child process, report the build's seconds, peak resident memory and file size, then time queries on it as --graph does.") var pbf: String?
 
     struct Report: Encodable {
@@ -157,9 +158,15 @@ struct RouteBench: ParsableCommand {
             guard graph == nil else { throw ValidationError("give --graph or --pbf, not both") }
             let out = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-bench-\(UUID().uuidString).graph").path
             defer { try? FileManager.default.removeItem(atPath: out) }
-            return try runGraph(out, build: try Self.buildGraph(pbf, to: out))
+            let built = try Self.buildGraph(pbf, to: out)
+            if let matrix { return try runMatrix(out, size: matrix, build: built) }
+            return try runGraph(out, build: built)
         }
-        if let graph { return try runGraph(graph) }
+        if let graph {
+            if let matrix { return try runMatrix(graph, size: matrix) }
+            return try runGraph(graph)
+        }
+        guard matrix == nil else { throw ValidationError("--matrix needs --graph or --pbf") }
         let pricer = try TripPricer.standard()
         guard let estimator = pricer.estimator as? CircuityRouteEstimator else { throw ValidationError("no circuity estimator") }
         let zone = pricer.catalog.zones.zone("kr-seoul-business")?.polygon

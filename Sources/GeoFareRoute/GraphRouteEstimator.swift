@@ -30,11 +30,13 @@ public final class GraphRouteEstimator: RouteEstimator {
     /// What answers outside every graph (and, when asked, when no road is near).
     public let fallback: CircuityRouteEstimator
     private let pool: RouterPool
+    private let matrices: MatrixPool
 
     public init(graphs: [(path: String, graph: RoadGraph)], fallback: CircuityRouteEstimator) {
         self.graphs = graphs
         self.fallback = fallback
         pool = RouterPool(graphs: graphs.map(\.graph))
+        matrices = MatrixPool(graphs: graphs.map(\.graph))
     }
 
     /// Opens graph files (memory-mapped).
@@ -115,9 +117,17 @@ public final class GraphRouteEstimator: RouteEstimator {
     /// boundaries, merged into the last segment when it is in the same hour and zone side.
     func drive(_ piece: RoadGraph.PieceDetail, outside: Bool, profile: SpeedProfile, freeKmh: Double, signalWait: Double,
                clock: inout Double, into segments: inout [TripSegment]) {
-        var left = piece.distanceMeters
-        var freeLeft = piece.freeFlowSeconds
-        let signal = piece.signalAtEnd ? min(piece.freeFlowSeconds, signalWait) : 0
+        drive(meters: piece.distanceMeters, freeFlowSeconds: piece.freeFlowSeconds, signal: piece.signalAtEnd ? min(piece.freeFlowSeconds, signalWait) : 0,
+              outside: outside, profile: profile, freeKmh: freeKmh, clock: &clock, into: &segments)
+    }
+
+    /// ``drive(_:outside:profile:freeKmh:signalWait:clock:into:)`` for a stretch given by its
+    /// metres, free-flow seconds and the signal wait at its end (a matrix cell drives its whole
+    /// path as one stretch).
+    func drive(meters: Double, freeFlowSeconds: Double, signal: Double, outside: Bool, profile: SpeedProfile, freeKmh: Double,
+               clock: inout Double, into segments: inout [TripSegment]) {
+        var left = meters
+        var freeLeft = freeFlowSeconds
         repeat {
             let local = profile.clock.localSeconds(clock)
             let second = LocalClock.secondOfDay(local)
@@ -147,6 +157,92 @@ public final class GraphRouteEstimator: RouteEstimator {
             freeLeft -= free
             clock += duration
         } while freeLeft > 1e-9 && left > 1e-9
+    }
+
+    /// The matrix of ``MatrixRequest``: on the first graph whose box holds every source and target,
+    /// one contraction-hierarchy many-to-many search (``ContractionHierarchyMatrix``) between the
+    /// points snapped exactly as ``estimate(_:)`` snaps them; elsewhere (or when a point has no road
+    /// within ``MatrixRequest/maxSnapMeters`` and ``MatrixRequest/fallbackWhenNoRoad`` is set) the
+    /// circuity model's estimates for every cell, reported as `circuity-v2`.
+    ///
+    /// A cell's `distance_m` is its path's length to the centimetre; its `duration_s` drives the
+    /// path's free-flow time from the departure through the source's speed profile, slowed by the
+    /// hour's traffic as a route's pieces are. In exact arithmetic that depends on the total
+    /// free-flow time alone, not on how it is cut into pieces, so a cell equals the two-point
+    /// ``estimate(_:)`` of its pair (same metric, departure and profile) to the rounding of the
+    /// sums: the minimised weight exactly, the other figures within a micro-unit, and where
+    /// several paths tie on the minimised weight, the other total of one of them. A pair no road
+    /// path joins is `nil` (a route would fall back to the circuity model there).
+    /// - Throws: ``GeoFareError`` as ``MatrixRequest/check()``, `unknown_profile`, `no_road_nearby`
+    ///   (field `sources[i]` or `targets[j]`) when a point has no road near and no fallback is asked.
+    public func matrix(_ request: MatrixRequest) throws(GeoFareError) -> RouteMatrix {
+        try request.check()
+        guard let g = graphs.firstIndex(where: { entry in
+            request.sources.allSatisfy { entry.graph.contains($0) } && request.targets.allSatisfy { entry.graph.contains($0) }
+        }) else {
+            return try fallback.matrix(request)
+        }
+        let graph = graphs[g].graph
+        var starts: [[SnapCandidate]] = [], ends: [[SnapCandidate]] = []
+        do {
+            for (i, p) in request.sources.enumerated() { starts.append(try graph.snap(p, maxDistanceMeters: request.maxSnapMeters, field: "sources[\(i)]")) }
+            for (j, p) in request.targets.enumerated() { ends.append(try graph.snap(p, maxDistanceMeters: request.maxSnapMeters, field: "targets[\(j)]")) }
+        } catch {
+            if request.fallbackWhenNoRoad && error.code == .noRoadNearby { return try fallback.matrix(request) }
+            throw error
+        }
+        let metric: GraphMetric = request.metric == .fastest ? .fastest : .shortest
+        let engine = matrices.take(g, metric)
+        let cells = engine.table(sources: starts, targets: ends)
+        matrices.give(engine, g, metric)
+        var distance: [[Double?]] = [], duration: [[Double?]] = [], profiles: [String] = []
+        var segments: [TripSegment] = []
+        let cols = request.targets.count
+        for (i, s) in request.sources.enumerated() {
+            let profile = try fallback.profile(for: RouteRequest(origin: s, destination: s, departure: request.departure, profile: request.profile))
+            let freeKmh = profile.hourlyKmh.max() ?? profile.cruiseKmh
+            profiles.append(profile.id)
+            var d: [Double?] = [], t: [Double?] = []
+            d.reserveCapacity(cols); t.reserveCapacity(cols)
+            for j in 0..<cols {
+                guard let cell = cells[i * cols + j] else { d.append(nil); t.append(nil); continue }
+                let meters = Double(cell.distanceCentimeters) / 100
+                var clock = request.departure.timeIntervalSince1970
+                segments.removeAll(keepingCapacity: true)
+                drive(meters: meters, freeFlowSeconds: Double(cell.timeMilliseconds) / 1000, signal: 0, outside: false, profile: profile,
+                      freeKmh: freeKmh, clock: &clock, into: &segments)
+                var seconds = 0.0
+                for seg in segments { seconds += seg.durationSeconds }
+                d.append(meters)
+                t.append(seconds)
+            }
+            distance.append(d); duration.append(t)
+        }
+        var m = RouteMatrix(distanceMeters: distance, durationSeconds: duration, estimator: name, profiles: profiles)
+        m.sourceSnapMeters = starts.map { $0[0].distanceMeters }
+        m.targetSnapMeters = ends.map { $0[0].distanceMeters }
+        return m
+    }
+
+    /// Matrix engines per graph and metric, reused across requests (scratch space per node and
+    /// the hierarchy's second weights, made once).
+    final class MatrixPool: @unchecked Sendable {
+        private let lock = NSLock()
+        private let graphs: [RoadGraph]
+        private var free: [[[ContractionHierarchyMatrix]]]
+        init(graphs: [RoadGraph]) {
+            self.graphs = graphs
+            free = graphs.map { _ in GraphMetric.allCases.map { _ in [] } }
+        }
+        func take(_ g: Int, _ metric: GraphMetric) -> ContractionHierarchyMatrix {
+            lock.lock()
+            if let m = free[g][metric.index].popLast() { lock.unlock(); return m }
+            lock.unlock()
+            return graphs[g].makeMatrix(metric: metric)
+        }
+        func give(_ m: ContractionHierarchyMatrix, _ g: Int, _ metric: GraphMetric) {
+            lock.lock(); free[g][metric.index].append(m); lock.unlock()
+        }
     }
 
     /// Routers for each graph, reused across requests (a router's scratch space is per node).

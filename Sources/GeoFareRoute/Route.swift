@@ -97,4 +97,8 @@ public protocol RouteEstimator: Sendable {
     /// Estimates a route.
     /// - Throws: ``GeoFareError`` for invalid requests.
     func estimate(_ request: RouteRequest) throws(GeoFareError) -> Route
+    /// Distances and durations from every source to every target (by default each cell its own
+    /// ``estimate(_:)``; a road graph answers with one many-to-many search).
+    /// - Throws: ``GeoFareError`` as ``MatrixRequest/check()`` and ``estimate(_:)``.
+    func matrix(_ request: MatrixRequest) throws(GeoFareError) -> RouteMatrix
 }

@@ -26,6 +26,54 @@ public enum ResultEncoding {
         return String(decoding: w.bytes, as: UTF8.self)
     }
 
+    /// A `matrix` result, keys sorted: `distance_m` and `duration_s` tables (rows sources,
+    /// columns targets, `null` where no road path joins a pair), `estimator`, `profiles` (per
+    /// source), and `source_snap_m`/`target_snap_m` when a road graph answered.
+    public static func writeMatrix(_ m: RouteMatrix, into w: inout ByteWriter) {
+        func table(_ rows: [[Double?]], _ w: inout ByteWriter) {
+            w.append(UInt8(ascii: "["))
+            for (i, row) in rows.enumerated() {
+                if i > 0 { w.append(UInt8(ascii: ",")) }
+                w.append(UInt8(ascii: "["))
+                for (j, v) in row.enumerated() {
+                    if j > 0 { w.append(UInt8(ascii: ",")) }
+                    if let v { w.jsonDouble(v) } else { w.append("null") }
+                }
+                w.append(UInt8(ascii: "]"))
+            }
+            w.append(UInt8(ascii: "]"))
+        }
+        func list(_ v: [Double], _ w: inout ByteWriter) {
+            w.append(UInt8(ascii: "["))
+            for (i, x) in v.enumerated() {
+                if i > 0 { w.append(UInt8(ascii: ",")) }
+                w.jsonDouble(x)
+            }
+            w.append(UInt8(ascii: "]"))
+        }
+        w.append(UInt8(ascii: "{"))
+        w.jsonKey("distance_m", first: true); table(m.distanceMeters, &w)
+        w.jsonKey("duration_s"); table(m.durationSeconds, &w)
+        w.jsonKey("estimator"); w.jsonString(m.estimator)
+        w.jsonKey("profiles"); w.append(UInt8(ascii: "["))
+        for (i, p) in m.profiles.enumerated() {
+            if i > 0 { w.append(UInt8(ascii: ",")) }
+            w.jsonString(p)
+        }
+        w.append(UInt8(ascii: "]"))
+        if let s = m.sourceSnapMeters { w.jsonKey("source_snap_m"); list(s, &w) }
+        if let t = m.targetSnapMeters { w.jsonKey("target_snap_m"); list(t, &w) }
+        w.append(UInt8(ascii: "}"))
+    }
+
+    /// The `matrix` result as a JSON string (what `geofare matrix --json` prints).
+    public static func matrixJSON(_ m: RouteMatrix) -> String {
+        var w = ByteWriter(capacity: 4096)
+        defer { w.deallocate() }
+        writeMatrix(m, into: &w)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
     /// A result written by `body` into a fresh buffer, as raw JSON.
     static func raw(capacity: Int, _ body: (inout ByteWriter) -> Void) -> JSONValue {
         var w = ByteWriter(capacity: capacity)

@@ -149,6 +149,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         case .transform: return try transform(f)
         case .distance: return try distance(f)
         case .route: return try route(f)
+        case .matrix: return try matrix(f)
         case .fare: return try fare(f)
         case .split: return try split(f)
         case .stats:
@@ -235,6 +236,31 @@ public final class WorkerDispatcher: @unchecked Sendable {
         // Outside every tariff region (and with no tariff named) the route is still estimated, with no zone.
         let route = try pricer.route(request, anywhere: true)
         return ResultEncoding.raw(capacity: 2048) { ResultEncoding.writeRoute(route, segments: true, into: &$0) }
+    }
+
+    /// `matrix`: distances and durations from every source to every target (see
+    /// ``GraphRouteEstimator/matrix(_:)``), at most ``MatrixRequest/maxCells`` cells.
+    func matrix(_ f: RequestFields) throws -> JSONValue {
+        let sourceList = try f.array("sources", maxCount: MatrixRequest.maxCells)
+        let targetList = try f.array("targets", maxCount: MatrixRequest.maxCells)
+        guard sourceList.count * targetList.count <= MatrixRequest.maxCells else {
+            throw GeoFareError(code: .requestTooLarge,
+                               message: "\(sourceList.count) sources × \(targetList.count) targets = \(sourceList.count * targetList.count) cells; at most \(MatrixRequest.maxCells) per request",
+                               field: "targets")
+        }
+        let sources = try sourceList.enumerated().map { i, v throws(GeoFareError) in try RequestFields.coordinate(v, path: "sources[\(i)]") }
+        let targets = try targetList.enumerated().map { i, v throws(GeoFareError) in try RequestFields.coordinate(v, path: "targets[\(i)]") }
+        var r = MatrixRequest(sources: sources, targets: targets, departure: try f.time("depart_at") ?? Date())
+        if let m = try f.optionalString("metric") {
+            guard let metric = RouteMetric(rawValue: m) else { throw GeoFareError(code: .invalidValue, message: "metric is fastest or shortest, got '\(m)'", field: "metric") }
+            r.metric = metric
+        }
+        if let n = try f.optionalString("no_road") {
+            guard n == "fallback" || n == "error" else { throw GeoFareError(code: .invalidValue, message: "no_road is fallback or error, got '\(n)'", field: "no_road") }
+            r.fallbackWhenNoRoad = n == "fallback"
+        }
+        let matrix = try pricer.estimator.matrix(r)
+        return ResultEncoding.raw(capacity: 64 + matrix.distanceMeters.count * targets.count * 24) { ResultEncoding.writeMatrix(matrix, into: &$0) }
     }
 
     func fare(_ f: RequestFields) throws -> JSONValue {

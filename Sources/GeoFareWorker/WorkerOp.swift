@@ -4,7 +4,7 @@ import GeoFareText
 /// Every op of the worker protocol: the one list that drives dispatch, decides which ops run in
 /// request order on the loop's thread, and words the `unknown_op` error.
 public enum WorkerOp: String, CaseIterable, Sendable {
-    case ping, version, transform, distance, route, fare, split
+    case ping, version, transform, distance, route, matrix, fare, split
     case partyUpsert = "party.upsert"
     case partyRemove = "party.remove"
     case partyGet = "party.get"
@@ -17,7 +17,7 @@ public enum WorkerOp: String, CaseIterable, Sendable {
     public var runsInOrder: Bool {
         switch self {
         case .partyUpsert, .partyRemove, .partyGet, .nearby, .clusters, .clusterLeaves, .stats: true
-        case .ping, .version, .transform, .distance, .route, .fare, .split: false
+        case .ping, .version, .transform, .distance, .route, .matrix, .fare, .split: false
         }
     }
 

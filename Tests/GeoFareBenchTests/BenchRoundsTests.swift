@@ -71,4 +71,27 @@ struct BenchRoundsTests {
         let missing = try GeoFareBinary.run(["bench", "route", "--pbf", "/nonexistent/x.osm.pbf", "--rounds", "1"])
         #expect(missing.status == 65 && missing.stderr.contains("pbf_unreadable"), "\(missing.stderr)")
     }
+
+    @Test("bench route --matrix --rounds 3 --json: the matrix and the route calls timed in the same rounds, every cell equal to its route",
+          .enabled(if: SharedData.runs("osm/seoul_mapo.osm.pbf"), "needs ../shared/data/osm beside the checkout"))
+    func routeMatrix() throws {
+        let pbf = SharedData.url("osm/seoul_mapo.osm.pbf").path
+        let run = try GeoFareBinary.run(["bench", "route", "--pbf", pbf, "--matrix", "12", "--rounds", "3", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["rounds"] as? Int == 3)
+        #expect(report["benchmark"] as? String == "route-matrix")
+        #expect(report["cells"] as? Int == 144)
+        for metric in ["fastest", "shortest"] {
+            #expect(report["\(metric)_cells_minimised_equal"] as? Int == 144, "\(metric)")
+            #expect((report["\(metric)_cells_equal"] as? Int ?? 0) >= 140, "\(metric)")
+        }
+        let figures = Self.figures(report)
+        #expect(figures.count == 4, "\(figures.map(\.0))")
+        for (figure, median, range) in figures {
+            #expect(range.count == 2 && range[0] <= median && median <= range[1], "\(figure): median \(median), range \(range)")
+        }
+        let tooBig = try GeoFareBinary.run(["bench", "route", "--pbf", pbf, "--matrix", "101", "--rounds", "1"])
+        #expect(tooBig.status != 0)
+    }
 }

@@ -150,4 +150,54 @@ struct GraphRoutingTests {
         let version = try #require(worker.call(#"{"id":5,"op":"version"}"#)?["result"])
         #expect(version["graphs"]?.array?.first?["file"]?.string == graph.path)
     }
+
+    @Test("matrix on a graph: worker cells equal the worker's route for each pair, both metrics; request_too_large beyond 10,000 cells; circuity-v2 without a graph; geofare matrix --json the same tables",
+          .enabled(if: SharedData.runs("osm"), "needs ../shared/data/osm beside the checkout"))
+    func matrixOp() throws {
+        let graph = try Self.build("seoul_mapo.osm.pbf")
+        defer { try? FileManager.default.removeItem(at: graph) }
+        let worker = try WorkerProcess(arguments: ["--db", ":memory:", "--graph", graph.path])
+        defer { worker.closeInput(); _ = worker.wait() }
+        let points = [(37.5443, 126.9516), (37.5600, 126.9400), (37.5530, 126.9610), (37.5650, 126.9550)]
+        func json(_ p: (Double, Double)) -> String { #"{"lat":\#(p.0),"lon":\#(p.1)}"# }
+        let list = "[" + points.map(json).joined(separator: ",") + "]"
+        let when = "2024-05-15T08:50:00+09:00"
+        var id = 10
+        for metric in ["fastest", "shortest"] {
+            let m = try #require(worker.call(#"{"id":1,"op":"matrix","sources":\#(list),"targets":\#(list),"metric":"\#(metric)","depart_at":"\#(when)"}"#)?["result"])
+            #expect(m["estimator"]?.string == "graph-ch-v1")
+            let d = try #require(m["distance_m"]?.array), t = try #require(m["duration_s"]?.array)
+            #expect(d.count == 4 && t.count == 4 && d.allSatisfy { $0.array?.count == 4 })
+            for i in 0..<4 {
+                for j in 0..<4 {
+                    id += 1
+                    let r = try #require(worker.call(#"{"id":\#(id),"op":"route","from":\#(json(points[i])),"to":\#(json(points[j])),"metric":"\#(metric)","depart_at":"\#(when)"}"#)?["result"])
+                    #expect(r["estimator"]?.string == "graph-ch-v1")
+                    let dm = try #require(d[i].array?[j].double), ts = try #require(t[i].array?[j].double)
+                    #expect(abs(dm - (r["distance_m"]?.double ?? -1)) <= 1e-6, "\(metric) \(i)→\(j)")
+                    #expect(abs(ts - (r["duration_s"]?.double ?? -1)) <= 1e-6, "\(metric) \(i)→\(j)")
+                }
+            }
+        }
+        // 101 × 100 cells: too large
+        let many = "[" + Array(repeating: json(points[0]), count: 100).joined(separator: ",") + "]"
+        let big = try #require(worker.call(#"{"id":2,"op":"matrix","sources":[\#(json(points[1])),\#(many.dropFirst().dropLast())],"targets":\#(many)}"#))
+        #expect(big["error"]?["code"]?.string == "request_too_large")
+        let fits = try #require(worker.call(#"{"id":3,"op":"matrix","sources":\#(many),"targets":\#(many)}"#))
+        #expect(fits["result"]?["distance_m"]?.array?.count == 100)
+        // outside the graph: circuity estimates, marked
+        let far = try #require(worker.call(#"{"id":4,"op":"matrix","sources":[{"lat":37.5665,"lon":126.978}],"targets":[{"lat":37.4979,"lon":127.0276},{"lat":37.2636,"lon":127.0286}]}"#)?["result"])
+        #expect(far["estimator"]?.string == "circuity-v2")
+        #expect(far["distance_m"]?.array?.first?.array?.count == 2)
+        #expect(far["source_snap_m"] == nil)
+        // the command line prints the worker's result
+        let cli = try GeoFareBinary.run(["matrix", "--graph", graph.path, "--source", "37.5443,126.9516", "--source", "37.5600,126.9400",
+                                         "--target", "37.5530,126.9610", "--at", when, "--json"])
+        #expect(cli.status == 0, "\(cli.stderr)")
+        let printed = try JSONParser.parse(Array(cli.stdout.utf8.dropLast()))
+        let wire = try #require(worker.call(#"{"id":5,"op":"matrix","sources":[\#(json(points[0])),\#(json(points[1]))],"targets":[\#(json(points[2]))],"depart_at":"\#(when)"}"#)?["result"])
+        #expect(printed.object?["distance_m"] == wire["distance_m"] && printed.object?["duration_s"] == wire["duration_s"])
+        let tooMany = try GeoFareBinary.run(["matrix"] + Array(repeating: ["--source", "37.5443,126.9516"], count: 101).flatMap { $0 } + Array(repeating: ["--target", "37.5443,126.9516"], count: 100).flatMap { $0 })
+        #expect(tooMany.status != 0 && tooMany.stderr.contains("request_too_large"), "\(tooMany.stderr)")
+    }
 }
