@@ -155,7 +155,9 @@ struct FastFareRequest: Sendable {
                 while i < bytes.count, bytes[i] &- 0x30 < 10 { i += 1 }
                 guard i > fractionStart else { return nil }
             }
+            // An exponent, or a number the general parser refuses (over 400 characters).
             if i < bytes.count, bytes[i] == 0x65 || bytes[i] == 0x45 { return nil }
+            guard i - start <= 400 else { return nil }
             return ByteNumber.double(UnsafeBufferPointer(rebasing: bytes[start..<i]))
         }
 

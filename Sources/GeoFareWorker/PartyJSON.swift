@@ -87,6 +87,32 @@ public enum PartyJSON {
     /// An instant as ISO 8601 UTC text.
     public static func isoString(_ d: Date) -> String { ResultEncoding.isoString(d) }
 
+    /// A party as the protocol's object, keys sorted, straight to bytes: the same bytes as
+    /// ``json(_:)`` through ``JSONWriter``, with `distance_m` (metres) among them when given
+    /// (`nearby`).
+    static func write(_ p: Party, distanceMeters: Double? = nil, into w: inout ByteWriter) {
+        w.append(UInt8(ascii: "{"))
+        var first = true
+        if let a = p.attributesJSON, let value = try? JSONParser.parse(Array(a.utf8)) {
+            var text: [UInt8] = []
+            JSONWriter.append(value, to: &text)
+            w.jsonKey("attributes", first: true); w.append(text)
+            first = false
+        }
+        w.jsonKey("depart_at", first: first); w.jsonString(ResultEncoding.isoString(p.departure))
+        w.jsonKey("destination"); ResultEncoding.writeCoordinate(p.destination, into: &w)
+        if let distanceMeters { w.jsonKey("distance_m"); w.jsonDouble(distanceMeters) }
+        w.jsonKey("free_seats"); w.appendDecimal(Int64(p.freeSeats))
+        w.jsonKey("id"); w.jsonString(p.id)
+        w.jsonKey("origin"); ResultEncoding.writeCoordinate(p.origin, into: &w)
+        w.jsonKey("seats_taken"); w.appendDecimal(Int64(p.seatsTaken))
+        w.jsonKey("seats_total"); w.appendDecimal(Int64(p.seatsTotal))
+        w.jsonKey("status"); w.jsonString(p.status.rawValue)
+        w.jsonKey("updated_at"); w.jsonString(ResultEncoding.isoString(p.updatedAt))
+        w.jsonKey("version"); w.appendDecimal(p.version)
+        w.append(UInt8(ascii: "}"))
+    }
+
     /// A cluster item `{bounds, center, count, expansion_zoom, id, party_ids}`, keys sorted,
     /// straight to bytes.
     static func write(_ item: ClusterItem, into w: inout ByteWriter) {

@@ -12,33 +12,30 @@ extension WorkerDispatcher {
         if op.isPartyWrite {
             let write = try Self.partyWrite(op, f)
             try parties.sync()
-            return Self.json(try parties.commit([write])[0])
+            let result = try parties.commit([write])[0]
+            return ResultEncoding.raw(capacity: 400) { Self.write(result, into: &$0) }
         }
         try parties.sync()
-        let index = parties.index
+        let query = try Self.partyQuery(op, f)
+        var w = ByteWriter(capacity: 512)
+        defer { w.deallocate() }
+        try answer(query, index: parties.index, into: &w)
+        return .raw(Array(w.bytes))
+    }
+
+    /// The query a `party.get`, `nearby`, `clusters` or `cluster.leaves` request asks for, read
+    /// from its fields (the general path; ``FastPartyRequest`` reads the same from bytes).
+    /// - Throws: ``GeoFareError`` naming the bad field.
+    static func partyQuery(_ op: WorkerOp, _ f: RequestFields) throws -> PartyQuery {
         switch op {
         case .partyGet:
-            let id = try f.string("party_id")
-            guard let p = index.party(id: id) else { throw GeoFareError(code: .notFound, message: "no party '\(id)'", field: "party_id") }
-            return .object(["party": PartyJSON.json(p)])
+            return .get(partyID: try f.string("party_id"))
         case .nearby:
             let center = try f.coordinate("center")
             let filter = try PartyJSON.filter(f)
             let limit = Int(try f.optionalInt("limit", range: 1...10_000) ?? 50)
-            let found: [(party: Party, distanceMeters: Double)]
             let radius = f.has("radius_m") ? try f.double("radius_m") : nil
-            do {
-                if let radius {
-                    found = try index.nearby(center: center, radiusMeters: radius, limit: limit, filter: filter)
-                } else {
-                    found = try index.nearest(center: center, k: limit, filter: filter)
-                }
-            } catch { throw error }
-            return .object(["parties": .array(found.map { item in
-                var o = PartyJSON.fields(item.party)
-                o["distance_m"] = .double((item.distanceMeters * 100).rounded() / 100)
-                return .object(o)
-            })])
+            return .nearby(center: center, radiusMeters: radius, limit: limit, filter: filter)
         case .clusters:
             let b = try f.nested("bbox")
             let bbox: BoundingBox
@@ -48,18 +45,43 @@ extension WorkerDispatcher {
             }
             let zoom = Int(try f.int("zoom", range: 0...20))
             let idsLimit = Int(try f.optionalInt("ids_limit", range: 0...1_000) ?? 10)
-            let items: [ClusterItem]
-            let filter = try PartyJSON.filter(f)
-            do { items = try index.clusters(bbox: bbox, zoom: zoom, filter: filter, idsLimit: idsLimit) } catch {
-                throw error
+            return .clusters(bbox: bbox, zoom: zoom, idsLimit: idsLimit, filter: try PartyJSON.filter(f))
+        case .clusterLeaves:
+            let id = try f.string("cluster_id")
+            let limit = Int(try f.optionalInt("limit", range: 1...10_000) ?? 100)
+            let offset = Int(try f.optionalInt("offset", range: 0...10_000_000) ?? 0)
+            return .leaves(clusterID: id, limit: limit, offset: offset, filter: try PartyJSON.filter(f))
+        default:
+            throw GeoFareError(code: .unknownOp, message: "'\(op.rawValue)' is not a party op", field: "op")
+        }
+    }
+
+    /// Answers a party query from the index, writing its result object straight to bytes (keys
+    /// sorted: the bytes the protocol has always sent). Both paths answer here.
+    /// - Throws: ``GeoFareError`` (`not_found`, or what the index refuses, naming the field).
+    func answer(_ query: PartyQuery, index: PartyIndex, into w: inout ByteWriter) throws {
+        switch query {
+        case let .get(id):
+            guard let p = index.party(id: id) else { throw GeoFareError(code: .notFound, message: "no party '\(id)'", field: "party_id") }
+            w.append(#"{"party":"#)
+            PartyJSON.write(p, into: &w)
+            w.append(UInt8(ascii: "}"))
+        case let .nearby(center, radius, limit, filter):
+            let found = if let radius {
+                try index.nearby(center: center, radiusMeters: radius, limit: limit, filter: filter)
+            } else {
+                try index.nearest(center: center, k: limit, filter: filter)
             }
-            // Streamed (a viewport can hold hundreds of items): the same bytes as the JSONValue
-            // form, keys sorted, without building a dictionary per item.
-            var w = ByteWriter(capacity: 256 + items.count * 160)
-            defer { w.deallocate() }
-            w.append(UInt8(ascii: "{"))
-            w.jsonKey("items", first: true)
-            w.append(UInt8(ascii: "["))
+            w.append(#"{"parties":["#)
+            for (k, item) in found.enumerated() {
+                if k > 0 { w.append(UInt8(ascii: ",")) }
+                PartyJSON.write(item.party, distanceMeters: (item.distanceMeters * 100).rounded() / 100, into: &w)
+            }
+            w.append("]}")
+        case let .clusters(bbox, zoom, idsLimit, filter):
+            let items = try index.clusters(bbox: bbox, zoom: zoom, filter: filter, idsLimit: idsLimit)
+            // A viewport can hold hundreds of items: streamed, without a dictionary per item.
+            w.append(#"{"items":["#)
             for (k, item) in items.enumerated() {
                 if k > 0 { w.append(UInt8(ascii: ",")) }
                 PartyJSON.write(item, into: &w)
@@ -67,20 +89,25 @@ extension WorkerDispatcher {
             w.append(UInt8(ascii: "]"))
             w.jsonKey("zoom"); w.appendDecimal(Int64(zoom))
             w.append(UInt8(ascii: "}"))
-            return .raw(Array(w.bytes))
-        case .clusterLeaves:
-            let id = try f.string("cluster_id")
-            let limit = Int(try f.optionalInt("limit", range: 1...10_000) ?? 100)
-            let offset = Int(try f.optionalInt("offset", range: 0...10_000_000) ?? 0)
+        case let .leaves(id, limit, offset, filter):
             let leaves: [Party]
-            let filter = try PartyJSON.filter(f)
             do { leaves = try index.leaves(clusterID: id, limit: limit, offset: offset, filter: filter) } catch {
                 throw error.at(error.field ?? "cluster_id")
             }
-            return .object(["parties": .array(leaves.map(PartyJSON.json))])
-        default:
-            throw GeoFareError(code: .unknownOp, message: "'\(op.rawValue)' is not a party op", field: "op")
+            w.append(#"{"parties":["#)
+            for (k, p) in leaves.enumerated() {
+                if k > 0 { w.append(UInt8(ascii: ",")) }
+                PartyJSON.write(p, into: &w)
+            }
+            w.append("]}")
         }
+    }
+
+    /// A party write as the loop read it: a parsed request (the general path) or one read by
+    /// ``FastPartyRequest``.
+    enum WriteLine {
+        case parsed(JSONValue)
+        case fast(FastPartyRequest)
     }
 
     /// Answers a run of `party.upsert`/`party.remove` requests that arrived together: every
@@ -90,31 +117,106 @@ extension WorkerDispatcher {
     /// store's error (`storage_error`) and none is acknowledged.
     /// - Returns: one response line per request, in order.
     func respond(toWrites requests: [JSONValue]) -> [[UInt8]] {
-        guard let parties, requests.count > 1 else { return requests.map { respond(to: $0) } }
+        respond(toWrites: requests.map(WriteLine.parsed))
+    }
+
+    /// ``respond(toWrites:)`` over requests read either way; fast-path answers are written
+    /// straight to bytes and counted as successes here.
+    func respond(toWrites requests: [WriteLine]) -> [[UInt8]] {
+        guard let parties else {
+            return requests.map { line in
+                switch line {
+                case let .parsed(r): respond(to: r)
+                case let .fast(f): response(id: Self.idValue(f.idToken), error: GeoFareError(code: .unavailable, message: "this worker has no party store", field: "op"))
+                }
+            }
+        }
         var responses = [[UInt8]](repeating: [], count: requests.count)
-        var group: [(slot: Int, id: JSONValue, write: PartyWrite)] = []
+        // The id as a token (fast) or a value (general).
+        enum ID { case token([UInt8]), value(JSONValue) }
+        var group: [(slot: Int, id: ID)] = []
+        var writes: [PartyWrite] = []
         group.reserveCapacity(requests.count)
-        for (slot, request) in requests.enumerated() {
-            switch unwrap(request) {
-            case let .answered(bytes): responses[slot] = bytes
-            case let .request(id, op, fields):
-                do {
-                    guard op.isPartyWrite else { throw GeoFareError(code: .internalError, message: "'\(op.rawValue)' is not a party write", field: "op") }
-                    group.append((slot, id, try Self.partyWrite(op, fields)))
-                } catch {
-                    responses[slot] = response(id: id, thrown: error)
+        writes.reserveCapacity(requests.count)
+        for (slot, line) in requests.enumerated() {
+            switch line {
+            case let .fast(f):
+                guard case let .write(write) = f.body else { responses[slot] = respond(toQuery: f); continue }
+                group.append((slot, .token(f.idToken)))
+                writes.append(write)
+            case let .parsed(request):
+                switch unwrap(request) {
+                case let .answered(bytes): responses[slot] = bytes
+                case let .request(id, op, fields):
+                    do {
+                        guard op.isPartyWrite else { throw GeoFareError(code: .internalError, message: "'\(op.rawValue)' is not a party write", field: "op") }
+                        writes.append(try Self.partyWrite(op, fields))
+                        group.append((slot, .value(id)))
+                    } catch {
+                        responses[slot] = response(id: id, thrown: error)
+                    }
                 }
             }
         }
         guard !group.isEmpty else { return responses }
         do {
             try parties.sync()
-            let results = try parties.commit(group.map(\.write))
-            for (g, result) in zip(group, results) { responses[g.slot] = response(id: g.id, result: Self.json(result)) }
+            let results = try parties.commit(writes)
+            var fastOK = 0
+            var w = ByteWriter(capacity: 512)
+            defer { w.deallocate() }
+            for (g, result) in zip(group, results) {
+                switch g.id {
+                case let .token(token):
+                    w.removeAll()
+                    w.append(#"{"id":"#)
+                    w.append(token)
+                    w.append(#","ok":true,"result":"#)
+                    Self.write(result, into: &w)
+                    w.append("}\n")
+                    responses[g.slot] = Array(w.bytes)
+                    fastOK += 1
+                case let .value(id):
+                    responses[g.slot] = response(id: id, result: ResultEncoding.raw(capacity: 400) { Self.write(result, into: &$0) })
+                }
+            }
+            countSuccesses(fastOK)
         } catch {
-            for g in group { responses[g.slot] = response(id: g.id, thrown: error) }
+            for g in group {
+                switch g.id {
+                case let .token(token): responses[g.slot] = response(id: Self.idValue(token), thrown: error)
+                case let .value(id): responses[g.slot] = response(id: id, thrown: error)
+                }
+            }
         }
         return responses
+    }
+
+    /// Answers a party request read by ``FastPartyRequest`` on its own (a query, or a write
+    /// committed alone): the same code and the same bytes as the general path.
+    func respond(toQuery fast: FastPartyRequest) -> [UInt8] {
+        if case .write = fast.body { return respond(toWrites: [WriteLine.fast(fast)])[0] }
+        guard case let .query(query) = fast.body else { return [] }
+        var w = ByteWriter(capacity: 512)
+        defer { w.deallocate() }
+        do {
+            guard let parties else { throw GeoFareError(code: .unavailable, message: "this worker has no party store", field: "op") }
+            try parties.sync()
+            w.append(#"{"id":"#)
+            w.append(fast.idToken)
+            w.append(#","ok":true,"result":"#)
+            try answer(query, index: parties.index, into: &w)
+            w.append("}\n")
+            countSuccesses(1)
+            return Array(w.bytes)
+        } catch {
+            return response(id: Self.idValue(fast.idToken), thrown: error)
+        }
+    }
+
+    /// A fast path's id token as the value the general path would have parsed.
+    static func idValue(_ token: [UInt8]) -> JSONValue {
+        (try? token.withUnsafeBytes { try JSONParser.parse($0) }) ?? .null
     }
 
     /// The write a `party.upsert` or `party.remove` request asks for.
@@ -127,11 +229,18 @@ extension WorkerDispatcher {
         }
     }
 
-    /// The result object of a committed write.
-    static func json(_ result: PartyWriteResult) -> JSONValue {
+    /// The result object of a committed write, straight to bytes: `{"party": ...}` or
+    /// `{"party_id", "removed"}`.
+    static func write(_ result: PartyWriteResult, into w: inout ByteWriter) {
         switch result {
-        case let .upserted(party, _): .object(["party": PartyJSON.json(party)])
-        case let .removed(id, seq): .object(["removed": .bool(seq != nil), "party_id": .string(id)])
+        case let .upserted(party, _):
+            w.append(#"{"party":"#)
+            PartyJSON.write(party, into: &w)
+            w.append(UInt8(ascii: "}"))
+        case let .removed(id, seq):
+            w.append(#"{"party_id":"#)
+            w.jsonString(id)
+            w.append(seq != nil ? #","removed":true}"# : #","removed":false}"#)
         }
     }
 }

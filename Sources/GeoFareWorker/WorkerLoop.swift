@@ -29,13 +29,18 @@ public final class WorkerLoop: @unchecked Sendable {
     let output: Int32
     let maxLineBytes: Int
     let threads: Int
+    /// Whether requests in the fast forms are read straight from their bytes
+    /// (``FastFareRequest``, ``FastPartyRequest``); off, every line takes the general path
+    /// (the same answers: for agreement tests and before/after benchmarks).
+    let fastPath: Bool
 
     /// One output buffer per lane, reused batch after batch: responses computed in parallel
     /// are written here and copied out in input order (no array per response).
     let laneWriters: LaneWriters
 
     public init(dispatcher: WorkerDispatcher, input: Int32 = 0, output: Int32 = 1, maxLineBytes: Int = 1 << 20,
-                threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                threads: Int = ProcessInfo.processInfo.activeProcessorCount, fastPath: Bool = true) {
+        self.fastPath = fastPath
         self.dispatcher = dispatcher
         self.input = input
         self.output = output
@@ -130,6 +135,8 @@ public final class WorkerLoop: @unchecked Sendable {
         let parseErrors = Slots(repeating: [UInt8](), count: lines.count)
         let parsedBox = Slots<JSONValue?>(repeating: nil, count: lines.count)
         let fastBox = Slots<FastFareRequest?>(repeating: nil, count: lines.count)
+        let partyBox = Slots<FastPartyRequest?>(repeating: nil, count: lines.count)
+        let fastPath = self.fastPath
         buffer.withUnsafeBytes { raw in
             let base = UnsafeRawBufferPointerBox(raw)
             let lanes = lines.count >= 64 && threads > 1 ? threads : 1
@@ -140,9 +147,16 @@ public final class WorkerLoop: @unchecked Sendable {
                     guard tooLarge[k] == nil else { continue }
                     var range = lines[k]
                     if range.count > 0, base.raw[range.upperBound - 1] == 0x0D { range = range.lowerBound..<(range.upperBound - 1) }
-                    if let fast = FastFareRequest.decode(UnsafeRawBufferPointer(rebasing: base.raw[range]), names: self.dispatcher.lane(lane).tariffNames) {
-                        fastBox.set(k, fast)
-                        continue
+                    if fastPath {
+                        let line = UnsafeRawBufferPointer(rebasing: base.raw[range])
+                        if let fast = FastFareRequest.decode(line, names: self.dispatcher.lane(lane).tariffNames) {
+                            fastBox.set(k, fast)
+                            continue
+                        }
+                        if let party = FastPartyRequest.decode(line) {
+                            partyBox.set(k, party)
+                            continue
+                        }
                     }
                     switch Result(catching: { () throws(JSONParseError) in try JSONParser.parse(UnsafeRawBufferPointer(rebasing: base.raw[range])) }) {
                     case let .success(value): parsedBox.set(k, value)
@@ -154,10 +168,18 @@ public final class WorkerLoop: @unchecked Sendable {
         var responses = parseErrors.values
         let parsed = parsedBox.values
         let fast = fastBox.values
-        dispatcher.countFastPath(fast.reduce(0) { $0 + ($1 == nil ? 0 : 1) })
+        let party = partyBox.values
+        dispatcher.countFastPath(fast.reduce(0) { $0 + ($1 == nil ? 0 : 1) } + party.reduce(0) { $0 + ($1 == nil ? 0 : 1) })
+        /// Whether line i is a party write, read either way.
+        func isPartyWrite(_ i: Int) -> Bool {
+            if let p = party[i] { return p.isWrite }
+            guard fast[i] == nil, tooLarge[i] == nil, let r = parsed[i] else { return false }
+            return WorkerOp(request: r)?.isPartyWrite == true
+        }
         /// Fast-path fares and stateless ops may run on any core; party ops run in order here.
         func isStateless(_ i: Int) -> Bool {
             if fast[i] != nil { return true }
+            if party[i] != nil { return false }
             guard tooLarge[i] == nil, let r = parsed[i] else { return false }
             return !(WorkerOp(request: r)?.runsInOrder ?? false)
         }
@@ -167,10 +189,25 @@ public final class WorkerLoop: @unchecked Sendable {
         }
         let spans = Slots<Span?>(repeating: nil, count: lines.count)
         for lane in 0..<threads { laneWriters[lane].removeAll() }
+        /// Answers the run of party writes that starts at `k`: one transaction, each
+        /// answered after its commit. Returns where the run ends.
+        func answerWrites(from k: Int) -> Int {
+            var end = k + 1
+            while end < lines.count, isPartyWrite(end) { end += 1 }
+            let run = (k..<end).map { i in party[i].map(WorkerDispatcher.WriteLine.fast) ?? .parsed(parsed[i]!) }
+            for (i, bytes) in zip(k..<end, dispatcher.respond(toWrites: run)) { responses[i] = bytes }
+            return end
+        }
         var k = 0
         while k < lines.count {
             if let bytes = tooLarge[k] {
                 responses[k] = dispatcher.tooLarge(bytes, limit: maxLineBytes)
+                k += 1
+                continue
+            }
+            if let p = party[k] {
+                if p.isWrite { k = answerWrites(from: k); continue }
+                responses[k] = dispatcher.respond(toQuery: p)
                 k += 1
                 continue
             }
@@ -183,10 +220,7 @@ public final class WorkerLoop: @unchecked Sendable {
                         continue
                     }
                     // A run of party writes: one transaction, each answered after its commit.
-                    var end = k + 1
-                    while end < lines.count, fast[end] == nil, tooLarge[end] == nil, let r = parsed[end], WorkerOp(request: r)?.isPartyWrite == true { end += 1 }
-                    for (i, bytes) in zip(k..<end, dispatcher.respond(toWrites: (k..<end).map { parsed[$0]! })) { responses[i] = bytes }
-                    k = end
+                    k = answerWrites(from: k)
                     continue
                 }
             }

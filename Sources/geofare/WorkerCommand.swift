@@ -89,7 +89,10 @@ struct WorkerCommand: ParsableCommand {
         let dispatcher = WorkerDispatcher(pricer: pricer, parties: parties, lanePricers: lanePricers)
         WorkerLoop.installSignalHandlers()
         StandardError.print("geofare worker: protocol \(WorkerDispatcher.protocolVersion), \(parties.count) parties in \(parties.store.location), ready")
-        let loop = WorkerLoop(dispatcher: dispatcher, maxLineBytes: max(64, maxLineBytes), threads: lanes)
+        // GEOFARE_FAST_PATH=off: every line through the general path (the same answers; for
+        // agreement tests and before/after benchmarks).
+        let fastPath = ProcessInfo.processInfo.environment["GEOFARE_FAST_PATH"] != "off"
+        let loop = WorkerLoop(dispatcher: dispatcher, maxLineBytes: max(64, maxLineBytes), threads: lanes, fastPath: fastPath)
         let status = loop.run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -15,11 +15,13 @@ public final class WorkerProcess: @unchecked Sendable {
     /// What the worker wrote to stderr (for failure messages).
     public private(set) var errorOutput = Data()
 
-    public init(arguments: [String]) throws {
+    /// - Parameter environment: variables added to the test's own for the worker.
+    public init(arguments: [String], environment: [String: String] = [:]) throws {
         // A worker that dies must fail its test, not kill the test runner with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         process.executableURL = GeoFareBinary.url
         process.arguments = ["worker"] + arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
@@ -63,14 +65,23 @@ public final class WorkerProcess: @unchecked Sendable {
 
     /// Waits for `n` more response lines (or end of output / timeout) and returns them parsed.
     public func receive(_ n: Int, timeout: Double = 60) -> [JSONValue] {
-        var out: [JSONValue] = []
+        receiveLines(n, timeout: timeout).map { line in
+            (try? JSONParser.parse(line)) ?? .string("UNPARSABLE: " + String(decoding: line, as: UTF8.self))
+        }
+    }
+
+    /// Waits for `n` more response lines (or end of output / timeout) and returns their bytes
+    /// (without the newline), for byte-for-byte comparisons.
+    public func receiveLines(_ n: Int, timeout: Double = 60) -> [[UInt8]] {
+        var out: [[UInt8]] = []
         let deadline = Date().addingTimeInterval(timeout)
         while out.count < n {
             lock.lock()
             if !lines.isEmpty {
-                let line = lines.removeFirst()
+                let take = min(n - out.count, lines.count)
+                out += lines[0..<take]
+                lines.removeFirst(take)
                 lock.unlock()
-                out.append((try? JSONParser.parse(line)) ?? .string("UNPARSABLE: " + String(decoding: line, as: UTF8.self)))
                 continue
             }
             let done = eof
