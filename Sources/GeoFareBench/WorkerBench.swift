@@ -19,6 +19,18 @@ struct WorkerBench: ParsableCommand {
         runs --rounds times (the upserts first: round 1 inserts the parties, later rounds write
         the same parties again); a rate is the median over rounds with its range, p50/p99 are
         over every round's requests, errors are summed.
+
+        The burst (--burst N, a backend's burst of writes): N fresh `party.upsert` lines written at
+        once into a new `geofare worker --db FILE` (a new SQLite file in a temporary directory
+        each round), timed from the first byte written to the last answer read, so it includes
+        every commit (the worker acknowledges a write only after its transaction committed) and
+        every acknowledgement; start-up is left out (the worker has answered a `ping` before the
+        clock starts). N `fare` lines are piped the same way into another new worker in the same
+        round: `burst_upsert_vs_fare` is the per-request time of an upsert over a fare's.
+
+        --baseline-worker general (the same binary with GEOFARE_FAST_PATH=off: every line through
+        the general path) or the path of another geofare binary (an older build) measures the
+        burst, `nearby` and `clusters` on that worker too, in the same rounds, under `baseline`.
         """
     )
 
@@ -28,6 +40,10 @@ struct WorkerBench: ParsableCommand {
     @Option(help: "Parties loaded before the clusters phase.") var parties = 20_000
     @Option(help: "The worker's party store (--store of geofare worker: a SQLite path or postgres://...); default a private in-memory SQLite. Repeat it to measure several stores one after the other in this run, one report each.")
     var store: [String] = []
+    @Option(help: "Fresh party.upsert lines (and as many fares) piped at once into a new worker on a SQLite file; 0: no burst.")
+    var burst = 40_000
+    @Option(help: "Measure the burst, nearby and clusters on this worker too: 'general' (this binary, GEOFARE_FAST_PATH=off) or a geofare binary's path.")
+    var baselineWorker: String?
 
     struct OpResult: Encodable {
         let requests: Int
@@ -49,6 +65,40 @@ struct WorkerBench: ParsableCommand {
         let rounds: Int
         let ops: [String: OpResult]
         let requests_per_second: Double
+        /// The burst (see the discussion): lines per burst, upserts per second end to end, µs
+        /// per upsert and per fare, and their ratio; medians over rounds.
+        let burst: Int
+        let burst_upserts_per_second: Double
+        let burst_upsert_us: Double
+        let burst_fare_us: Double
+        let burst_upsert_vs_fare: Double
+        let burst_errors: Int
+        /// `[low, high]` over rounds of each burst figure.
+        let ranges: [String: [Double]]
+        let baseline: Baseline?
+    }
+
+    /// The same figures measured on the baseline worker in the same rounds.
+    struct Baseline: Encodable {
+        let worker: String
+        let burst_upserts_per_second: Double
+        let burst_upsert_us: Double
+        let burst_fare_us: Double
+        let burst_upsert_vs_fare: Double
+        let nearby_per_second: Double
+        let clusters_per_second: Double
+        /// This worker's figure over the baseline's (rates: > 1 is faster).
+        let upserts_vs_baseline: Double
+        let nearby_vs_baseline: Double
+        let clusters_vs_baseline: Double
+        let ranges: [String: [Double]]
+    }
+
+    /// Burst figures of one worker over the rounds.
+    struct BurstRounds {
+        var upsertSeconds: [Double] = []
+        var fareSeconds: [Double] = []
+        var errors = 0
     }
 
     func run() throws {
@@ -57,8 +107,15 @@ struct WorkerBench: ParsableCommand {
 
     func measure(store: String?) throws {
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let client = try WorkerClient(executable: exe, arguments: ["worker"] + (store.map { ["--store", $0] } ?? ["--db", ":memory:"]))
+        let storeArguments = store.map { ["--store", $0] } ?? ["--db", ":memory:"]
+        let client = try WorkerClient(executable: exe, arguments: ["worker"] + storeArguments)
         defer { client.close() }
+        // The baseline worker: this binary without the fast path, or another build.
+        let baselineExe: (url: URL, environment: [String: String])? = baselineWorker.map { b in
+            b == "general" ? (exe, ["GEOFARE_FAST_PATH": "off"]) : (URL(fileURLWithPath: b), [:])
+        }
+        let baselineClient = try baselineExe.map { try WorkerClient(executable: $0.url, arguments: ["worker"] + storeArguments, environment: $0.environment) }
+        defer { baselineClient?.close() }
         var rng = SeededGenerator(seed: options.seed)
         func point(_ latRange: ClosedRange<Double> = 37.45...37.65, _ lonRange: ClosedRange<Double> = 126.85...127.15) -> String {
             #"{"lat":\#(DecimalFormat.string(.random(in: latRange, using: &rng), decimals: 6)),"lon":\#(DecimalFormat.string(.random(in: lonRange, using: &rng), decimals: 6))}"#
@@ -75,6 +132,7 @@ struct WorkerBench: ParsableCommand {
             results[op]!.errors += errors
         }
         for _ in 0..<options.roundCount { try measure("party.upsert", load) }
+        if let baselineClient { _ = try baselineClient.measure(load, window: window) }
 
         var lines: [String: [String]] = [:]
         lines["ping"] = (0..<requests).map { #"{"id":\#($0),"op":"ping"}"# }
@@ -91,9 +149,50 @@ struct WorkerBench: ParsableCommand {
         lines["nearby"] = (0..<requests).map { i in
             #"{"id":\#(i),"op":"nearby","center":\#(point(37.50...37.60, 126.92...127.05)),"radius_m":1000,"limit":20}"#
         }
-        for _ in 0..<options.roundCount {
-            for op in ["ping", "fare", "nearby", "clusters"] { try measure(op, lines[op]!) }
+        // The burst's lines: fresh parties (new ids every round, into a new file) and fares.
+        let burstFares = Array((0..<burst).map { i in
+            #"{"id":\#(i),"op":"fare","from":\#(point()),"to":\#(point()),"depart_at":"2024-05-15T\#(10 + i % 14):30:00+09:00","tariff":"kr-seoul/regular","party_size":\#(i % 4 + 1)}"#
+        }.joined(separator: "\n").utf8) + [0x0A]
+        func burstUpserts(_ round: Int) -> [UInt8] {
+            Array((0..<burst).map { i in
+                #"{"id":\#(i),"op":"party.upsert","party":{"id":"b\#(round)-\#(i)","origin":\#(point()),"destination":\#(point()),"depart_at":"2030-05-15T22:30:00+09:00","seats_total":4,"seats_taken":\#(i % 4)}}"#
+            }.joined(separator: "\n").utf8) + [0x0A]
         }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-burst-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var bursts = BurstRounds(), baselineBursts = BurstRounds()
+        var baselineRates: [String: [Double]] = [:]
+        func runBurst(_ executable: URL, _ environment: [String: String], _ name: String, round: Int, into rounds: inout BurstRounds) throws {
+            guard burst > 0 else { return }
+            let upserts = try WorkerClient.burst(executable: executable, environment: environment,
+                                                 file: directory.appendingPathComponent("\(name)-upsert-\(round).db").path, payload: burstUpserts(round), count: burst)
+            let fares = try WorkerClient.burst(executable: executable, environment: environment,
+                                               file: directory.appendingPathComponent("\(name)-fare-\(round).db").path, payload: burstFares, count: burst)
+            rounds.upsertSeconds.append(upserts.seconds)
+            rounds.fareSeconds.append(fares.seconds)
+            rounds.errors += upserts.errors + fares.errors
+        }
+        for round in 0..<options.roundCount {
+            for op in ["ping", "fare", "nearby", "clusters"] { try measure(op, lines[op]!) }
+            try runBurst(exe, [:], "new", round: round, into: &bursts)
+            if let baselineClient, let baselineExe {
+                for op in ["nearby", "clusters"] {
+                    let (seconds, _, _) = try baselineClient.measure(lines[op]!, window: window)
+                    baselineRates[op, default: []].append(Double(requests) / seconds)
+                }
+                try runBurst(baselineExe.url, baselineExe.environment, "baseline", round: round, into: &baselineBursts)
+            }
+        }
+        /// Median and range of a burst's figures.
+        func burstFigures(_ b: BurstRounds) -> (rate: Statistics.Rounds, upsertUS: Statistics.Rounds, fareUS: Statistics.Rounds, ratio: Statistics.Rounds) {
+            guard burst > 0 else { let z = Statistics.Rounds([0]); return (z, z, z, z) }
+            let upsertUS = Statistics.Rounds(b.upsertSeconds.map { ($0 / Double(burst) * 1e7).rounded() / 10 })
+            let fareUS = Statistics.Rounds(b.fareSeconds.map { ($0 / Double(burst) * 1e7).rounded() / 10 })
+            let ratio = Statistics.Rounds(zip(b.upsertSeconds, b.fareSeconds).map { ($0 / $1 * 100).rounded() / 100 })
+            return (Statistics.Rounds(b.upsertSeconds.map { Double(burst) / $0 }).rounded(), upsertUS, fareUS, ratio)
+        }
+        let burstNew = burstFigures(bursts)
         let ping = Statistics.median(results["ping"]!.rates)
         var ops: [String: OpResult] = [:]
         for (op, r) in results {
@@ -103,7 +202,26 @@ struct WorkerBench: ParsableCommand {
                                errors: r.errors, vs_ping: (rate.median / ping * 1000).rounded() / 1000, range: rate.range)
         }
         let shown = store.map { PostgresLocation.isPostgresURL($0) ? PostgresLocation.redact($0) : $0 } ?? ":memory:"
-        let report = Report(machine: .current, window: window, store: shown, rounds: options.roundCount, ops: ops, requests_per_second: ops["fare"]!.requests_per_second)
+        var baseline: Baseline?
+        if let baselineWorker {
+            let b = burstFigures(baselineBursts)
+            let nearby = Statistics.Rounds(baselineRates["nearby"]!).rounded(), clusters = Statistics.Rounds(baselineRates["clusters"]!).rounded()
+            func ratio(_ a: Double, _ b: Double) -> Double { b > 0 ? (a / b * 100).rounded() / 100 : 0 }
+            baseline = Baseline(worker: baselineWorker, burst_upserts_per_second: b.rate.median, burst_upsert_us: b.upsertUS.median,
+                                burst_fare_us: b.fareUS.median, burst_upsert_vs_fare: b.ratio.median,
+                                nearby_per_second: nearby.median, clusters_per_second: clusters.median,
+                                upserts_vs_baseline: ratio(burstNew.rate.median, b.rate.median),
+                                nearby_vs_baseline: ratio(ops["nearby"]!.requests_per_second, nearby.median),
+                                clusters_vs_baseline: ratio(ops["clusters"]!.requests_per_second, clusters.median),
+                                ranges: ["burst_upserts_per_second": b.rate.range, "burst_upsert_us": b.upsertUS.range, "burst_fare_us": b.fareUS.range,
+                                         "burst_upsert_vs_fare": b.ratio.range, "nearby_per_second": nearby.range, "clusters_per_second": clusters.range])
+        }
+        let report = Report(machine: .current, window: window, store: shown, rounds: options.roundCount, ops: ops, requests_per_second: ops["fare"]!.requests_per_second,
+                            burst: burst, burst_upserts_per_second: burstNew.rate.median, burst_upsert_us: burstNew.upsertUS.median,
+                            burst_fare_us: burstNew.fareUS.median, burst_upsert_vs_fare: burstNew.ratio.median, burst_errors: bursts.errors,
+                            ranges: burst > 0 ? ["burst_upserts_per_second": burstNew.rate.range, "burst_upsert_us": burstNew.upsertUS.range,
+                                                 "burst_fare_us": burstNew.fareUS.range, "burst_upsert_vs_fare": burstNew.ratio.range] : [:],
+                            baseline: baseline)
         if options.json { print(try jsonLine(report)); return }
         print("geofare bench worker: \(requests) requests per op, window \(window), \(parties) parties, median of \(options.roundCount) rounds, \(report.machine.cores) cores (\(report.machine.cpu))")
         print("store: \(shown)")
@@ -111,6 +229,17 @@ struct WorkerBench: ParsableCommand {
         for op in ["ping", "fare", "nearby", "clusters", "party.upsert"] {
             let r = ops[op]!
             print("\(op.padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(format: "%11.0f", r.requests_per_second)) \(String(format: "%10.0f", r.p50_us)) \(String(format: "%9.0f", r.p99_us))  \(String(format: "%6d", r.errors))  \(String(format: "%-7.3f", r.vs_ping))  \(Int(r.range[0]))–\(Int(r.range[1]))")
+        }
+        func burstLine(_ who: String, _ rate: Double, _ upsertUS: Double, _ fareUS: Double, _ ratio: Double) {
+            print("burst \(who): \(Int(rate)) upserts/s, \(String(format: "%.1f", upsertUS)) µs per upsert, \(String(format: "%.1f", fareUS)) µs per fare, upsert/fare \(String(format: "%.2f", ratio))")
+        }
+        if burst > 0 {
+            print("burst: \(burst) fresh party.upsert lines (and \(burst) fares) piped at once into a new worker on a SQLite file; first write to last answer, start-up excluded")
+            burstLine("(this worker)", report.burst_upserts_per_second, report.burst_upsert_us, report.burst_fare_us, report.burst_upsert_vs_fare)
+        }
+        if let b = baseline {
+            burstLine("(baseline \(b.worker))", b.burst_upserts_per_second, b.burst_upsert_us, b.burst_fare_us, b.burst_upsert_vs_fare)
+            print("baseline \(b.worker): nearby \(Int(b.nearby_per_second))/s, clusters \(Int(b.clusters_per_second))/s; this worker over baseline: upserts ×\(b.upserts_vs_baseline), nearby ×\(b.nearby_vs_baseline), clusters ×\(b.clusters_vs_baseline)")
         }
     }
 }
@@ -120,9 +249,10 @@ final class WorkerClient: @unchecked Sendable {
     let process = Process()
     let input = Pipe(), output = Pipe()
 
-    init(executable: URL, arguments: [String]) throws {
+    init(executable: URL, arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -270,5 +400,59 @@ final class WorkerClient: @unchecked Sendable {
     func close() {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
+    }
+
+    /// One burst: a new worker on the SQLite file `file`, started and answering a `ping`, then
+    /// `payload` (`count` lines) written at once by a writer thread while this thread reads
+    /// every answer. Returns the seconds from the first write to the last answer and the
+    /// number of error answers; then ends the worker.
+    static func burst(executable: URL, environment: [String: String], file: String, payload: [UInt8], count: Int) throws -> (seconds: Double, errors: Int) {
+        let client = try WorkerClient(executable: executable, arguments: ["worker", "--db", file], environment: environment)
+        defer { client.close() }
+        _ = try client.measure([#"{"id":0,"op":"ping"}"#], window: 1)
+        let writeFD = client.input.fileHandleForWriting.fileDescriptor, readFD = client.output.fileHandleForReading.fileDescriptor
+        let box = PayloadBox(payload)
+        let start = DispatchTime.now().uptimeNanoseconds
+        Thread.detachNewThread {
+            box.bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let wrote = write(writeFD, raw.baseAddress! + offset, raw.count - offset)
+                    if wrote < 0 { if errno == EINTR { continue } else { return } }
+                    offset += wrote
+                }
+            }
+        }
+        var received = 0, errors = 0, filled = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while received < count {
+            if filled == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
+            let got = buffer.withUnsafeMutableBytes { read(readFD, $0.baseAddress! + filled, $0.count - filled) }
+            if got < 0 && errno == EINTR { continue }
+            if got <= 0 { break }
+            filled += got
+            var lineStart = 0
+            buffer.withUnsafeBufferPointer { b in
+                while lineStart < filled, let p = memchr(b.baseAddress! + lineStart, 0x0A, filled - lineStart) {
+                    let nl = b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
+                    if isFailure(UnsafeBufferPointer(rebasing: b[lineStart..<nl])) { errors += 1 }
+                    received += 1
+                    lineStart = nl + 1
+                }
+            }
+            if lineStart > 0 {
+                buffer.withUnsafeMutableBufferPointer { b in _ = memmove(b.baseAddress!, b.baseAddress! + lineStart, filled - lineStart) }
+                filled -= lineStart
+            }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        guard received == count else { throw GeoFareError(code: .internalError, message: "the burst worker answered \(received) of \(count) lines", field: nil) }
+        return (seconds, errors)
+    }
+
+    /// The burst's bytes, handed to the writer thread (read-only).
+    final class PayloadBox: @unchecked Sendable {
+        let bytes: [UInt8]
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
     }
 }

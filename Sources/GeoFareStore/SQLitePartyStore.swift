@@ -74,23 +74,28 @@ public final class SQLitePartyStore: @unchecked Sendable {
     }
 
     /// Writes one party inside the caller's transaction; the party as stored and its change
-    /// record's sequence number. Every statement is a cached prepared statement: compiling them
-    /// per call cost more than running them.
+    /// record's sequence number. Every statement is a cached prepared statement (GRDB's
+    /// `cachedStatement`: compiling them per call cost more than running them), and the upsert
+    /// returns the new version itself (`RETURNING`, SQLite ≥ 3.35), so a write is two
+    /// statements, not three.
     static func upsert(_ party: Party, now: Date, in db: Database) throws -> PartyWriteResult {
         var stored = party
-        let previous = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM party WHERE id = ?"), arguments: [party.id]) ?? 0
-        stored.version = previous + 1
         stored.updatedAt = now
-        try db.cachedStatement(sql: """
+        // fetchAll runs the statement to its end (a RETURNING statement left mid-way would
+        // still be active at COMMIT).
+        let versions = try Int64.fetchAll(db.cachedStatement(sql: """
             INSERT INTO party (id, origin_lat, origin_lon, dest_lat, dest_lon, depart_at, seats_total, seats_taken, status, attributes, updated_at, version)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
             ON CONFLICT(id) DO UPDATE SET origin_lat = excluded.origin_lat, origin_lon = excluded.origin_lon,
                 dest_lat = excluded.dest_lat, dest_lon = excluded.dest_lon, depart_at = excluded.depart_at,
                 seats_total = excluded.seats_total, seats_taken = excluded.seats_taken, status = excluded.status,
-                attributes = excluded.attributes, updated_at = excluded.updated_at, version = excluded.version
-            """).execute(arguments: [stored.id, stored.origin.latitude, stored.origin.longitude, stored.destination.latitude, stored.destination.longitude,
-                                     stored.departure.timeIntervalSince1970, stored.seatsTotal, stored.seatsTaken, stored.status.rawValue,
-                                     stored.attributesJSON, now.timeIntervalSince1970, stored.version])
+                attributes = excluded.attributes, updated_at = excluded.updated_at, version = party.version + 1
+            RETURNING version
+            """), arguments: [stored.id, stored.origin.latitude, stored.origin.longitude, stored.destination.latitude, stored.destination.longitude,
+                              stored.departure.timeIntervalSince1970, stored.seatsTotal, stored.seatsTaken, stored.status.rawValue,
+                              stored.attributesJSON, now.timeIntervalSince1970])
+        guard let version = versions.first else { throw GeoFareError(code: .storageError, message: "the upsert of '\(party.id)' returned no version") }
+        stored.version = version
         try db.cachedStatement(sql: "INSERT INTO party_change (party_id, at) VALUES (?, ?)").execute(arguments: [stored.id, now.timeIntervalSince1970])
         return .upserted(stored, seq: db.lastInsertedRowID)
     }

@@ -99,7 +99,7 @@ public enum PartyJSON {
             w.jsonKey("attributes", first: true); w.append(text)
             first = false
         }
-        w.jsonKey("depart_at", first: first); w.jsonString(ResultEncoding.isoString(p.departure))
+        w.jsonKey("depart_at", first: first); ResultEncoding.writeISO(p.departure, into: &w)
         w.jsonKey("destination"); ResultEncoding.writeCoordinate(p.destination, into: &w)
         if let distanceMeters { w.jsonKey("distance_m"); w.jsonDouble(distanceMeters) }
         w.jsonKey("free_seats"); w.appendDecimal(Int64(p.freeSeats))
@@ -108,7 +108,7 @@ public enum PartyJSON {
         w.jsonKey("seats_taken"); w.appendDecimal(Int64(p.seatsTaken))
         w.jsonKey("seats_total"); w.appendDecimal(Int64(p.seatsTotal))
         w.jsonKey("status"); w.jsonString(p.status.rawValue)
-        w.jsonKey("updated_at"); w.jsonString(ResultEncoding.isoString(p.updatedAt))
+        w.jsonKey("updated_at"); ResultEncoding.writeISO(p.updatedAt, into: &w)
         w.jsonKey("version"); w.appendDecimal(p.version)
         w.append(UInt8(ascii: "}"))
     }

@@ -209,6 +209,46 @@ public enum ResultEncoding {
         w.append(UInt8(ascii: "}"))
     }
 
+    /// ``isoString(_:)`` as a JSON string, straight to bytes (the same bytes as
+    /// `jsonString(isoString(date))` for years 0...9999; others take that path).
+    static func writeISO(_ date: Date, into w: inout ByteWriter) {
+        let t = date.timeIntervalSince1970
+        guard t.isFinite, t >= -62_135_596_800, t < 253_402_300_800 else { w.jsonString(isoString(date)); return }
+        let whole = t.rounded(.down)
+        let days = Int((whole / 86_400).rounded(.down))
+        let secs = Int(whole) - days * 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        guard y >= 1000 else { w.jsonString(isoString(date)); return }
+        var b: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)
+            = (0x22, 0, 0, 0, 0, 0x2D, 0, 0, 0x2D, 0, 0, 0x54, 0, 0, 0x3A, 0, 0, 0x3A, 0, 0, 0)
+        withUnsafeMutableBytes(of: &b) { p in
+            func put(_ v: Int, at i: Int, digits: Int) {
+                var v = v
+                for k in stride(from: digits - 1, through: 0, by: -1) { p[i + k] = UInt8(48 + v % 10); v /= 10 }
+            }
+            put(y, at: 1, digits: 4); put(m, at: 6, digits: 2); put(d, at: 9, digits: 2)
+            put(secs / 3600, at: 12, digits: 2); put(secs % 3600 / 60, at: 15, digits: 2); put(secs % 60, at: 18, digits: 2)
+            w.append(UnsafeBufferPointer(start: p.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 20))
+        }
+        let frac = t - whole
+        if frac > 0.0005 {
+            let ms = Int((frac * 1000).rounded())
+            if ms >= 1000 { w.append(".000") } else {
+                w.append(UInt8(ascii: "."))
+                w.append(UInt8(48 + ms / 100)); w.append(UInt8(48 + ms / 10 % 10)); w.append(UInt8(48 + ms % 10))
+            }
+        }
+        w.append("Z\"")
+    }
+
     /// An instant as ISO 8601 UTC with seconds (`2024-05-15T13:30:00Z`), fractional when needed.
     static func isoString(_ date: Date) -> String {
         let t = date.timeIntervalSince1970

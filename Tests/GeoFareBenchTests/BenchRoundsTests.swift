@@ -11,7 +11,7 @@ struct BenchRoundsTests {
         ("fare", ["--trips", "2000"]),
         ("route", ["--trips", "2000"]),
         ("csv", ["--rows", "5000"]),
-        ("worker", ["--requests", "300", "--parties", "100", "--window", "32"]),
+        ("worker", ["--requests", "300", "--parties", "100", "--window", "32", "--burst", "2000", "--baseline-worker", "general"]),
         ("cluster", ["--points", "2000"]),
     ]
 
@@ -28,6 +28,7 @@ struct BenchRoundsTests {
             }
         }
         collect(report, prefix: "")
+        if let baseline = report["baseline"] as? [String: Any] { collect(baseline, prefix: "baseline.") }
         for (i, pair) in (report["pairs"] as? [[String: Any]] ?? []).enumerated() { collect(pair, prefix: "pairs[\(i)].") }
         for (op, result) in report["ops"] as? [String: [String: Any]] ?? [:] { collect(result, prefix: op + ".") }
         return out
@@ -49,6 +50,27 @@ struct BenchRoundsTests {
         // Three timed rounds of real work never all land on the same value: a benchmark that
         // ran once and repeated its figure would.
         #expect(figures.contains { $0.2[0] < $0.2[1] }, "no figure varied over the rounds: \(figures)")
+    }
+
+    @Test("bench worker --burst: fresh upserts and fares piped at once into new workers on SQLite files, answered without error; per-request µs, their ratio and the rate agree; the general-path baseline measured in the same rounds")
+    func workerBurst() throws {
+        let run = try GeoFareBinary.run(["bench", "worker", "--requests", "200", "--parties", "50", "--window", "32", "--burst", "1500",
+                                         "--baseline-worker", "general", "--rounds", "1", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["burst"] as? Int == 1500)
+        #expect(report["burst_errors"] as? Int == 0)
+        let rate = try #require(report["burst_upserts_per_second"] as? Double)
+        let upsertUS = try #require(report["burst_upsert_us"] as? Double), fareUS = try #require(report["burst_fare_us"] as? Double)
+        #expect(rate > 0 && upsertUS > 0 && fareUS > 0)
+        // One round: the rate is the burst over its time, the ratio the two per-request times.
+        #expect(abs(rate * upsertUS / 1e6 - 1) < 0.01, "\(rate)/s against \(upsertUS) µs")
+        #expect(abs((report["burst_upsert_vs_fare"] as? Double ?? 0) - upsertUS / fareUS) < 0.02 * upsertUS / fareUS + 0.01)
+        let baseline = try #require(report["baseline"] as? [String: Any])
+        #expect(baseline["worker"] as? String == "general")
+        for key in ["burst_upserts_per_second", "burst_upsert_us", "burst_fare_us", "nearby_per_second", "clusters_per_second"] {
+            #expect((baseline[key] as? Double ?? 0) > 0, "\(key)")
+        }
     }
 
     @Test("bench route --pbf: the build's seconds, peak memory and file size, then the graph's queries (CH equal to Dijkstra)",

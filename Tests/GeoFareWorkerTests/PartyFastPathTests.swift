@@ -148,6 +148,24 @@ struct PartyFastPathTests {
         #expect(Array(nested.utf8).withUnsafeBytes { FastPartyRequest.decode($0) } == nil)
     }
 
+    @Test("Instants written straight to bytes equal the ISO strings the general path wrote, fractions and far years included")
+    func isoBytes() {
+        var rng = SeededGenerator(seed: 9)
+        var times: [Double] = [0, -1, 0.0004, 0.0005, 0.0006, 0.9996, 0.9994, 1_900_000_000.5, -62_135_596_800, 253_402_300_799.9997, -70_000_000_000, 1e12]
+        for _ in 0..<20_000 { times.append(Double.random(in: -4e10...4e10, using: &rng).rounded() / pick(1, 1000, &rng)) }
+        func pick(_ a: Double, _ b: Double, _ rng: inout SeededGenerator) -> Double { Bool.random(using: &rng) ? a : b }
+        for t in times {
+            let date = Date(timeIntervalSince1970: t)
+            var w = ByteWriter(capacity: 64)
+            defer { w.deallocate() }
+            ResultEncoding.writeISO(date, into: &w)
+            var expected = ByteWriter(capacity: 64)
+            defer { expected.deallocate() }
+            expected.jsonString(ResultEncoding.isoString(date))
+            #expect(Array(w.bytes) == Array(expected.bytes), "\(t)")
+        }
+    }
+
     @Test("Thousands of random party requests get the same bytes from the fast path and from the general path, and the fast worker did take the fast path")
     func sameBytes() throws {
         let lines = Self.requests(4000, seed: 22)
