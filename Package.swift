@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "GeoFareCluster", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
         .target(
             name: "GeoFareStore",
-            dependencies: ["GeoFareCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["GeoFareCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         // The PostgreSQL party store, outside GeoFareStore so that SQLite users never build SwiftNIO.
