@@ -104,7 +104,8 @@ struct PartyFastPathTests {
                 filters(&fields)
             default:
                 op = "cluster.leaves"
-                fields.append(#""cluster_id":"\#(pick(["z12-1-2", "c:14:13972:6344", "nonsense", "0"]))""#)
+                // A party id is a leaf's own id (answered with that party); the rest are unknown.
+                fields.append(#""cluster_id":"\#(pick([pid, pid, "c12-1", "c14-13972", "nonsense"]))""#)
                 if chance(0.5) { fields.append(#""limit":\#(Int.random(in: 1...30, using: &rng))"#) }
                 if chance(0.3) { fields.append(#""offset":\#(Int.random(in: 0...5, using: &rng))"#) }
                 filters(&fields)
