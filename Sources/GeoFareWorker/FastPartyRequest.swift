@@ -55,13 +55,18 @@ struct FastPartyRequest: Sendable {
     /// (the bytes could sit inside a nested value): each decoder checks the op again at the top
     /// level and declines when it differs.
     static func guessOp(_ b: UnsafeBufferPointer<UInt8>) -> WorkerOp? {
-        // `"op"`: a quote, o, p, a quote.
+        // `"op"` (a quote, o, p, a quote) followed by `:` and a string.
         var at = 0
-        while at + 4 <= b.count, !(b[at] == 0x22 && b[at + 1] == 0x6F && b[at + 2] == 0x70 && b[at + 3] == 0x22) { at += 1 }
-        guard at + 4 <= b.count else { return nil }
-        var c = Cursor(bytes: b, i: at + 4)
-        guard c.take(0x3A), let name = c.simpleString(), name.count <= 14 else { return nil }
-        return WorkerOp(rawValue: String(decoding: name, as: UTF8.self))
+        while at + 4 <= b.count {
+            if b[at] == 0x22 && b[at + 1] == 0x6F && b[at + 2] == 0x70 && b[at + 3] == 0x22 {
+                var c = Cursor(bytes: b, i: at + 4)
+                if c.take(0x3A), let name = c.simpleString() {
+                    return name.count <= 14 ? WorkerOp(rawValue: String(decoding: name, as: UTF8.self)) : nil
+                }
+            }
+            at += 1
+        }
+        return nil
     }
 
     /// Reads the top-level object: `id` and `op` (which must be `op`) here, every other key

@@ -147,6 +147,12 @@ struct PartyFastPathTests {
         #expect(Array(fare.utf8).withUnsafeBytes { FastPartyRequest.decode($0) } == nil)
         let nested = #"{"id":1,"note":{"op":"party.get"},"op":"party.get","party_id":"p1"}"#
         #expect(Array(nested.utf8).withUnsafeBytes { FastPartyRequest.decode($0) } == nil)
+        // An id that reads "op" does not hide the op after it.
+        let opID = #"{"id":"op","op":"party.get","party_id":"p1"}"#
+        let decoded = Array(opID.utf8).withUnsafeBytes { FastPartyRequest.decode($0) }
+        #expect(decoded?.idToken == Array(#""op""#.utf8))
+        guard case let .query(.get(partyID))? = decoded?.body else { Issue.record("not a party.get: \(String(describing: decoded))"); return }
+        #expect(partyID == "p1")
     }
 
     @Test("Instants written straight to bytes equal the ISO strings the general path wrote, fractions and far years included")
