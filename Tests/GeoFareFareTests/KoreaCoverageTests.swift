@@ -121,6 +121,25 @@ struct KoreaCoverageTests {
         #expect(error.code == .unknownOutOfZoneRate && error.field == "segments[1].outside")
     }
 
+    @Test("Night windows by hand: a 1 km ride boarding late in the evening, base fare only")
+    func nightWindows() throws {
+        // (tariff, boarding, expected): the night rate on the base, rounded to 10 (paid to 100), or none before the window.
+        let cases: [(String, String, Int64)] = [
+            ("kr-gyeongbuk/regular", "2024-05-15T23:30:00+09:00", 4_800),  // 2023: 23–04 +20 %: 4,000 × 1.2
+            ("kr-gyeongbuk/regular", "2021-05-12T23:30:00+09:00", 3_300),  // 2019: 00–04 only
+            ("kr-gyeongnam/regular", "2024-05-15T22:30:00+09:00", 4_800),  // 2023: 22–04 +20 %: 4,000 × 1.2
+            ("kr-gyeongnam/regular", "2021-05-12T22:30:00+09:00", 3_300),  // 2019: 00–04 only
+            ("kr-chungnam/regular", "2024-05-15T22:30:00+09:00", 5_200),   // 2023: 22–04 +30 %: 4,000 × 1.3
+            ("kr-jeonnam/regular-county", "2024-05-15T23:30:00+09:00", 5_000),  // 00–04 only
+            ("kr-jeonnam/regular-county", "2024-05-16T00:30:00+09:00", 6_000),  // 5,000 × 1.2
+            ("kr-jeonbuk/regular", "2024-05-16T03:50:00+09:00", 5_200),    // 4,300 × 1.2 = 5,160 → paid 5,200
+        ]
+        for (tariff, when, total) in cases {
+            let q = try quote(tariff, segments: [(1_000, 120, 0, false)], at: when)
+            #expect(q.total == total, "\(tariff) \(when): \(q.total)")
+        }
+    }
+
     @Test("An unplaced Jeonnam county prices on the counties' tier with a band over the province's other tariffs; Hampyeong itself is sourced")
     func jeonnamBand() throws {
         let haenam = Coordinate(uncheckedLatitude: 34.5732, longitude: 126.5989), nearby = Coordinate(uncheckedLatitude: 34.5812, longitude: 126.5989)
