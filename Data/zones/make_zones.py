@@ -77,13 +77,19 @@ GWANGMYEONG = "41210"                 # 광명시 (sigungu)
 
 GROUPS = [
     # id, English name, Korean name, parent region id, sigungu codes
-    ("kr-gyeonggi-standard", "Gyeonggi tariff group 표준형 (named members: Suwon, Seongnam)",
-     "경기도 택시요금 표준형 (수원시, 성남시)", "kr-gyeonggi",
-     ["41111", "41113", "41115", "41117", "41131", "41133", "41135"]),
-    ("kr-gyeonggi-ga", "Gyeonggi tariff group 가형 (named members: Yongin, Hwaseong)",
-     "경기도 택시요금 가형 (용인시, 화성시)", "kr-gyeonggi", ["41461", "41463", "41465", "41590"]),
-    ("kr-gyeonggi-na", "Gyeonggi tariff group 나형 (named members: Icheon, Anseong, Yangju)",
-     "경기도 택시요금 나형 (이천시, 안성시, 양주시)", "kr-gyeonggi", ["41500", "41550", "41630"]),
+    # Gyeonggi: the members a source places in the group for both the 2019 and the 2023 tariff
+    # (Data/tariffs/kr-gyeonggi-regular*.json notes; issue 19 added Goyang ... Yangpyeong).
+    ("kr-gyeonggi-standard",
+     "Gyeonggi tariff group 표준형 (placed members: Suwon, Seongnam, Goyang, Bucheon, Ansan, Siheung, Paju, Guri)",
+     "경기도 택시요금 표준형 (수원시, 성남시, 고양시, 부천시, 안산시, 시흥시, 파주시, 구리시)", "kr-gyeonggi",
+     ["41111", "41113", "41115", "41117", "41131", "41133", "41135",
+      "41281", "41285", "41287", "41195", "41197", "41199", "41271", "41273", "41390", "41480", "41310"]),
+    ("kr-gyeonggi-ga", "Gyeonggi tariff group 가형 (placed members: Yongin, Hwaseong, Gwangju, Hanam, Osan)",
+     "경기도 택시요금 가형 (용인시, 화성시, 광주시, 하남시, 오산시)", "kr-gyeonggi",
+     ["41461", "41463", "41465", "41590", "41610", "41450", "41370"]),
+    ("kr-gyeonggi-na", "Gyeonggi tariff group 나형 (placed members: Icheon, Anseong, Yangju, Pocheon, Gapyeong, Yangpyeong)",
+     "경기도 택시요금 나형 (이천시, 안성시, 양주시, 포천시, 가평군, 양평군)", "kr-gyeonggi",
+     ["41500", "41550", "41630", "41650", "41820", "41830"]),
     ("kr-chungnam-cheonan", "Cheonan", "천안시", "kr-chungnam", ["44130", "44131", "44133"]),
     ("kr-jeonbuk-jeonju", "Jeonju", "전주시", "kr-jeonbuk", ["45111", "45113"]),
     ("kr-jeonbuk-gunsan", "Gunsan", "군산시", "kr-jeonbuk", ["45130"]),
@@ -95,6 +101,17 @@ GROUPS = [
     # Gwangmyeong uses the Seoul tariff (Kukmin Ilbo 2019-05-01): kr-seoul/regular lists this
     # zone in also_regions. Last, so the groups above come out as before.
     ("kr-gyeonggi-gwangmyeong", "Gwangmyeong (on the Seoul tariff)", "광명시 (서울 요금)", "kr-gyeonggi", [GWANGMYEONG]),
+    # Issue 19: the 시·군 a source places on a provincial tariff (kr-gyeongnam/regular,
+    # kr-gyeongbuk/regular, kr-jeonnam/regular, kr-jeonnam/regular-county). Jeonbuk's provincial
+    # tariff takes the whole province (region kr-jeonbuk), so it needs no group.
+    ("kr-gyeongnam-cities", "Gyeongnam cities on the provincial tariff (Jinju, Tongyeong, Sacheon, Gimhae, Miryang, Geoje, Yangsan)",
+     "경상남도 시 지역 (진주시, 통영시, 사천시, 김해시, 밀양시, 거제시, 양산시)", "kr-gyeongnam",
+     ["48170", "48220", "48240", "48250", "48270", "48310", "48330"]),
+    ("kr-gyeongbuk-andong", "Andong (Gyeongbuk provincial tariff)", "안동시 (경상북도 기준 요금)", "kr-gyeongbuk", ["47170"]),
+    ("kr-jeonnam-cities", "Jeonnam cities' tier (Mokpo, Yeosu, Naju, Gwangyang)", "전라남도 시 지역 (목포시, 여수시, 나주시, 광양시)",
+     "kr-jeonnam", ["46110", "46130", "46170", "46230"]),
+    ("kr-jeonnam-hampyeong", "Hampyeong-gun (Jeonnam counties' 160-won tier)", "함평군 (전라남도 군 지역 160원 단위)", "kr-jeonnam",
+     ["46860"]),
 ]
 GROUP_FILE = "kr-tariff-groups.geojson"
 
@@ -400,14 +417,18 @@ def write(out_dir, regions, biz, names, groups):
 CHECKS = [
     # label, lat, lon, expected region, expected in business zone, expected tariff group (or None)
     ("Seoul City Hall", 37.5665, 126.9780, "kr-seoul", True, None),
-    ("Gwangmyeong station", 37.4166, 126.8848, "kr-gyeonggi", True, None),
+    ("Gwangmyeong station", 37.4166, 126.8848, "kr-gyeonggi", True, "kr-gyeonggi-gwangmyeong"),
     ("Suwon City Hall", 37.2636, 127.0286, "kr-gyeonggi", False, "kr-gyeonggi-standard"),
     ("Seongnam City Hall", 37.4200, 127.1265, "kr-gyeonggi", False, "kr-gyeonggi-standard"),
     ("Yongin City Hall", 37.2411, 127.1776, "kr-gyeonggi", False, "kr-gyeonggi-ga"),
     ("Hwaseong City Hall", 37.1995, 126.8313, "kr-gyeonggi", False, "kr-gyeonggi-ga"),
     ("Icheon City Hall", 37.2720, 127.4350, "kr-gyeonggi", False, "kr-gyeonggi-na"),
     ("Anseong City Hall", 37.0080, 127.2797, "kr-gyeonggi", False, "kr-gyeonggi-na"),
-    ("Paju City Hall (no group named)", 37.7600, 126.7800, "kr-gyeonggi", False, None),
+    ("Paju City Hall", 37.7600, 126.7800, "kr-gyeonggi", False, "kr-gyeonggi-standard"),
+    ("Goyang City Hall", 37.6584, 126.8320, "kr-gyeonggi", False, "kr-gyeonggi-standard"),
+    ("Hanam City Hall", 37.5392, 127.2149, "kr-gyeonggi", False, "kr-gyeonggi-ga"),
+    ("Pocheon City Hall", 37.8949, 127.2003, "kr-gyeonggi", False, "kr-gyeonggi-na"),
+    ("Uijeongbu City Hall (no group placed)", 37.7381, 127.0337, "kr-gyeonggi", False, None),
     ("Incheon City Hall", 37.4563, 126.7052, "kr-incheon", False, None),
     ("Busan City Hall", 35.1796, 129.0756, "kr-busan", False, None),
     ("Daegu City Hall", 35.8714, 128.6014, "kr-daegu", False, None),
@@ -426,8 +447,14 @@ CHECKS = [
     ("Pohang City Hall (Gyeongbuk)", 36.0190, 129.3435, "kr-gyeongbuk", False, "kr-gyeongbuk-pohang"),
     ("Changwon City Hall (Gyeongnam)", 35.2280, 128.6811, "kr-gyeongnam", False, "kr-gyeongnam-changwon"),
     ("Jeju City Hall", 33.4996, 126.5312, "kr-jeju", False, None),
+    ("Gimhae City Hall", 35.2285, 128.8894, "kr-gyeongnam", False, "kr-gyeongnam-cities"),
+    ("Hapcheon-gun Office (no group)", 35.5665, 128.1658, "kr-gyeongnam", False, None),
+    ("Andong City Hall", 36.5684, 128.7296, "kr-gyeongbuk", False, "kr-gyeongbuk-andong"),
+    ("Mokpo City Hall", 34.8118, 126.3922, "kr-jeonnam", False, "kr-jeonnam-cities"),
+    ("Hampyeong-gun Office", 35.0659, 126.5164, "kr-jeonnam", False, "kr-jeonnam-hampyeong"),
+    ("Haenam-gun Office (no group)", 34.5732, 126.5989, "kr-jeonnam", False, None),
     ("Wirye (Seongnam, Changgok-dong)", 37.4660, 127.1450, "kr-gyeonggi", True, "kr-gyeonggi-standard"),
-    ("Wirye (Hanam, Hagam-dong)", 37.4780, 127.1560, "kr-gyeonggi", True, None),
+    ("Wirye (Hanam, Hagam-dong)", 37.4780, 127.1560, "kr-gyeonggi", True, "kr-gyeonggi-ga"),
     ("Korea Strait (sea)", 34.2000, 128.6000, None, False, None),
 ]
 

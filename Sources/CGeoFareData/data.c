@@ -40,6 +40,10 @@ static const unsigned char tariffs_kr_chungnam_regular_cheonan_json[] = {
 #embed "../../Data/tariffs/kr-chungnam-regular-cheonan.json"
 };
 
+static const unsigned char tariffs_kr_chungnam_regular_json[] = {
+#embed "../../Data/tariffs/kr-chungnam-regular.json"
+};
+
 static const unsigned char tariffs_kr_daegu_regular_json[] = {
 #embed "../../Data/tariffs/kr-daegu-regular.json"
 };
@@ -60,6 +64,10 @@ static const unsigned char tariffs_kr_gyeongbuk_regular_pohang_json[] = {
 #embed "../../Data/tariffs/kr-gyeongbuk-regular-pohang.json"
 };
 
+static const unsigned char tariffs_kr_gyeongbuk_regular_json[] = {
+#embed "../../Data/tariffs/kr-gyeongbuk-regular.json"
+};
+
 static const unsigned char tariffs_kr_gyeonggi_regular_1800_json[] = {
 #embed "../../Data/tariffs/kr-gyeonggi-regular-1800.json"
 };
@@ -74,6 +82,10 @@ static const unsigned char tariffs_kr_gyeonggi_regular_json[] = {
 
 static const unsigned char tariffs_kr_gyeongnam_regular_changwon_json[] = {
 #embed "../../Data/tariffs/kr-gyeongnam-regular-changwon.json"
+};
+
+static const unsigned char tariffs_kr_gyeongnam_regular_json[] = {
+#embed "../../Data/tariffs/kr-gyeongnam-regular.json"
 };
 
 static const unsigned char tariffs_kr_incheon_deluxe_json[] = {
@@ -100,8 +112,20 @@ static const unsigned char tariffs_kr_jeonbuk_regular_wanju_json[] = {
 #embed "../../Data/tariffs/kr-jeonbuk-regular-wanju.json"
 };
 
+static const unsigned char tariffs_kr_jeonbuk_regular_json[] = {
+#embed "../../Data/tariffs/kr-jeonbuk-regular.json"
+};
+
+static const unsigned char tariffs_kr_jeonnam_regular_county_json[] = {
+#embed "../../Data/tariffs/kr-jeonnam-regular-county.json"
+};
+
 static const unsigned char tariffs_kr_jeonnam_regular_suncheon_json[] = {
 #embed "../../Data/tariffs/kr-jeonnam-regular-suncheon.json"
+};
+
+static const unsigned char tariffs_kr_jeonnam_regular_json[] = {
+#embed "../../Data/tariffs/kr-jeonnam-regular.json"
 };
 
 static const unsigned char tariffs_kr_sejong_regular_json[] = {
@@ -154,22 +178,28 @@ static const geofare_data_file files[] = {
     {"tariffs/kr-busan-regular.json", tariffs_kr_busan_regular_json, sizeof(tariffs_kr_busan_regular_json)},
     {"tariffs/kr-chungbuk-regular.json", tariffs_kr_chungbuk_regular_json, sizeof(tariffs_kr_chungbuk_regular_json)},
     {"tariffs/kr-chungnam-regular-cheonan.json", tariffs_kr_chungnam_regular_cheonan_json, sizeof(tariffs_kr_chungnam_regular_cheonan_json)},
+    {"tariffs/kr-chungnam-regular.json", tariffs_kr_chungnam_regular_json, sizeof(tariffs_kr_chungnam_regular_json)},
     {"tariffs/kr-daegu-regular.json", tariffs_kr_daegu_regular_json, sizeof(tariffs_kr_daegu_regular_json)},
     {"tariffs/kr-daejeon-regular.json", tariffs_kr_daejeon_regular_json, sizeof(tariffs_kr_daejeon_regular_json)},
     {"tariffs/kr-gangwon-regular.json", tariffs_kr_gangwon_regular_json, sizeof(tariffs_kr_gangwon_regular_json)},
     {"tariffs/kr-gwangju-regular.json", tariffs_kr_gwangju_regular_json, sizeof(tariffs_kr_gwangju_regular_json)},
     {"tariffs/kr-gyeongbuk-regular-pohang.json", tariffs_kr_gyeongbuk_regular_pohang_json, sizeof(tariffs_kr_gyeongbuk_regular_pohang_json)},
+    {"tariffs/kr-gyeongbuk-regular.json", tariffs_kr_gyeongbuk_regular_json, sizeof(tariffs_kr_gyeongbuk_regular_json)},
     {"tariffs/kr-gyeonggi-regular-1800.json", tariffs_kr_gyeonggi_regular_1800_json, sizeof(tariffs_kr_gyeonggi_regular_1800_json)},
     {"tariffs/kr-gyeonggi-regular-2000.json", tariffs_kr_gyeonggi_regular_2000_json, sizeof(tariffs_kr_gyeonggi_regular_2000_json)},
     {"tariffs/kr-gyeonggi-regular.json", tariffs_kr_gyeonggi_regular_json, sizeof(tariffs_kr_gyeonggi_regular_json)},
     {"tariffs/kr-gyeongnam-regular-changwon.json", tariffs_kr_gyeongnam_regular_changwon_json, sizeof(tariffs_kr_gyeongnam_regular_changwon_json)},
+    {"tariffs/kr-gyeongnam-regular.json", tariffs_kr_gyeongnam_regular_json, sizeof(tariffs_kr_gyeongnam_regular_json)},
     {"tariffs/kr-incheon-deluxe.json", tariffs_kr_incheon_deluxe_json, sizeof(tariffs_kr_incheon_deluxe_json)},
     {"tariffs/kr-incheon-regular.json", tariffs_kr_incheon_regular_json, sizeof(tariffs_kr_incheon_regular_json)},
     {"tariffs/kr-jeju-regular.json", tariffs_kr_jeju_regular_json, sizeof(tariffs_kr_jeju_regular_json)},
     {"tariffs/kr-jeonbuk-regular-gunsan.json", tariffs_kr_jeonbuk_regular_gunsan_json, sizeof(tariffs_kr_jeonbuk_regular_gunsan_json)},
     {"tariffs/kr-jeonbuk-regular-jeonju.json", tariffs_kr_jeonbuk_regular_jeonju_json, sizeof(tariffs_kr_jeonbuk_regular_jeonju_json)},
     {"tariffs/kr-jeonbuk-regular-wanju.json", tariffs_kr_jeonbuk_regular_wanju_json, sizeof(tariffs_kr_jeonbuk_regular_wanju_json)},
+    {"tariffs/kr-jeonbuk-regular.json", tariffs_kr_jeonbuk_regular_json, sizeof(tariffs_kr_jeonbuk_regular_json)},
+    {"tariffs/kr-jeonnam-regular-county.json", tariffs_kr_jeonnam_regular_county_json, sizeof(tariffs_kr_jeonnam_regular_county_json)},
     {"tariffs/kr-jeonnam-regular-suncheon.json", tariffs_kr_jeonnam_regular_suncheon_json, sizeof(tariffs_kr_jeonnam_regular_suncheon_json)},
+    {"tariffs/kr-jeonnam-regular.json", tariffs_kr_jeonnam_regular_json, sizeof(tariffs_kr_jeonnam_regular_json)},
     {"tariffs/kr-sejong-regular.json", tariffs_kr_sejong_regular_json, sizeof(tariffs_kr_sejong_regular_json)},
     {"tariffs/kr-seoul-deluxe.json", tariffs_kr_seoul_deluxe_json, sizeof(tariffs_kr_seoul_deluxe_json)},
     {"tariffs/kr-seoul-regular.json", tariffs_kr_seoul_regular_json, sizeof(tariffs_kr_seoul_regular_json)},

@@ -113,7 +113,7 @@ struct FareCSVTests {
         let r = try GeoFareBinary.run(["fare-csv", "--quiet", input.path])
         let strict = try GeoFareBinary.run(["fare-csv", "--quiet", "--strict", input.path])
         #expect(strict.stdout == (try String(contentsOf: try Self.fixture("basis.strict.expected.csv"), encoding: .utf8)))
-        #expect(r.status == 65 && strict.status == 65)  // Mokpo and the bad time fail either way
+        #expect(r.status == 65 && strict.status == 65)  // the origin at sea and the bad time fail either way
         func records(_ text: String) throws -> [[String]] {
             var reader = CSVReader(), out: [[String]] = []
             reader.feed(Array(text.utf8)) { out.append($0.fields) }

@@ -38,15 +38,15 @@ struct JSONOutputTests {
         }
     }
 
-    @Test("fare: an unplaced Gyeonggi city (Goyang) prices assumed in --json (as the worker) and in the table; --strict refuses with today's error; Seoul says sourced")
+    @Test("fare: an unplaced Gyeonggi city (Uijeongbu) prices assumed in --json (as the worker) and in the table; --strict refuses with today's error; Seoul says sourced")
     func assumedBasis() throws {
         let worker = try WorkerProcess(arguments: ["--db", ":memory:"])
         defer { worker.closeInput(); _ = worker.wait() }
-        let args = ["fare", "--from", "37.6584,126.8320", "--to", "37.4979,127.0276", "--at", "2024-05-15T14:00:00+09:00"]
+        let args = ["fare", "--from", "37.7381,127.0337", "--to", "37.4979,127.0276", "--at", "2024-05-15T14:00:00+09:00"]
         let json = try GeoFareBinary.run(args + ["--json"])
         #expect(json.status == 0, "\(json.stderr)")
         #expect(json.stdout.contains(#","tariff_basis":"assumed","assumption":"Gyeonggi standard group (kr-gyeonggi/regular): "#), "\(json.stdout)")
-        let fare = try #require(worker.call(#"{"id":1,"op":"fare","from":{"lat":37.6584,"lon":126.8320},"to":{"lat":37.4979,"lon":127.0276},"depart_at":"2024-05-15T14:00:00+09:00","route":true}"#))
+        let fare = try #require(worker.call(#"{"id":1,"op":"fare","from":{"lat":37.7381,"lon":127.0337},"to":{"lat":37.4979,"lon":127.0276},"depart_at":"2024-05-15T14:00:00+09:00","route":true}"#))
         #expect(try JSONParser.parse(Array(json.stdout.utf8.dropLast())) == fare.object?["result"])
         let table = try GeoFareBinary.run(args)
         #expect(table.status == 0)

@@ -11,7 +11,7 @@ struct AssumedTariffTests {
     static let gangnam = Coordinate(uncheckedLatitude: 37.4979, longitude: 127.0276)
     /// City halls of Gyeonggi cities no source places in a tariff group.
     static let unplaced: [(name: String, at: Coordinate)] = [
-        ("Goyang", Coordinate(uncheckedLatitude: 37.6584, longitude: 126.8320)),
+        ("Uijeongbu", Coordinate(uncheckedLatitude: 37.7381, longitude: 127.0337)),
         ("Gwacheon", Coordinate(uncheckedLatitude: 37.4292, longitude: 126.9876)),
     ]
     static let groups = ["kr-gyeonggi/regular", "kr-gyeonggi/regular-1800", "kr-gyeonggi/regular-2000"]
@@ -125,12 +125,20 @@ struct AssumedTariffTests {
         #expect((q.meter, q.total, q.low, q.high, q.perPerson) == (17_520, 17_500, 17_300, 17_600, [5_900, 5_800, 5_800]))
     }
 
-    @Test("A province whose data names no assumed tariff still refuses (Jeonnam: Mokpo), and an origin at sea is no_tariff_for_location, strict or not")
+    @Test("A province whose data names no assumed tariff still refuses (Jeonnam with its assumed_for taken out: Haenam), and an origin at sea is no_tariff_for_location, strict or not")
     func stillRefused() throws {
-        let mokpo = FareRequest(from: Coordinate(uncheckedLatitude: 34.8118, longitude: 126.3922), to: Coordinate(uncheckedLatitude: 34.7900, longitude: 126.3800),
-                                departure: at("2024-05-15T14:00:00+09:00"))
-        let error = try #require(throws: GeoFareError.self) { try sharedPricer.quote(mokpo) }
+        // Every group-only province names one since issue 19, so the catalog is rebuilt without Jeonnam's.
+        let tariffs = sharedCatalog.tariffs.map { t in
+            t.assumedFor.isEmpty || t.id != "kr-jeonnam/regular-county" ? t
+                : Tariff(id: t.id, aliases: t.aliases, name: t.name, currency: t.currency, timeZone: t.timeZone, region: t.region, alsoRegions: t.alsoRegions,
+                         businessZone: t.businessZone, assumedFor: [], defaultCruiseKmh: t.defaultCruiseKmh, versions: t.versions, origin: t.origin)
+        }
+        let pricer = TripPricer(catalog: try TariffCatalog(tariffs: tariffs, zones: sharedCatalog.zones, slowTime: sharedCatalog.slowTime), estimator: sharedPricer.estimator)
+        let haenam = FareRequest(from: Coordinate(uncheckedLatitude: 34.5732, longitude: 126.5989), to: Coordinate(uncheckedLatitude: 34.5812, longitude: 126.5989),
+                                 departure: at("2024-05-15T14:00:00+09:00"))
+        let error = try #require(throws: GeoFareError.self) { try pricer.quote(haenam) }
         #expect(error.code == .unknownTariffGroup)
+        #expect(try sharedPricer.quote(haenam).quote.tariffBasis == .assumed)
         let sea = FareRequest(from: Coordinate(uncheckedLatitude: 35.0, longitude: 125.0), to: Self.gangnam, departure: at("2024-05-15T14:00:00+09:00"))
         #expect { try sharedPricer.quote(sea) } throws: { ($0 as? GeoFareError)?.code == .noTariffForLocation }
     }

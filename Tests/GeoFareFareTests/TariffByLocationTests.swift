@@ -88,17 +88,24 @@ struct TariffByLocationTests {
         #expect(try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2636, longitude: 127.0286)).id == "kr-gyeonggi/regular")
         #expect(try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2411, longitude: 127.1776)).id == "kr-gyeonggi/regular-1800")
         #expect(try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2722, longitude: 127.4350)).id == "kr-gyeonggi/regular-2000")
-        // Every province whose cities set their own tariffs. Gyeonggi: Paju, Bucheon, Goyang,
-        // Pyeongtaek (no source places them in a 2019 group); Hongseong (Chungnam: only Cheonan), Iksan (Jeonbuk), Mokpo
-        // (Jeonnam), Andong (Gyeongbuk), Gimhae (Gyeongnam).
+        // Issue 19 placed Goyang and Paju (표준형), Hanam (가형), Pocheon (나형), Gimhae, Andong, Mokpo and Hampyeong.
+        for (lat, lon, tariff) in [(37.6584, 126.8320, "kr-gyeonggi/regular"), (37.7600, 126.7800, "kr-gyeonggi/regular"),
+                                   (37.5392, 127.2149, "kr-gyeonggi/regular-1800"), (37.8949, 127.2003, "kr-gyeonggi/regular-2000"),
+                                   (35.2285, 128.8894, "kr-gyeongnam/regular"), (36.5684, 128.7296, "kr-gyeongbuk/regular"),
+                                   (34.8118, 126.3922, "kr-jeonnam/regular"), (35.0659, 126.5164, "kr-jeonnam/regular-county"),
+                                   (35.9403, 126.9545, "kr-jeonbuk/regular")] {
+            #expect(try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon)).id == tariff, "\(lat),\(lon)")
+        }
+        // Every province whose cities set their own tariffs and has 시·군 no source places. Gyeonggi: Uijeongbu,
+        // Gimpo, Pyeongtaek (placed for 2019 only); Hongseong (Chungnam: only Cheonan), Haenam (Jeonnam), Uiseong
+        // (Gyeongbuk), Hapcheon (Gyeongnam). Jeonbuk has a provincial tariff since issue 19.
         let gyeonggi = "kr-gyeonggi/regular, kr-gyeonggi/regular-1800, kr-gyeonggi/regular-2000"
-        for (lat, lon, province, modelled) in [(37.7600, 126.7800, "kr-gyeonggi", gyeonggi), (37.5034, 126.7660, "kr-gyeonggi", gyeonggi),
-                                               (37.6584, 126.8320, "kr-gyeonggi", gyeonggi), (36.9921, 127.1129, "kr-gyeonggi", gyeonggi),
+        for (lat, lon, province, modelled) in [(37.7381, 127.0337, "kr-gyeonggi", gyeonggi), (37.6150, 126.7158, "kr-gyeonggi", gyeonggi),
+                                               (36.9921, 127.1129, "kr-gyeonggi", gyeonggi),
                                                (36.6011, 126.6608, "kr-chungnam", "kr-chungnam/regular-cheonan"),
-                                               (35.9483, 126.9576, "kr-jeonbuk", "kr-jeonbuk/regular-jeonju"),
-                                               (34.8118, 126.3922, "kr-jeonnam", "kr-jeonnam/regular-suncheon"),
-                                               (36.5684, 128.7294, "kr-gyeongbuk", "kr-gyeongbuk/regular-pohang"),
-                                               (35.2285, 128.8894, "kr-gyeongnam", "kr-gyeongnam/regular-changwon")] {
+                                               (34.5732, 126.5989, "kr-jeonnam", "kr-jeonnam/regular-suncheon"),
+                                               (36.3527, 128.6970, "kr-gyeongbuk", "kr-gyeongbuk/regular-pohang"),
+                                               (35.5665, 128.1658, "kr-gyeongnam", "kr-gyeongnam/regular-changwon")] {
             let error = try #require(throws: GeoFareError.self) {
                 try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon))
             }

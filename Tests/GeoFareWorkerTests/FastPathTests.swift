@@ -60,9 +60,9 @@ struct FastPathTests {
     func basisOnBothPaths() throws {
         let dispatcher = try WorkerDispatcher(pricer: TripPricer.standard(), parties: nil)
         let names = dispatcher.lane(0).tariffNames
-        // Goyang and Gwacheon (no source places them in a Gyeonggi group), Gwangju in 2020 (before
+        // Uijeongbu and Gwacheon (no source places them in a Gyeonggi group), Gwangju in 2020 (before
         // its first modelled version), Seoul (sourced).
-        let trips = [("37.6584", "126.8320", "2024-05-15T14:00:00+09:00", "assumed"), ("37.4292", "126.9876", "2023-08-01T23:30:00+09:00", "assumed"),
+        let trips = [("37.7381", "127.0337", "2024-05-15T14:00:00+09:00", "assumed"), ("37.4292", "126.9876", "2023-08-01T23:30:00+09:00", "assumed"),
                      ("35.1601", "126.8514", "2020-06-01T14:00:00+09:00", "assumed"), ("37.5665", "126.9780", "2024-05-15T22:30:00+09:00", "sourced")]
         for (lat, lon, when, basis) in trips {
             for strict in ["", #","strict":false"#, #","strict":true"#] {

@@ -50,12 +50,12 @@ def trip_rows(seed, count, bad=True):
         party = str(rng.randint(1, 4))
         lat, lon, dlat, dlon, dist, dur, tariff = "", "", "", "", "", "", "kr-seoul/regular"
         if i % 3 == 0:
-            # origins in central Seoul, and every third one in Goyang (no source gives its
+            # origins in central Seoul, and every third one in Uijeongbu (no source gives its
             # tariff group: an assumed row, whose quoted assumption holds commas); destinations
             # anywhere around
             lat, lon = f"{rng.uniform(37.50, 37.60):.6f}", f"{rng.uniform(126.92, 127.05):.6f}"
             if i % 9 == 0:
-                lat, lon = f"{rng.uniform(37.64, 37.67):.6f}", f"{rng.uniform(126.80, 126.86):.6f}"
+                lat, lon = f"{rng.uniform(37.735, 37.745):.6f}", f"{rng.uniform(127.03, 127.05):.6f}"
             dlat, dlon = f"{rng.uniform(37.45, 37.65):.6f}", f"{rng.uniform(126.85, 127.15):.6f}"
             tariff = ""
         else:
