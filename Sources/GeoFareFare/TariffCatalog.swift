@@ -341,7 +341,10 @@ public final class TariffCatalog: Sendable {
         if inAnyZone {
             zones.forEachZoneIndex(containing: origin) { containing.append($0) }
         } else {
-            let nearest = zones.zones.indices.filter { originZonesByIndex[$0] != nil }
+            // Only zones whose box lies near enough can be within the snap distance: the others
+            // cannot be the nearest one when it is near enough, and when it is not the answer is
+            // the error either way (a point at sea used to measure its distance to every zone).
+            let nearest = zones.zones.indices.filter { originZonesByIndex[$0] != nil && Self.mayLieWithinSnap(origin, of: zones.zones[$0].polygon.bounds) }
                 .map { ($0, zones.zones[$0].polygon.distanceMeters(to: origin)) }
                 .min { $0.1 < $1.1 }
             if let (z, d) = nearest, d <= Self.regionSnapMeters {
@@ -359,6 +362,17 @@ public final class TariffCatalog: Sendable {
             throw GeoFareError(code: .unknownTariffGroup, message: "\(origin) lies in \(province.name) (\(province.id)), whose cities and counties set their own taxi tariffs; no source gives the tariff group of this city or county (modelled: \(modelled)); name a tariff", field: "from")
         }
         throw GeoFareError(code: .noTariffForLocation, message: "no tariff region contains \(origin); name a tariff", field: "from")
+    }
+
+    /// Whether a point may lie within ``regionSnapMeters`` of a box: false only when it is more
+    /// than 0.05° of latitude, or the longitude span of 0.05° of latitude at its latitude, off
+    /// the box (over 5 km on the ground, ten times the snap distance). Near the antimeridian
+    /// every box may.
+    static func mayLieWithinSnap(_ c: Coordinate, of b: (west: Double, south: Double, east: Double, north: Double)) -> Bool {
+        if abs(c.longitude) > 179 || b.west < -179 || b.east > 179 { return true }
+        let dLat = 0.05
+        let dLon = min(360, dLat / max(cos(min(90, abs(c.latitude) + dLat) * .pi / 180), 1e-6))
+        return c.latitude >= b.south - dLat && c.latitude <= b.north + dLat && c.longitude >= b.west - dLon && c.longitude <= b.east + dLon
     }
 
     /// Zones named as `parent` by some tariff's region but not themselves any tariff's region,
