@@ -47,8 +47,13 @@ extension FareCSVJob {
             var ok = true
             var basis: (TariffBasis, String?)?
             do {
-                switch try quote(&scanner, in: bytes) {
-                case let .figures(f, riders):
+                // Figures (equal splits) straight from the pricer, or the whole quote: no enum
+                // around them, whose payload (a quote) would be copied on every row.
+                let request = try request(&scanner, in: bytes)
+                if request.split == .equal {
+                    let (f, meter) = try pricer.figures(request)
+                    use(meter)
+                    let riders = request.partySize
                     basis = (f.tariffBasis, f.assumption)
                     FareCSVJob.appendMoney(distance: f.distanceMeters, duration: f.durationSeconds, meter: f.reading.amount,
                                            surcharges: f.surcharges, tolls: f.tolls, total: f.total, low: f.low, high: f.high, to: &out)
@@ -67,7 +72,9 @@ extension FareCSVJob {
                         }
                     }
                     out.append(0x2C)
-                case let .quote(q):
+                } else {
+                    let q = try pricer.quote(request).quote
+                    use(q)
                     basis = (q.tariffBasis, q.assumption)
                     FareCSVJob.appendResult(q, to: &out)
                 }
@@ -136,15 +143,9 @@ extension FareCSVJob {
             return try tariffResolved!.get()
         }
 
-        /// A priced row: equal splits need only the figures; other splits the whole quote.
-        enum Priced {
-            case figures(FareFigures, riders: Int)
-            case quote(FareQuote)
-        }
-
-        /// The price of one row: its fields parsed into a ``FareRequest``, priced by the lane's
+        /// One row's fields parsed into a ``FareRequest``, to be priced by the lane's
         /// ``TripPricer`` exactly as the worker's `fare` op and the library price it.
-        mutating func quote(_ scanner: inout CSVRecordScanner, in bytes: UnsafeBufferPointer<UInt8>) throws -> Priced {
+        mutating func request(_ scanner: inout CSVRecordScanner, in bytes: UnsafeBufferPointer<UInt8>) throws -> FareRequest {
             func text(_ i: Int?) -> UnsafeBufferPointer<UInt8>? {
                 guard let i, i < scanner.fieldCount else { return nil }
                 let t = ByteNumber.trimmed(scanner.field(i, in: bytes))
@@ -197,14 +198,7 @@ extension FareCSVJob {
             r.split = split
             r.strict = strict
             if let t = tariffColumn { r.tariffIndex = try tariffIndex(t) }
-            if split == .equal {
-                let (f, meter) = try pricer.figures(r)
-                use(meter)
-                return .figures(f, riders: party)
-            }
-            let q = try pricer.quote(r).quote
-            use(q)
-            return .quote(q)
+            return r
         }
     }
 

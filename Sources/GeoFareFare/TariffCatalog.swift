@@ -18,12 +18,18 @@ public final class TariffCatalog: Sendable {
     public let slowTime: SlowTimeModel?
     private let index: [String: Int]
     private let meters: [[Meter]]
+    /// Each tariff's version starts, flat (``VersionTable``): the lookup every priced row makes,
+    /// without touching the `TariffVersion` structs.
+    private let versionTables: [VersionTable]
     /// Each tariff's business-zone polygon, resolved once (routes need it per request).
     private let businessZones: [GeoPolygon?]
     /// Each zone whose origins pick a tariff (a tariff's region or one of its `also_regions`):
     /// its size (its box, square degrees: where regions nest, as a province's city group inside
     /// the province, the smaller one is the more specific) and the tariffs it picks.
-    private let originZones: [String: (size: Double, tariffs: [Int])]
+    /// By position in `zones.zones` (`nil`: a zone no origin picks a tariff by).
+    private let originZonesByIndex: [(size: Double, tariffs: [Int])?]
+    /// Whether each tariff is its region's "regular" class (the id ends in `/regular`).
+    private let isRegular: [Bool]
     /// Provinces whose city groups have tariffs but which have none of their own (no
     /// province-wide default): zone id → the ids of the group tariffs inside it.
     private let groupOnlyProvinces: [String: [String]]
@@ -95,7 +101,8 @@ public final class TariffCatalog: Sendable {
                 originZones[id, default: ((b.east - b.west) * (b.north - b.south), [])].tariffs.append(i)
             }
         }
-        self.originZones = originZones
+        self.originZonesByIndex = zones.zones.map { originZones[$0.id] }
+        self.isRegular = sorted.map { $0.id.hasSuffix("/regular") }
         let groupOnlyProvinces = Self.groupOnlyProvinces(tariffs: sorted, zones: zones)
         self.groupOnlyProvinces = groupOnlyProvinces
         var assumed: [String: (tariff: Int, entry: Tariff.AssumedFor)] = [:]
@@ -119,6 +126,7 @@ public final class TariffCatalog: Sendable {
             let clock = LocalClock(timeZone: t.timeZone)
             return t.versions.map { Meter(tariff: t, version: $0, clock: clock) }
         }
+        self.versionTables = sorted.map(VersionTable.init)
     }
 
     /// The same tariffs and zones with every meter copied (``Meter/copy()``): for one thread's
@@ -133,10 +141,53 @@ public final class TariffCatalog: Sendable {
         slowTime = other.slowTime
         index = other.index
         businessZones = other.businessZones
-        originZones = other.originZones
+        originZonesByIndex = other.originZonesByIndex
+        isRegular = other.isRegular
         groupOnlyProvinces = other.groupOnlyProvinces
         assumedByProvince = other.assumedByProvince
         meters = other.meters.map { $0.map { $0.copy() } }
+        versionTables = other.versionTables
+    }
+
+    /// A tariff's version starts as plain numbers (seconds since the reference date, exactly
+    /// `Date.timeIntervalSinceReferenceDate`), so that ``Tariff/versionLookup(at:)``'s answer
+    /// is found with the same comparisons but without reading (and retaining) the versions.
+    struct VersionTable: Sendable {
+        let effectiveFrom: [Double]
+        /// `.infinity` where a version's start day is known.
+        let uncertainFrom: [Double]
+
+        init(_ tariff: Tariff) {
+            effectiveFrom = tariff.versions.map(\.effectiveFrom.timeIntervalSinceReferenceDate)
+            uncertainFrom = tariff.versions.map { $0.uncertainFrom?.timeIntervalSinceReferenceDate ?? .infinity }
+        }
+
+        /// ``Tariff/versionLookup(at:)``, equal for every date.
+        @inline(__always)
+        func lookup(_ date: Date) -> Tariff.VersionLookup {
+            let t = date.timeIntervalSinceReferenceDate
+            var v = effectiveFrom.count - 1
+            while v >= 0 && effectiveFrom[v] > t { v -= 1 }
+            if v + 1 < effectiveFrom.count, uncertainFrom[v + 1] <= t { return .uncertainMonth(v + 1) }
+            return v >= 0 ? .inForce(v) : .beforeFirst
+        }
+    }
+
+    /// ``Tariff/versionLookup(at:)`` of the tariff at a position in ``tariffs`` (the catalog's
+    /// flat copy of the version starts; the same answer).
+    public func versionLookup(tariffAt i: Int, at date: Date) -> Tariff.VersionLookup {
+        versionTables[i].lookup(date)
+    }
+
+    /// The meter a trip departing at `date` is priced on, in one version lookup: the version in
+    /// force (`why` is `nil`), or unless `strict` the assumed one of
+    /// ``assumedMeter(tariffAt:at:)`` with its other candidates and why.
+    /// - Throws: as ``meter(tariffAt:at:)``, only when `strict` and no version is in force.
+    func meterOrAssumed(tariffAt i: Int, at date: Date, strict: Bool) throws(GeoFareError) -> (meter: Meter, others: [Meter], why: String?) {
+        let lookup = versionTables[i].lookup(date)
+        if case let .inForce(v) = lookup { return (meters[i][v], [], nil) }
+        if !strict, let a = assumedMeter(tariffAt: i, lookup: lookup) { return (a.meter, a.others, a.why) }
+        return (try meter(tariffAt: i, lookup: lookup, at: date), [], nil)
     }
 
     /// The position in ``tariffs`` of the tariff with an id or alias (cheap to pass around:
@@ -169,7 +220,12 @@ public final class TariffCatalog: Sendable {
     /// ``meter(tariff:at:)`` for the tariff at a position in ``tariffs``.
     /// - Throws: ``GeoFareError`` `no_tariff_version` or `tariff_version_uncertain`.
     public func meter(tariffAt i: Int, at date: Date) throws(GeoFareError) -> Meter {
-        switch tariffs[i].versionLookup(at: date) {
+        try meter(tariffAt: i, lookup: versionTables[i].lookup(date), at: date)
+    }
+
+    /// ``meter(tariffAt:at:)`` once the version is looked up.
+    private func meter(tariffAt i: Int, lookup: Tariff.VersionLookup, at date: Date) throws(GeoFareError) -> Meter {
+        switch lookup {
         case let .inForce(v):
             return meters[i][v]
         case .beforeFirst:
@@ -193,8 +249,14 @@ public final class TariffCatalog: Sendable {
     /// that took effect in it as the other candidate. `nil` when a version is in force.
     /// - Returns: the meter, the other candidates' meters (for the band) and why, for people.
     public func assumedMeter(tariffAt i: Int, at date: Date) -> (meter: Meter, others: [Meter], why: String)? {
+        assumedMeter(tariffAt: i, lookup: versionTables[i].lookup(date))
+    }
+
+    /// ``assumedMeter(tariffAt:at:)`` once the version is looked up.
+    private func assumedMeter(tariffAt i: Int, lookup: Tariff.VersionLookup) -> (meter: Meter, others: [Meter], why: String)? {
+        if case .inForce = lookup { return nil }
         let t = tariffs[i]
-        switch t.versionLookup(at: date) {
+        switch lookup {
         case .inForce:
             return nil
         case .beforeFirst:
@@ -249,39 +311,68 @@ public final class TariffCatalog: Sendable {
     ///   groups have tariffs but that has no tariff of its own (the message names the province
     ///   and the modelled groups); `no_tariff_for_location` anywhere else without a tariff.
     public func tariffIndex(forOrigin origin: Coordinate) throws(GeoFareError) -> Int {
-        var containing = Set(zones.zones(containing: origin))
-        if containing.isEmpty {
-            let nearest = zones.zones.filter { originZones[$0.id] != nil }
-                .map { ($0.id, $0.polygon.distanceMeters(to: origin)) }
-                .min { $0.1 < $1.1 }
-            if let (id, d) = nearest, d <= Self.regionSnapMeters { containing = [id] }
-        }
         // The most specific region first (a province's city group before the whole province),
-        // then each region's "regular" class when a region has several tariffs, then id order.
+        // then each region's "regular" class when a region has several tariffs, then id order:
+        // a strict total order, so the answer does not depend on the order zones are visited.
         func precedes(_ a: (index: Int, size: Double), _ b: (index: Int, size: Double)) -> Bool {
             if a.size != b.size { return a.size < b.size }
-            let ra = tariffs[a.index].id.hasSuffix("/regular"), rb = tariffs[b.index].id.hasSuffix("/regular")
+            let ra = isRegular[a.index], rb = isRegular[b.index]
             if ra != rb { return ra }
             return a.index < b.index
         }
         // Through the zones that hold the origin (a few), not through every tariff: a tariff
-        // matched through several of its zones counts its smallest. No allocation: this runs
-        // for every row of a batch that names no tariff.
+        // matched through several of its zones counts its smallest. By zone position, with no
+        // allocation and no string hashing: this runs for every row of a batch that names no
+        // tariff.
         var found: (index: Int, size: Double)?
-        for zone in containing {
-            guard let entry = originZones[zone] else { continue }
+        var inAnyZone = false
+        let originZonesByIndex = self.originZonesByIndex
+        zones.forEachZoneIndex(containing: origin) { z in
+            inAnyZone = true
+            guard let entry = originZonesByIndex[z] else { return }
             for i in entry.tariffs where found.map({ precedes((i, entry.size), $0) }) ?? true {
                 found = (i, entry.size)
             }
         }
-        guard let best = found?.index else {
-            if let province = zones.zones.first(where: { containing.contains($0.id) && groupOnlyProvinces[$0.id] != nil }) {
-                let modelled = groupOnlyProvinces[province.id]!.joined(separator: ", ")
-                throw GeoFareError(code: .unknownTariffGroup, message: "\(origin) lies in \(province.name) (\(province.id)), whose cities and counties set their own taxi tariffs; no source gives the tariff group of this city or county (modelled: \(modelled)); name a tariff", field: "from")
+        if let best = found?.index { return best }
+        // No region holds it: a point in no zone but within ``regionSnapMeters`` of a region
+        // takes that one; otherwise the error says why.
+        var containing: [Int] = []
+        if inAnyZone {
+            zones.forEachZoneIndex(containing: origin) { containing.append($0) }
+        } else {
+            // Only zones whose box lies near enough can be within the snap distance: the others
+            // cannot be the nearest one when it is near enough, and when it is not the answer is
+            // the error either way (a point at sea used to measure its distance to every zone).
+            let nearest = zones.zones.indices.filter { originZonesByIndex[$0] != nil && Self.mayLieWithinSnap(origin, of: zones.zones[$0].polygon.bounds) }
+                .map { ($0, zones.zones[$0].polygon.distanceMeters(to: origin)) }
+                .min { $0.1 < $1.1 }
+            if let (z, d) = nearest, d <= Self.regionSnapMeters {
+                containing = [z]
+                if let entry = originZonesByIndex[z] {
+                    for i in entry.tariffs where found.map({ precedes((i, entry.size), $0) }) ?? true {
+                        found = (i, entry.size)
+                    }
+                }
+                if let best = found?.index { return best }
             }
-            throw GeoFareError(code: .noTariffForLocation, message: "no tariff region contains \(origin); name a tariff", field: "from")
         }
-        return best
+        if let province = containing.first(where: { groupOnlyProvinces[zones.zones[$0].id] != nil }).map({ zones.zones[$0] }) {
+            let modelled = groupOnlyProvinces[province.id]!.joined(separator: ", ")
+            throw GeoFareError(code: .unknownTariffGroup, message: "\(origin) lies in \(province.name) (\(province.id)), whose cities and counties set their own taxi tariffs; no source gives the tariff group of this city or county (modelled: \(modelled)); name a tariff", field: "from")
+        }
+        throw GeoFareError(code: .noTariffForLocation, message: "no tariff region contains \(origin); name a tariff", field: "from")
+    }
+
+    /// Whether a point may lie within ``regionSnapMeters`` of a box: false only when it is more
+    /// than 0.05° of latitude, or the longitude span of 0.05° of latitude at its latitude, off
+    /// the box (over 5 km on the ground, ten times the snap distance). Near the antimeridian
+    /// every box may.
+    static func mayLieWithinSnap(_ c: Coordinate, of b: (west: Double, south: Double, east: Double, north: Double)) -> Bool {
+        if abs(c.longitude) > 179 || b.west < -179 || b.east > 179 { return true }
+        let dLat = 0.05
+        let dLon = min(360, dLat / max(cos(min(90, abs(c.latitude) + dLat) * .pi / 180), 1e-6))
+        return c.latitude >= b.south - dLat && c.latitude <= b.north + dLat && c.longitude >= b.west - dLon && c.longitude <= b.east + dLon
     }
 
     /// Zones named as `parent` by some tariff's region but not themselves any tariff's region,

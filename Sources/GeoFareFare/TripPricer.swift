@@ -235,15 +235,9 @@ public struct TripPricer: Sendable {
         let tariff: ResolvedTariff
         if let resolved { tariff = resolved } else { tariff = try resolveTariff(request) }
         let catalog = engine.catalog
-        if request.strict {
-            return ResolvedMeter(meter: try catalog.meter(tariffAt: tariff.index, at: request.departure))
-        }
-        var out: ResolvedMeter
-        if let a = catalog.assumedMeter(tariffAt: tariff.index, at: request.departure) {
-            out = ResolvedMeter(meter: a.meter, assumption: a.why, others: a.others)
-        } else {
-            out = ResolvedMeter(meter: try catalog.meter(tariffAt: tariff.index, at: request.departure))
-        }
+        // One version lookup for both questions (in force? else the assumed one).
+        let m = try catalog.meterOrAssumed(tariffAt: tariff.index, at: request.departure, strict: request.strict)
+        var out = ResolvedMeter(meter: m.meter, assumption: m.why, others: m.others)
         if let why = tariff.assumption {
             out.assumption = [why, out.assumption].compactMap { $0 }.joined(separator: "; ")
             // The province's other groups, at the version in force then (a group that had none

@@ -75,4 +75,53 @@ struct ZoneSetTests {
             #expect(zones.zone(id)?.polygon.rings == rings, "zone \(id)")
         }
     }
+
+    /// The candidate grid behind ``ZoneSet/forEachZoneIndex(containing:_:)`` only skips zones
+    /// that cannot hold a point: for every zone file of the data, plus a zone too wide for the
+    /// grid and one whose box lies exactly on cell lines, the zones it reports are exactly those
+    /// whose polygon contains the point, in load order. Points: random ones over Korea, New York
+    /// and the world, every polygon vertex, every box corner and points on the ⅛° cell lines,
+    /// where a grid that rounds instead of flooring, or is off by a cell, would miss a zone.
+    @Test func gridAgreesWithTestingEveryZone() throws {
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Data/zones")
+        var zones = ZoneSet()
+        for name in ["kr-regions", "kr-seoul-business-zone", "kr-tariff-groups"] {
+            try zones.load(geoJSON: Data(contentsOf: dir.appendingPathComponent("\(name).geojson")), origin: name)
+        }
+        try zones.load(geoJSON: Data("""
+        {"type":"FeatureCollection","features":[
+         {"type":"Feature","properties":{"id":"wide"},"geometry":{"type":"Polygon","coordinates":[[[100,20],[140,20],[140,45],[100,20]]]}},
+         {"type":"Feature","properties":{"id":"on-cell-lines"},"geometry":{"type":"Polygon","coordinates":[[[126.875,37.5],[127.0,37.5],[127.0,37.625],[126.875,37.5]]]}}
+        ]}
+        """.utf8), origin: "test")
+        #expect(zones.zones.count > 20)
+
+        var points: [(Double, Double)] = []
+        var rng = SeededGenerator(seed: 22)
+        for _ in 0..<20_000 { points.append((Double.random(in: 124...132, using: &rng), Double.random(in: 33...39, using: &rng))) }
+        for _ in 0..<2_000 { points.append((Double.random(in: -74.3 ... -73.6, using: &rng), Double.random(in: 40.4...41, using: &rng))) }
+        for _ in 0..<2_000 { points.append((Double.random(in: -180...180, using: &rng), Double.random(in: -90...90, using: &rng))) }
+        for zone in zones.zones {
+            let b = zone.polygon.bounds
+            points += [(b.west, b.south), (b.east, b.north), (b.west, b.north), (b.east, b.south)]
+            for ring in zone.polygon.rings { for p in ring { points.append((p.x, p.y)) } }
+        }
+        for i in 0..<400 {
+            let x = 124 + Double(i) / 8 * 0.2, y = 33 + Double(i % 48) / 8
+            points += [(x, y), ((x * 8).rounded(.down) / 8, y), (x, (y * 8).rounded(.down) / 8), (x.nextDown, y.nextDown)]
+        }
+        var mismatches = 0, inside = 0
+        for (x, y) in points {
+            let c = Coordinate(uncheckedLatitude: y, longitude: x)
+            var viaGrid: [Int] = []
+            zones.forEachZoneIndex(containing: c) { viaGrid.append($0) }
+            let direct = zones.zones.indices.filter { zones.zones[$0].polygon.contains(longitude: x, latitude: y) }
+            if viaGrid != direct { mismatches += 1 }
+            if !direct.isEmpty { inside += 1 }
+            if mismatches == 1 && viaGrid != direct { Issue.record("(\(x), \(y)): grid \(viaGrid), every zone \(direct)") }
+        }
+        #expect(mismatches == 0)
+        #expect(inside > 10_000)  // the points do land in zones, several at once where they nest
+        #expect(zones.zones(containing: Coordinate(uncheckedLatitude: 37.51, longitude: 126.99)).contains("on-cell-lines"))
+    }
 }

@@ -19,6 +19,11 @@ public struct ZoneSet: Sendable {
     /// The zones in load order.
     public private(set) var zones: [Zone] = []
     private var byID: [String: Int] = [:]
+    /// Candidate zones per grid cell (``cellKey(_:_:)``), ascending: those whose bounding box
+    /// meets the cell. An exact prefilter of ``GeoPolygon/contains(_:)``'s own box test.
+    private var cells: [Int: [Int32]] = [:]
+    /// Zones whose box spans more than ``maxCellsPerZone`` cells, ascending: tested everywhere.
+    private var wide: [Int32] = []
 
     public init() {}
 
@@ -27,7 +32,71 @@ public struct ZoneSet: Sendable {
 
     /// The ids of the zones that contain a coordinate, in load order.
     public func zones(containing c: Coordinate) -> [String] {
-        zones.filter { $0.polygon.contains(c) }.map(\.id)
+        var ids: [String] = []
+        forEachZoneIndex(containing: c) { ids.append(zones[$0].id) }
+        return ids
+    }
+
+    /// The position in ``zones`` of every zone that contains a coordinate, in load order,
+    /// handed to `body` (the same zones as ``zones(containing:)``, without building arrays or
+    /// copying a zone: what a batch that places every row's origin calls).
+    /// - Complexity: one dictionary look-up of the point's ⅛° grid cell, then the
+    ///   point-in-polygon test of the zones whose bounding box meets that cell (and of any zone
+    ///   too wide for the grid). The grid only skips zones whose box cannot hold the point, so
+    ///   the answer is exactly that of testing every zone.
+    public func forEachZoneIndex(containing c: Coordinate, _ body: (Int) -> Void) {
+        let x = c.longitude, y = c.latitude
+        guard abs(x) <= 180, abs(y) <= 90 else {
+            // Off the grid (an unchecked coordinate): every zone, as ``zones(containing:)``.
+            for i in zones.indices where zones[i].polygon.contains(longitude: x, latitude: y) { body(i) }
+            return
+        }
+        // Only the zones whose box meets the point's grid cell can hold it (``cells``), plus
+        // the few too wide to register cell by cell; both lists ascend, merged in load order.
+        let local = cells[Self.cellKey(x, y)] ?? []
+        let wide = self.wide
+        zones.withUnsafeBufferPointer { zones in
+            var a = 0, b = 0
+            while a < local.count || b < wide.count {
+                let i: Int
+                if b == wide.count || (a < local.count && Int(local[a]) < Int(wide[b])) {
+                    i = Int(local[a]); a += 1
+                } else {
+                    i = Int(wide[b]); b += 1
+                }
+                if zones[i].polygon.contains(longitude: x, latitude: y) { body(i) }
+            }
+        }
+    }
+
+    /// Cells of the candidate grid per degree (a power of two, so `floor(x · 8)` is exact and
+    /// monotone: a point inside a box lies in a cell between the cells of the box's corners).
+    static let cellsPerDegree = 8.0
+    /// A zone whose box spans more cells than this is tested for every point instead.
+    static let maxCellsPerZone = 4_096
+
+    /// The grid cell of a point: ⌊lon · 8⌋ and ⌊lat · 8⌋ packed in one integer.
+    @inline(__always)
+    static func cellKey(_ x: Double, _ y: Double) -> Int {
+        let ix = Int((x * cellsPerDegree).rounded(.down)), iy = Int((y * cellsPerDegree).rounded(.down))
+        return (ix + 2_048) << 16 | (iy + 2_048)
+    }
+
+    /// Registers every zone in the cells its bounding box meets (after each load).
+    private mutating func indexCells() {
+        var cells: [Int: [Int32]] = [:]
+        var wide: [Int32] = []
+        for (i, zone) in zones.enumerated() {
+            let b = zone.polygon.bounds
+            let x0 = Int((b.west * Self.cellsPerDegree).rounded(.down)), x1 = Int((b.east * Self.cellsPerDegree).rounded(.down))
+            let y0 = Int((b.south * Self.cellsPerDegree).rounded(.down)), y1 = Int((b.north * Self.cellsPerDegree).rounded(.down))
+            guard (x1 - x0 + 1) * (y1 - y0 + 1) <= Self.maxCellsPerZone else { wide.append(Int32(i)); continue }
+            for ix in x0...x1 {
+                for iy in y0...y1 { cells[(ix + 2_048) << 16 | (iy + 2_048), default: []].append(Int32(i)) }
+            }
+        }
+        self.cells = cells
+        self.wide = wide
     }
 
     /// Adds the features of a GeoJSON FeatureCollection; a later feature with the same id
@@ -79,6 +148,7 @@ public struct ZoneSet: Sendable {
                 zones.append(zone)
             }
         }
+        indexCells()
     }
 }
 
