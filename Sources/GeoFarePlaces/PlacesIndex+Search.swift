@@ -8,12 +8,12 @@ extension PlacesIndex {
     public static let maxLimit = 100
 
     /// Searches place names for a query given as bytes (a request's raw text).
-    /// - Throws: ``GeoFareError`` `invalid_utf8`, then as ``search(_:near:limit:)``.
-    public func search(utf8 bytes: [UInt8], near: Coordinate? = nil, limit: Int = 10) throws(GeoFareError) -> [PlaceMatch] {
+    /// - Throws: ``GeoFareError`` `invalid_utf8`, then as ``search(_:near:limit:typos:)``.
+    public func search(utf8 bytes: [UInt8], near: Coordinate? = nil, limit: Int = 10, typos: Bool = true) throws(GeoFareError) -> [PlaceMatch] {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw GeoFareError(code: .invalidUtf8, message: "the query is not valid UTF-8", field: "q")
         }
-        return try search(text, near: near, limit: limit)
+        return try search(text, near: near, limit: limit, typos: typos)
     }
 
     /// The places whose names match `query` best (docs/places.md states the rules).
@@ -27,11 +27,12 @@ extension PlacesIndex {
     /// - Parameters:
     ///   - near: a point to rank equal matches by and measure `distanceMeters` from (WGS84).
     ///   - limit: 1...``maxLimit`` results.
+    ///   - typos: whether to look for one-edit matches of a Latin query (default true).
     /// - Throws: ``GeoFareError`` `query_too_long` (over ``SearchText/maxQueryBytes`` bytes),
     ///   `query_empty` (nothing searchable), `out_of_range` (`limit`).
     /// - Complexity: O(log k) per key range plus the keys in it (at most ``scanLimit``); a typo
     ///   search adds about 40 × the query's length narrow range searches.
-    public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws(GeoFareError) -> [PlaceMatch] {
+    public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10, typos: Bool = true) throws(GeoFareError) -> [PlaceMatch] {
         guard query.utf8.count <= SearchText.maxQueryBytes else {
             throw GeoFareError(code: .queryTooLong, message: "the query has \(query.utf8.count) bytes; at most \(SearchText.maxQueryBytes)", field: "q")
         }
@@ -45,16 +46,35 @@ extension PlacesIndex {
         var top = TopPlaces(limit: limit, index: self, near: near)
         let all = 0..<keyPlace.count
         q.withUnsafeBufferPointer { qb in
-            let range = prefixRange(qb, within: all)
-            for k in range.prefix(Self.scanLimit) {
-                let exact = Int(keyStart[k + 1] - keyStart[k]) == qb.count
-                let fromStart = keyFlags[k] & 1 == 1
-                let quality: MatchQuality = fromStart ? (exact ? .exact : .prefix) : (exact ? .word : .wordPrefix)
-                top.offer(key: k, quality: quality)
-            }
-            if SearchText.isLatin(q), q.count >= 3, top.count < limit { typoSearch(qb, into: &top) }
+            for k in prefixRange(qb, within: all).prefix(Self.scanLimit) { top.offer(key: k, quality: quality(key: k, queryLength: qb.count)) }
+            if typos, SearchText.isLatin(q), q.count >= 3, top.count < limit { typoSearch(qb, into: &top) }
         }
         return top.results()
+    }
+
+    /// The baseline of ``search(_:near:limit:typos:)`` with `typos: false`: the same answer found by looking
+    /// at every key in turn instead of a binary search (for tests and `geofare bench places`).
+    /// - Throws: as ``search(_:near:limit:typos:)``.
+    /// - Complexity: O(k), every key.
+    public func searchByScan(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws(GeoFareError) -> [PlaceMatch] {
+        let q = SearchText.key(query)
+        guard !q.isEmpty else { throw GeoFareError(code: .queryEmpty, message: "the query has no letters or digits to search for", field: "q") }
+        var top = TopPlaces(limit: limit, index: self, near: near)
+        var seen = 0
+        q.withUnsafeBufferPointer { qb in
+            for k in 0..<keyPlace.count where seen < Self.scanLimit && compare(key: k, qb, prefixOnly: true) == 0 {
+                top.offer(key: k, quality: quality(key: k, queryLength: qb.count))
+                seen += 1
+            }
+        }
+        return top.results()
+    }
+
+    /// The quality of a key that starts with a query of `queryLength` bytes.
+    @inline(__always)
+    private func quality(key k: Int, queryLength: Int) -> MatchQuality {
+        let exact = Int(keyStart[k + 1] - keyStart[k]) == queryLength
+        return keyFlags[k] & 1 == 1 ? (exact ? .exact : .prefix) : (exact ? .word : .wordPrefix)
     }
 
     /// Offers every key one edit away from a prefix match of `q` (deletion, substitution,

@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A places index file opened read-only through `mmap`: search (``search(_:near:limit:)``) and
+/// A places index file opened read-only through `mmap`: search (``search(_:near:limit:typos:)``) and
 /// reverse look-up (``reverse(_:radiusMeters:)``) read the mapping in place; nothing is copied.
 ///
 /// Opening checks, in order: the magic, the format version, the length, the CRC-32 of everything

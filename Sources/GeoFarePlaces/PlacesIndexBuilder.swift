@@ -103,9 +103,7 @@ public enum PlacesIndexBuilder {
                 put(SearchText.key(name.value), fromStart: true, origin: .name, name: n)
                 put(SearchText.initialsKey(name.value), fromStart: true, origin: .initials, name: n)
                 put(SearchText.romanizedKey(name.value), fromStart: true, origin: .romanized, name: n)
-                let words = name.value.split(whereSeparator: { $0.isWhitespace || $0 == "·" || $0 == "-" || $0 == "(" })
-                for w in words.indices.dropFirst().prefix(5) {
-                    let rest = words[w...].joined(separator: " ")
+                for rest in SearchText.laterWords(name.value) {
                     put(SearchText.key(rest), fromStart: false, origin: .name, name: n)
                     put(SearchText.initialsKey(rest), fromStart: false, origin: .initials, name: n)
                 }

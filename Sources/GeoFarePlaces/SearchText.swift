@@ -48,6 +48,25 @@ public enum SearchText {
         return sawSyllable ? Array(String(out).utf8) : nil
     }
 
+    /// The later parts of a name that a query may start at: from the second word on, at most
+    /// five (스타벅스 공덕역점 → [공덕역점]; Burger Shop Jeonpo버거샵 → [Shop Jeonpo버거샵, Jeonpo버거샵, 버거샵]).
+    /// Words break at spaces, `·`, `-`, `(`, `/`, `,` and where Latin letters or digits meet Hangul.
+    public static func laterWords(_ name: String) -> [String] {
+        let chars = Array(name)
+        func isSeparator(_ c: Character) -> Bool { c.isWhitespace || "·-(/,".contains(c) }
+        func isHangul(_ c: Character) -> Bool { c.unicodeScalars.first.map { (0xAC00...0xD7A3).contains($0.value) } ?? false }
+        var starts: [Int] = []
+        var sawWord = false
+        for i in chars.indices where !isSeparator(chars[i]) {
+            let boundary = i == 0 || isSeparator(chars[i - 1]) || (isHangul(chars[i]) != isHangul(chars[i - 1]) && (chars[i - 1].isASCII && (chars[i - 1].isLetter || chars[i - 1].isNumber) || chars[i].isASCII && (chars[i].isLetter || chars[i].isNumber)))
+            if boundary {
+                if sawWord { starts.append(i) }
+                sawWord = true
+            }
+        }
+        return starts.prefix(5).map { String(chars[$0...]) }
+    }
+
     /// Whether a key is made of Hangul consonants only (a 초성 query such as ㄱㄷㅇ).
     public static func isInitialsOnly(_ key: [UInt8]) -> Bool {
         guard !key.isEmpty else { return false }
