@@ -29,16 +29,23 @@ extension PlacesIndex {
         let ruler = CheapRuler(latitude: at.latitude)
         var bestPlace: (index: Int, d: Double)?
         var bestStreet: (index: Int, d: Double)?
+        var streetsSeen: [Int] = []
         for row in rows {
             for column in columns {
                 guard let c = cell(L.cellKey(row: row, column: column)) else { continue }
                 for item in cellItems[Int(cellStart[c])..<Int(cellStart[c + 1])] {
                     let i = Int(item)
                     if shapeStart[i] == shapeStart[i + 1] {
+                        // the cheap-ruler distance (under 0.1 % off here) rules out most places before the ellipsoid
+                        let rough = ruler.distanceMeters(at, coordinate(i))
+                        guard rough <= radiusMeters * 1.002 + 0.01, rough <= (bestPlace?.d ?? .infinity) * 1.002 + 0.01 else { continue }
                         let d = WGS84Geodesic.distanceMeters(latitude1: at.latitude, longitude1: at.longitude,
                                                              latitude2: Double(latitudes[i]) / 1e7, longitude2: Double(longitudes[i]) / 1e7)
                         if d <= radiusMeters, bestPlace.map({ d < $0.d || (d == $0.d && i < $0.index) }) ?? true { bestPlace = (i, d) }
                     } else {
+                        // a street lies in every cell its lines cross: measure it once
+                        guard !streetsSeen.contains(i) else { continue }
+                        streetsSeen.append(i)
                         let d = streetDistance(i, at, ruler)
                         if d <= radiusMeters, bestStreet.map({ d < $0.d || (d == $0.d && i < $0.index) }) ?? true { bestStreet = (i, d) }
                     }

@@ -20,8 +20,8 @@ extension PlacesIndex {
     ///
     /// The query and every name are reduced to ``SearchText`` keys; a place matches when the
     /// query's key is a prefix of one of its keys (a name, a later part of a name, its 초성 or its
-    /// romanisation) or, for a Latin query of three or more letters when fewer than `limit`
-    /// places match so, one edit away from such a prefix. Results are ordered by
+    /// romanisation) or, for a Latin query of three or more letters that starts no name (only
+    /// later words, or nothing), one edit away from such a prefix. Results are ordered by
     /// ``MatchQuality``, then ``PlaceKind/importance``, then distance from `near`, then the
     /// shorter key, then index order.
     /// - Parameters:
@@ -47,7 +47,7 @@ extension PlacesIndex {
         let all = 0..<keyPlace.count
         q.withUnsafeBufferPointer { qb in
             for k in prefixRange(qb, within: all).prefix(Self.scanLimit) { top.offer(key: k, quality: quality(key: k, queryLength: qb.count)) }
-            if typos, SearchText.isLatin(q), q.count >= 3, top.count < limit { typoSearch(qb, into: &top) }
+            if typos, SearchText.isLatin(q), q.count >= 3, !top.hasNameStartMatch { typoSearch(qb, into: &top) }
         }
         return top.results()
     }
@@ -173,6 +173,8 @@ struct TopPlaces {
     let ruler: CheapRuler?
     var entries: [Entry] = []
     var count: Int { entries.count }
+    /// Whether some key offered starts at its name's start (`exact` or `prefix`).
+    var hasNameStartMatch = false
 
     init(limit: Int, index: PlacesIndex, near: Coordinate?) {
         self.limit = limit
@@ -183,6 +185,7 @@ struct TopPlaces {
     }
 
     mutating func offer(key k: Int, quality: MatchQuality) {
+        if quality >= .prefix { hasNameStartMatch = true }
         let place = Int(index.keyPlace[k])
         let kind = PlaceKind(rawValue: index.kinds[place]) ?? .shop
         let distance = near.map { ruler!.distanceMeters($0, index.coordinate(place)) } ?? 0

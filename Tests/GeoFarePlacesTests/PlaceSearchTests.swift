@@ -82,6 +82,8 @@ struct PlaceSearchTests {
             default: if key[at] != key[at + 1] { key.swapAt(at, at + 1) } else { key[at] = UInt8(ascii: "q") }
             }
             let query = String(decoding: key, as: UTF8.self)
+            // a changed name that starts another name is that name's prefix, not a typo (the rule)
+            if try index.search(query, limit: 1, typos: false).first.map({ $0.quality >= .prefix }) == true { continue }
             tried += 1
             if try Self.found(index, query, place, quality: .typo) { found += 1 } else { Issue.record("\(extract): '\(query)' does not find '\(name)'") }
         }
