@@ -184,6 +184,11 @@ public final class WorkerDispatcher: @unchecked Sendable {
                                 "bbox": .object(["west": .double(m.west), "south": .double(m.south), "east": .double(m.east), "north": .double(m.north)]),
                                 "nodes": .int(Int64(m.nodeCount)), "arcs": .int(Int64(m.arcCount)), "attribution": .string(m.attribution)])
             }),
+            "places": places.map { index in
+                let m = index.metadata
+                return .object(["file": .string(index.path), "osm_timestamp": .string(m.osmTimestamp), "places": .int(Int64(m.placeCount)),
+                                "attribution": .string(m.attribution)])
+            } ?? .null,
         ])
     }
 

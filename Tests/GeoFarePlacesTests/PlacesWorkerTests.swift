@@ -39,6 +39,8 @@ struct PlacesWorkerTests {
         w.send(Array(#"{"id":9,"op":"places.search","q":""#.utf8) + [0xEA, 0xB3] + Array("\"}\n".utf8))
         #expect(w.receive(1).first?.object?["error"]?.object?["code"]?.string == "invalid_json")
         #expect(w.call(#"{"id":10,"op":"ping"}"#)?.object?["ok"] == .bool(true))
+        let version = try #require(w.call(#"{"id":11,"op":"version"}"#)?.object?["result"]?.object?["places"]?.object)
+        #expect(version["places"]?.int64 == Int64(index.count) && version["attribution"]?.string?.contains("ODbL") == true)
     }
 
     @Test("A worker without --places answers places_not_loaded; a broken --places file stops the start with its code")
