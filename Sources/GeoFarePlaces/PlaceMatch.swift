@@ -33,6 +33,9 @@ public struct PlaceMatch: Sendable, Hashable {
     public let quality: MatchQuality
     /// The name tag that matched (`name`, `name:en`, ...).
     public let matchedName: String
+    /// Which form of that name matched: `name` (the name or a later word of it), `initials`
+    /// (its 초성) or `romanized`.
+    public let matchedForm: String
     /// Metres from the search's `near` point (WGS84 ellipsoid), or `nil` without one.
     public let distanceMeters: Double?
 }

@@ -209,7 +209,14 @@ struct TopPlaces {
                 WGS84Geodesic.distanceMeters(latitude1: $0.latitude, longitude1: $0.longitude,
                                              latitude2: place.coordinate.latitude, longitude2: place.coordinate.longitude)
             }
-            return PlaceMatch(place: place, quality: e.quality, matchedName: n < place.names.count ? place.names[n].key : "name", distanceMeters: distance)
+            let form: String
+            switch PlacesFileLayout.KeyOrigin(rawValue: (index.keyFlags[e.key] >> 1) & 3) {
+            case .initials: form = "initials"
+            case .romanized: form = "romanized"
+            default: form = "name"
+            }
+            return PlaceMatch(place: place, quality: e.quality, matchedName: n < place.names.count ? place.names[n].key : "name",
+                              matchedForm: form, distanceMeters: distance)
         }
     }
 }

@@ -52,11 +52,12 @@ public final class PlacesIndex: @unchecked Sendable {
             throw error(.placesIo, "cannot map '\(path)': \(String(cString: strerror(errno)))")
         }
         let p = UnsafeRawPointer(m)
-        let parsed: Result<(PlacesMetadata, [UInt32: (offset: Int, length: Int)]), GeoFareError> = Self.check(p, size, "'\(path)'", error)
-        guard case let .success((meta, table)) = parsed else {
+        let meta: PlacesMetadata, table: [UInt32: (offset: Int, length: Int)]
+        switch Self.check(p, size, "'\(path)'", error) {
+        case let .success(checked): (meta, table) = checked
+        case let .failure(failure):
             munmap(m, size)
-            if case let .failure(e) = parsed { throw e }
-            fatalError("unreachable")
+            throw failure
         }
         base = p
         length = size

@@ -19,12 +19,13 @@ public enum PlacesJSON {
         return .object(o)
     }
 
-    /// A search result list: `results` `[{...place, match, matched_name, distance_m?}]`.
+    /// A search result list: `results` `[{...place, match, matched_name, matched_form, distance_m?}]`.
     public static func search(_ matches: [PlaceMatch]) -> JSONValue {
         .object(["results": .array(matches.map { m in
             guard case var .object(o) = place(m.place) else { return .null }
             o["match"] = .string(m.quality.description)
             o["matched_name"] = .string(m.matchedName)
+            o["matched_form"] = .string(m.matchedForm)
             if let d = m.distanceMeters { o["distance_m"] = .double((d * 10).rounded() / 10) }
             return .object(o)
         })])

@@ -110,7 +110,7 @@ struct PlacesSearchCommand: ParsableCommand {
         if json { print(JSONWriter.string(PlacesJSON.search(matches))); return }
         for m in matches {
             let distance = m.distanceMeters.map { " \(Int($0.rounded())) m" } ?? ""
-            print("\(m.place.name)\t\(m.place.kind)\t\(m.place.coordinate)\t\(m.quality) (\(m.matchedName))\(distance)")
+            print("\(m.place.name)\t\(m.place.kind)\t\(m.place.coordinate)\t\(m.quality) (\(m.matchedName), \(m.matchedForm))\(distance)")
         }
     }
 }
