@@ -17,15 +17,16 @@ struct PlaceRecord: Sendable {
 /// Reads the named places of an OSM PBF file with the graph's ``PBFReader``: named nodes, and
 /// named ways at their representative point, streets merged to one entry per name and stretch.
 ///
-/// Two passes: the ways first (the places among them and the nodes they need), then the nodes.
-/// Relations (multipolygon areas) are not read.
+/// Three passes: named multipolygon relations (their outer ways), the ways (the places among
+/// them, the relations' ways, and the nodes they need), then the nodes. A relation's point is
+/// the node of its outer ways nearest their nodes' centroid.
 struct PlaceExtractor {
     /// Pieces of a street with the same name join when their boxes come closer than this, metres.
     static let streetJoinMeters = 150.0
 
     struct Counts: Sendable {
         var nodesRead = 0, waysRead = 0
-        var nodePlaces = 0, wayPlaces = 0, streetWays = 0, streets = 0
+        var nodePlaces = 0, wayPlaces = 0, relationPlaces = 0, streetWays = 0, streets = 0
         var osmTimestampSeconds: Int64 = 0
     }
 
@@ -33,8 +34,10 @@ struct PlaceExtractor {
     /// - Throws: ``GeoFareError`` from the PBF reader (`pbf_unreadable`, `pbf_corrupt`, ...).
     static func extract(pbfAt url: URL) throws(GeoFareError) -> (places: [PlaceRecord], counts: Counts) {
         let reader = try PBFReader(contentsOf: url)
-        var ways = WayPass()
-        var stamp = try reader.visit(&ways, kinds: .ways)
+        var relations = RelationPass()
+        var stamp = try reader.visit(&relations, kinds: .relations)
+        var ways = WayPass(wanted: relations.wantedWays)
+        stamp = max(stamp, try reader.visit(&ways, kinds: .ways))
         var nodes = NodePass(needed: ways.needed)
         stamp = max(stamp, try reader.visit(&nodes, kinds: .nodes))
         var counts = Counts()
@@ -52,6 +55,14 @@ struct PlaceExtractor {
             let (lat, lon) = representative(ring)
             places.append(PlaceRecord(osmID: "w\(way.id)", kind: way.kind, latitudeE7: lat, longitudeE7: lon, names: way.names, address: way.address))
             counts.wayPlaces += 1
+        }
+        for relation in relations.candidates {
+            let points = relation.wayIDs.flatMap { ways.memberRefs[$0] ?? [] }.compactMap { nodes.positions[$0] }
+            guard !points.isEmpty else { continue }
+            let (lat, lon) = representative(points)
+            places.append(PlaceRecord(osmID: "r\(relation.id)", kind: relation.kind, latitudeE7: lat, longitudeE7: lon,
+                                      names: relation.names, address: relation.address))
+            counts.relationPlaces += 1
         }
         counts.streetWays = streetPieces.count
         let streets = mergeStreets(streetPieces)
@@ -162,14 +173,50 @@ struct WayCandidate: Sendable {
     var address: [(key: String, value: String)]
 }
 
-/// The first pass: named ways that are places, and the nodes they need.
+/// A named multipolygon relation that is a place, waiting for its outer ways.
+struct RelationCandidate: Sendable {
+    var id: Int64
+    var kind: PlaceKind
+    var wayIDs: [Int64]
+    var names: [(key: String, value: String)]
+    var address: [(key: String, value: String)]
+}
+
+/// The first pass: named `type=multipolygon` relations that are places, and their outer ways.
+struct RelationPass: PBFVisitor {
+    var candidates: [RelationCandidate] = []
+    var wantedWays = Set<Int64>()
+
+    mutating func relation(id: Int64, members: PBFMembers, tags: PBFTags, strings: PBFStringTable) {
+        guard let t = PlaceExtractor.readTags(tags, strings), t.all["type"] == "multipolygon",
+              let kind = PlaceKind.classify(isWay: false, tag: { t.all[$0] }) else { return }
+        var ways: [Int64] = []
+        for i in 0..<members.count where members.types[i] == .way {
+            let role = strings.string(Int(members.roles[i]))
+            if role == "outer" || role.isEmpty { ways.append(members.ids[i]) }
+        }
+        guard !ways.isEmpty else { return }
+        candidates.append(RelationCandidate(id: id, kind: kind, wayIDs: ways, names: t.names, address: t.address))
+        wantedWays.formUnion(ways)
+    }
+}
+
+/// The second pass: named ways that are places, the relations' outer ways, and the nodes they need.
 struct WayPass: PBFVisitor {
+    let wanted: Set<Int64>
     var candidates: [WayCandidate] = []
+    var memberRefs: [Int64: [Int64]] = [:]
     var needed = Set<Int64>()
     var read = 0
 
+    init(wanted: Set<Int64>) { self.wanted = wanted }
+
     mutating func way(id: Int64, refs: [Int64], tags: PBFTags, strings: PBFStringTable) {
         read += 1
+        if wanted.contains(id) {
+            memberRefs[id] = refs
+            needed.formUnion(refs)
+        }
         guard !refs.isEmpty, let t = PlaceExtractor.readTags(tags, strings),
               let kind = PlaceKind.classify(isWay: true, tag: { t.all[$0] }) else { return }
         candidates.append(WayCandidate(id: id, kind: kind, refs: refs, names: t.names, address: t.address))
@@ -177,7 +224,7 @@ struct WayPass: PBFVisitor {
     }
 }
 
-/// The second pass: named nodes that are places, and the positions of the nodes the ways need.
+/// The third pass: named nodes that are places, and the positions of the nodes the ways need.
 struct NodePass: PBFVisitor {
     let needed: Set<Int64>
     var positions: [Int64: (Int32, Int32)] = [:]

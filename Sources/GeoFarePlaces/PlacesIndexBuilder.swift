@@ -10,6 +10,8 @@ public enum PlacesIndexBuilder {
         public var places = 0, keys = 0
         /// Ways merged into ``streets``.
         public var streetWays = 0, streets = 0
+        /// Places read from multipolygon relations.
+        public var relations = 0
         public var fileBytes = 0
         public var milliseconds = 0
     }
@@ -27,6 +29,7 @@ public enum PlacesIndexBuilder {
         report.places = places.count
         report.streetWays = counts.streetWays
         report.streets = counts.streets
+        report.relations = counts.relationPlaces
         var sections = sectionsOf(places)
         report.keys = sections.keys
         let stamp = counts.osmTimestampSeconds > 0
