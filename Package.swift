@@ -11,7 +11,7 @@ let package = Package(
     name: "GeoFare",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch"]),
+        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch", "GeoFarePlaces"]),
         // The fare meter alone (tariffs, routes, pricing): no SQLite, no PROJ, no SwiftNIO.
         .library(name: "GeoFareFare", targets: ["GeoFareFare"]),
         // The PostgreSQL party store (SwiftNIO, PostgresNIO): only for packages that need it.
@@ -59,6 +59,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "GeoFareGraph", dependencies: ["CZlib", "GeoFareCore", "GeoFareText", "GeoFareData"], swiftSettings: swiftSettings),
+        // Named places from OSM: the places index file, Korean-aware search, reverse look-up.
+        .target(name: "GeoFarePlaces", dependencies: ["GeoFareCore", "GeoFareGraph"], swiftSettings: swiftSettings),
         .target(name: "GeoFareRoute", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareGraph"], swiftSettings: swiftSettings),
         .target(name: "GeoFareFare", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareRoute"], swiftSettings: swiftSettings),
         .target(name: "GeoFareBatch", dependencies: ["GeoFareCore", "GeoFareText", "GeoFareFare"], swiftSettings: swiftSettings),
@@ -80,7 +82,7 @@ let package = Package(
         ),
         .target(
             name: "GeoFareWorker",
-            dependencies: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore"],
+            dependencies: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore", "GeoFarePlaces"],
             swiftSettings: swiftSettings
         ),
         // What the `geofare` commands share: exit codes, standard error, the buffered output, JSON lines.
@@ -94,7 +96,7 @@ let package = Package(
         .target(
             name: "GeoFareBench",
             dependencies: [
-                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore", "GeoFareBatch", "GeoFareCLI",
+                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore", "GeoFareBatch", "GeoFareCLI", "GeoFarePlaces",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -102,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "geofare",
             dependencies: [
-                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareFare", "GeoFareRoute", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch", "GeoFareCLI", "GeoFareBench",
+                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareFare", "GeoFareRoute", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch", "GeoFareCLI", "GeoFareBench", "GeoFarePlaces",
                 .target(name: "GeoFarePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -124,6 +126,8 @@ let package = Package(
             dependencies: ["GeoFareWorker", "GeoFareFare", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "GeoFarePlacesTests", dependencies: ["GeoFarePlaces", "GeoFareGraph", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareDataTests", dependencies: ["GeoFareData"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareBatchTests", dependencies: ["GeoFareBatch", "GeoFareCore", "GeoFareText"], swiftSettings: swiftSettings),
         .testTarget(

@@ -144,4 +144,22 @@ public enum ErrorCode: String, CaseIterable, Sendable, CustomStringConvertible {
     case invalidProfile = "invalid_profile"
     /// No road profile of that id.
     case profileNotFound = "profile_not_found"
+    /// A places index file whose checksum or structure does not match its content.
+    case placesCorrupt = "places_corrupt"
+    /// A places index file that cannot be opened, mapped or written.
+    case placesIo = "places_io"
+    /// A file that is not a GeoFare places index (bad magic).
+    case placesNotAPlacesFile = "places_not_a_places_file"
+    /// A `places.*` request to a worker started without `--places FILE`.
+    case placesNotLoaded = "places_not_loaded"
+    /// A places index file shorter than its header or section table says.
+    case placesTruncated = "places_truncated"
+    /// A places index file of a format version this reader does not understand (rebuild it).
+    case placesVersionUnsupported = "places_version_unsupported"
+    /// A place search query with nothing to search for (empty, or only spaces and punctuation).
+    case queryEmpty = "query_empty"
+    /// A place search query longer than 256 bytes of UTF-8.
+    case queryTooLong = "query_too_long"
+    /// Text that is not valid UTF-8 (a place query given as bytes).
+    case invalidUtf8 = "invalid_utf8"
 }

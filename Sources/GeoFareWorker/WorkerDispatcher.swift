@@ -2,6 +2,7 @@ import Foundation
 import GeoFareCore
 import GeoFareFare
 import GeoFareGraph
+import GeoFarePlaces
 import GeoFareProj
 import GeoFareRoute
 import GeoFareText
@@ -20,6 +21,8 @@ public final class WorkerDispatcher: @unchecked Sendable {
 
     public let pricer: TripPricer
     public let parties: PartyService?
+    /// The places index `places.search` and `places.reverse` read (`--places FILE`), or `nil`.
+    public let places: PlacesIndex?
     private let started = Date()
     private let statsLock = NSLock()
     private var requests: Int64 = 0
@@ -42,9 +45,11 @@ public final class WorkerDispatcher: @unchecked Sendable {
 
     /// - Parameter lanePricers: one pricer per loop thread (``TripPricer/lane()``); without them
     ///   every lane shares `pricer`.
-    public init(pricer: TripPricer, parties: PartyService?, lanePricers: [TripPricer] = []) {
+    /// - Parameter places: the places index of `places.*` (without one they answer `places_not_loaded`).
+    public init(pricer: TripPricer, parties: PartyService?, lanePricers: [TripPricer] = [], places: PlacesIndex? = nil) {
         self.pricer = pricer
         self.parties = parties
+        self.places = places
         lanes = (lanePricers.isEmpty ? [pricer] : lanePricers).map(Lane.init)
     }
 
@@ -152,6 +157,8 @@ public final class WorkerDispatcher: @unchecked Sendable {
         case .matrix: return try matrix(f)
         case .fare: return try fare(f)
         case .split: return try split(f)
+        case .placesSearch: return try placesSearch(f)
+        case .placesReverse: return try placesReverse(f)
         case .stats:
             // The count reported is the state every other party op sees.
             try parties?.sync()
@@ -177,6 +184,11 @@ public final class WorkerDispatcher: @unchecked Sendable {
                                 "bbox": .object(["west": .double(m.west), "south": .double(m.south), "east": .double(m.east), "north": .double(m.north)]),
                                 "nodes": .int(Int64(m.nodeCount)), "arcs": .int(Int64(m.arcCount)), "attribution": .string(m.attribution)])
             }),
+            "places": places.map { index in
+                let m = index.metadata
+                return .object(["file": .string(index.path), "osm_timestamp": .string(m.osmTimestamp), "places": .int(Int64(m.placeCount)),
+                                "attribution": .string(m.attribution)])
+            } ?? .null,
         ])
     }
 
@@ -313,6 +325,32 @@ public final class WorkerDispatcher: @unchecked Sendable {
         }
         let quote = try pricer.quote(r).quote
         return ResultEncoding.raw(capacity: 900) { ResultEncoding.writeQuote(quote, route: nil, into: &$0) }
+    }
+
+    /// The loaded places index, or `places_not_loaded`.
+    func placesIndex() throws(GeoFareError) -> PlacesIndex {
+        guard let places else {
+            throw GeoFareError(code: .placesNotLoaded, message: "this worker has no places index: start it with --places FILE (geofare places build)", field: "op")
+        }
+        return places
+    }
+
+    /// `places.search`: `q`, `near` (optional), `limit` (1–100, default 10).
+    func placesSearch(_ f: RequestFields) throws -> JSONValue {
+        let index = try placesIndex()
+        let q = try f.string("q")
+        let near = f.has("near") ? try f.coordinate("near") : nil
+        let limit = try f.optionalInt("limit", range: 1...Int64(PlacesIndex.maxLimit)) ?? 10
+        return PlacesJSON.search(try index.search(q, near: near, limit: Int(limit)))
+    }
+
+    /// `places.reverse`: `at`, `radius_m` (default 200, at most 5,000).
+    func placesReverse(_ f: RequestFields) throws -> JSONValue {
+        let index = try placesIndex()
+        let at = try f.coordinate("at")
+        let radius = try f.optionalDouble("radius_m") ?? 200
+        let result = try index.reverse(at, radiusMeters: radius)
+        return PlacesJSON.reverse(result, area: PlaceArea(of: at, in: pricer.catalog.zones))
     }
 
     func split(_ f: RequestFields) throws -> JSONValue {

@@ -11,13 +11,15 @@ public enum WorkerOp: String, CaseIterable, Sendable {
     case nearby, clusters
     case clusterLeaves = "cluster.leaves"
     case stats
+    case placesSearch = "places.search"
+    case placesReverse = "places.reverse"
 
     /// Ops that touch the party store (or report on it) run in request order on the loop's
     /// thread; the rest are stateless and may run on every core.
     public var runsInOrder: Bool {
         switch self {
         case .partyUpsert, .partyRemove, .partyGet, .nearby, .clusters, .clusterLeaves, .stats: true
-        case .ping, .version, .transform, .distance, .route, .matrix, .fare, .split: false
+        case .ping, .version, .transform, .distance, .route, .matrix, .fare, .split, .placesSearch, .placesReverse: false
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import GeoFareCLI
 import GeoFareCore
 import GeoFareFare
+import GeoFarePlaces
 #if PostgreSQL
 import GeoFarePostgres
 #endif
@@ -78,6 +79,7 @@ struct WorkerCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
     @Option(help: "A longer line is answered request_too_large and skipped.") var maxLineBytes = 1 << 20
     @Option(help: "Threads for stateless requests (default: the number of cores).") var threads: Int?
+    @Option(help: ArgumentHelp("A places index (geofare places build) for places.search and places.reverse.", valueName: "file")) var places: String?
 
     func run() throws {
         let pricer = try data.pricer()
@@ -86,7 +88,14 @@ struct WorkerCommand: ParsableCommand {
         // One pricer per loop thread with its own meters (TripPricer.lane()): shared meters would
         // have their reference counts bounce between the cores on every request.
         let lanePricers = lanes > 1 ? (0..<lanes).map { _ in pricer.lane() } : []
-        let dispatcher = WorkerDispatcher(pricer: pricer, parties: parties, lanePricers: lanePricers)
+        var placesIndex: PlacesIndex?
+        if let places {
+            do { placesIndex = try PlacesIndex(path: places) } catch {
+                StandardError.print("geofare: \(error.description) [\(error.code)]")
+                throw GeoFareExit.dataError
+            }
+        }
+        let dispatcher = WorkerDispatcher(pricer: pricer, parties: parties, lanePricers: lanePricers, places: placesIndex)
         WorkerLoop.installSignalHandlers()
         StandardError.print("geofare worker: protocol \(WorkerDispatcher.protocolVersion), \(parties.count) parties in \(parties.store.location), ready")
         // GEOFARE_FAST_PATH=off: every line through the general path (the same answers; for

@@ -13,6 +13,7 @@ struct BenchRoundsTests {
         ("csv", ["--rows", "5000"]),
         ("worker", ["--requests", "300", "--parties", "100", "--window", "32", "--burst", "2000", "--baseline-worker", "general"]),
         ("cluster", ["--points", "2000"]),
+        ("places", ["--pbf", SharedData.url("osm/seoul_mapo.osm.pbf").path, "--queries", "300", "--reverses", "300"]),
     ]
 
     /// Each `(median, [low, high])` a report holds: top-level figures named in `ranges`, the
@@ -32,6 +33,17 @@ struct BenchRoundsTests {
         for (i, pair) in (report["pairs"] as? [[String: Any]] ?? []).enumerated() { collect(pair, prefix: "pairs[\(i)].") }
         for (op, result) in report["ops"] as? [String: [String: Any]] ?? [:] { collect(result, prefix: op + ".") }
         return out
+    }
+
+    @Test("bench places: the indexed search answers as the scan of every key on every drawn query, and the index's size is reported",
+          .enabled(if: SharedData.runs("osm/seoul_mapo.osm.pbf"), "needs ../shared/data/osm beside the checkout"))
+    func placesMatchScan() throws {
+        let run = try GeoFareBinary.run(["bench", "places", "--pbf", SharedData.url("osm/seoul_mapo.osm.pbf").path, "--queries", "500", "--reverses", "100", "--rounds", "1", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["scan_mismatches"] as? Int == 0)
+        #expect((report["places"] as? Int ?? 0) > 500 && (report["index_bytes"] as? Int ?? 0) > 10_000)
+        #expect((report["speedup_p50"] as? Double ?? 0) > 0)
     }
 
     @Test("bench --rounds 3 --json: rounds 3, and every figure's median lies in its range over the rounds",

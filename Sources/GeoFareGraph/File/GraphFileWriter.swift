@@ -43,6 +43,16 @@ public enum GraphFileWriter {
     /// Lays out `sections`, checksums them and writes the file atomically.
     static func writeSections(_ sections: [(id: UInt32, bytes: [UInt8])], to path: String,
                               version: UInt32 = GraphFileLayout.currentVersion) throws(GeoFareError) {
+        try writeSectionFile(sections, to: path, version: version, magic: GraphFileLayout.magic)
+    }
+
+    /// Lays out `sections` in the container of ``GraphFileLayout`` (header, section table,
+    /// 8-byte aligned sections, CRC-32), and writes the file atomically; another kind of file
+    /// (the places index) passes its own 8-byte `magic` and `version`.
+    /// - Throws: ``GeoFareError`` `graph_io` when the file cannot be written.
+    public static func writeSectionFile(_ sections: [(id: UInt32, bytes: [UInt8])], to path: String,
+                                        version: UInt32, magic: [UInt8]) throws(GeoFareError) {
+        precondition(magic.count == 8, "a section file's magic is 8 bytes")
         let a = GraphFileLayout.alignment
         func aligned(_ x: Int) -> Int { (x + a - 1) / a * a }
         var offset = aligned(GraphFileLayout.headerSize + sections.count * GraphFileLayout.tableEntrySize)
@@ -61,7 +71,7 @@ public enum GraphFileWriter {
         }
         var crc = CRC32()
         body.withUnsafeBytes { crc.update($0) }
-        var header = GraphFileLayout.magic
+        var header = magic
         appendLE(&header, version); appendLE(&header, UInt32(sections.count)); appendLE(&header, UInt64(fileLength))
         appendLE(&header, crc.value); appendLE(&header, UInt32(0))
         try writeAtomically([header, body], to: path)

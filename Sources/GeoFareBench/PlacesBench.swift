@@ -1,0 +1,168 @@
+import ArgumentParser
+import Foundation
+import GeoFareCLI
+import GeoFareCore
+import GeoFarePlaces
+
+/// `geofare bench places --pbf FILE`: the places index's build, size, search and reverse latency.
+struct PlacesBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "places",
+        abstract: "Build a places index from an extract, then time searches (p50/p99) against a scan of every key, and reverse look-ups.",
+        discussion: """
+        Queries are drawn from the index's own names (seeded): whole names, prefixes of half the name,
+        초성 of Korean names, names without their spaces, and Latin names with one letter changed.
+        The baseline is the same search by looking at every key in turn (PlacesIndex.searchByScan:
+        same answers, no binary search; typo queries excluded from it). Reverse look-ups at random
+        points in the places' box, radius 200 m. Per figure: the median of --rounds rounds and its range.
+        """
+    )
+
+    @OptionGroup var options: BenchOptions
+    @Option(help: "The OpenStreetMap extract (.osm.pbf).") var pbf: String
+    @Option(help: "Search queries per round.") var queries = 2_000
+    @Option(help: "Reverse look-ups per round.") var reverses = 2_000
+    @Option(help: "A country extract's size in MB, to estimate its index size and build time from this extract's ratios (an estimate, not a measurement).") var countryPbfMb = 250.0
+
+    struct Report: Encodable {
+        let benchmark = "places"
+        let pbf: String
+        let pbf_bytes: Int
+        let places: Int
+        let keys: Int
+        let index_bytes: Int
+        let bytes_per_place: Double
+        let build_ms: Double
+        let queries: Int
+        let rounds: Int
+        let machine: MachineInfo
+        /// Search latency in microseconds (p50, p99 over a round's queries; medians of rounds).
+        let search_p50_us: Double
+        let search_p99_us: Double
+        /// The scan baseline on the same queries without typos, and the indexed search on them.
+        let scan_p50_us: Double
+        let indexed_p50_us: Double
+        let speedup_p50: Double
+        /// Queries whose indexed answer differed from the scan's (must be 0).
+        let scan_mismatches: Int
+        let reverse_p50_us: Double
+        let reverse_p99_us: Double
+        let country_pbf_mb: Double
+        let country_index_mb_estimate: Double
+        let country_build_s_estimate: Double
+        let ranges: [String: [Double]]
+    }
+
+    func run() throws {
+        let pbfURL = URL(fileURLWithPath: pbf)
+        let pbfBytes = (try? FileManager.default.attributesOfItem(atPath: pbf)[.size] as? Int) ?? 0
+        let path = NSTemporaryDirectory() + "geofare-bench-\(getpid()).places"
+        defer { unlink(path) }
+        var buildMs: [Double] = []
+        var p50: [Double] = [], p99: [Double] = [], scan: [Double] = [], indexed: [Double] = [], r50: [Double] = [], r99: [Double] = []
+        var mismatches = 0
+        var index: PlacesIndex!
+        var queryCount = 0
+        for round in 0..<options.roundCount {
+            index = nil
+            var failure: GeoFareError?
+            let seconds = Stopwatch.seconds {
+                do throws(GeoFareError) { try PlacesIndexBuilder.build(pbfAt: pbfURL, to: path) } catch { failure = error }
+            }
+            if let failure {
+                StandardError.print("geofare: \(failure.description) [\(failure.code)]")
+                throw GeoFareExit.dataError
+            }
+            buildMs.append(seconds * 1000)
+            do { index = try PlacesIndex(path: path) } catch {
+                StandardError.print("geofare: \(error.description) [\(error.code)]")
+                throw GeoFareExit.dataError
+            }
+            guard index.count > 0 else { throw ValidationError("\(pbf) has no named places") }
+            var rng = SeededGenerator(seed: options.seed &+ UInt64(round))
+            let drawn = Self.queries(index, count: queries, using: &rng)
+            queryCount = drawn.count
+            let m = index.metadata
+            var times: [Double] = []
+            times.reserveCapacity(drawn.count)
+            for q in drawn {
+                let near = Coordinate(uncheckedLatitude: .random(in: m.south...m.north, using: &rng), longitude: .random(in: m.west...m.east, using: &rng))
+                times.append(Stopwatch.seconds { _ = try? index.search(q.text, near: near, limit: 10) } * 1e6)
+            }
+            p50.append(Statistics.percentile(times, 0.5))
+            p99.append(Statistics.percentile(times, 0.99))
+            var scanTimes: [Double] = [], indexedTimes: [Double] = []
+            for q in drawn where !q.typo {
+                var a: [PlaceMatch] = [], b: [PlaceMatch] = []
+                indexedTimes.append(Stopwatch.seconds { a = (try? index.search(q.text, limit: 10, typos: false)) ?? [] } * 1e6)
+                scanTimes.append(Stopwatch.seconds { b = (try? index.searchByScan(q.text, limit: 10)) ?? [] } * 1e6)
+                if round == 0, a.map(\.place.index) != b.map(\.place.index) { mismatches += 1 }
+            }
+            scan.append(Statistics.percentile(scanTimes, 0.5))
+            indexed.append(Statistics.percentile(indexedTimes, 0.5))
+            var reverseTimes: [Double] = []
+            for _ in 0..<reverses {
+                let at = Coordinate(uncheckedLatitude: .random(in: m.south...m.north, using: &rng), longitude: .random(in: m.west...m.east, using: &rng))
+                reverseTimes.append(Stopwatch.seconds { _ = try? index.reverse(at, radiusMeters: 200) } * 1e6)
+            }
+            r50.append(Statistics.percentile(reverseTimes, 0.5))
+            r99.append(Statistics.percentile(reverseTimes, 0.99))
+        }
+        let build = Statistics.Rounds(buildMs), s50 = Statistics.Rounds(p50), s99 = Statistics.Rounds(p99)
+        let sc = Statistics.Rounds(scan), ix = Statistics.Rounds(indexed), rv50 = Statistics.Rounds(r50), rv99 = Statistics.Rounds(r99)
+        let bytes = index.byteCount
+        let scale = countryPbfMb * 1_000_000 / Double(max(pbfBytes, 1))
+        let report = Report(
+            pbf: pbfURL.lastPathComponent, pbf_bytes: pbfBytes, places: index.count, keys: index.keyCount, index_bytes: bytes,
+            bytes_per_place: Double(bytes) / Double(index.count), build_ms: build.median, queries: queryCount, rounds: options.roundCount,
+            machine: .current, search_p50_us: s50.median, search_p99_us: s99.median, scan_p50_us: sc.median, indexed_p50_us: ix.median,
+            speedup_p50: sc.median / max(ix.median, 1e-9), scan_mismatches: mismatches, reverse_p50_us: rv50.median, reverse_p99_us: rv99.median,
+            country_pbf_mb: countryPbfMb, country_index_mb_estimate: Double(bytes) * scale / 1e6, country_build_s_estimate: build.median * scale / 1000,
+            ranges: ["build_ms": build.range, "search_p50_us": s50.range, "search_p99_us": s99.range, "scan_p50_us": sc.range,
+                     "indexed_p50_us": ix.range, "reverse_p50_us": rv50.range, "reverse_p99_us": rv99.range])
+        if options.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return
+        }
+        let f1 = { (v: Double) in String(format: "%.1f", v) }
+        print("geofare bench places: \(report.pbf) (\(pbfBytes) bytes), median of \(options.roundCount) rounds, one thread, \(report.machine.cores) cores (\(report.machine.cpu))")
+        print("  index      \(report.places) places, \(report.keys) keys, \(bytes) bytes (\(f1(report.bytes_per_place)) per place); build \(f1(build.median)) ms \(build.rangeText(f1))")
+        print("  search     p50 \(f1(s50.median)) µs \(s50.rangeText(f1)), p99 \(f1(s99.median)) µs \(s99.rangeText(f1)) over \(queryCount) queries")
+        print("  baseline   scan of every key p50 \(f1(sc.median)) µs vs indexed \(f1(ix.median)) µs: ×\(f1(report.speedup_p50)); answers differing: \(mismatches)")
+        print("  reverse    p50 \(f1(rv50.median)) µs, p99 \(f1(rv99.median)) µs (radius 200 m)")
+        print("  country    a \(f1(countryPbfMb)) MB extract, scaled from this one: ~\(f1(report.country_index_mb_estimate)) MB index, ~\(f1(report.country_build_s_estimate)) s build (estimate)")
+    }
+
+    struct Query {
+        var text: String
+        var typo: Bool
+    }
+
+    /// Queries drawn from the index's names: whole, half, 초성, without spaces, one Latin typo.
+    static func queries(_ index: PlacesIndex, count: Int, using rng: inout SeededGenerator) -> [Query] {
+        var out: [Query] = []
+        out.reserveCapacity(count)
+        while out.count < count {
+            let place = index.place(at: Int.random(in: 0..<index.count, using: &rng))
+            guard let name = place.names.randomElement(using: &rng)?.value else { continue }
+            switch out.count % 5 {
+            case 0: out.append(Query(text: name, typo: false))
+            case 1: out.append(Query(text: String(name.prefix(max(1, name.count / 2))), typo: false))
+            case 2:
+                if let initials = SearchText.initialsKey(name) { out.append(Query(text: String(decoding: initials, as: UTF8.self), typo: false)) }
+                else { out.append(Query(text: name, typo: false)) }
+            case 3: out.append(Query(text: name.filter { !$0.isWhitespace }, typo: false))
+            default:
+                let key = SearchText.key(name)
+                guard SearchText.isLatin(key), key.count >= 4 else { out.append(Query(text: name, typo: false)); continue }
+                var typo = key
+                let at = Int.random(in: 1..<key.count, using: &rng)
+                typo[at] = typo[at] == UInt8(ascii: "x") ? UInt8(ascii: "q") : UInt8(ascii: "x")
+                out.append(Query(text: String(decoding: typo, as: UTF8.self), typo: true))
+            }
+        }
+        return out
+    }
+}

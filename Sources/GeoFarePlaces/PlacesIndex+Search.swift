@@ -1,0 +1,222 @@
+import Foundation
+import GeoFareCore
+
+extension PlacesIndex {
+    /// Keys of one prefix range looked at, at most: a one-letter query on a country index stops here.
+    public static let scanLimit = 20_000
+    /// The most results a search returns.
+    public static let maxLimit = 100
+
+    /// Searches place names for a query given as bytes (a request's raw text).
+    /// - Throws: ``GeoFareError`` `invalid_utf8`, then as ``search(_:near:limit:typos:)``.
+    public func search(utf8 bytes: [UInt8], near: Coordinate? = nil, limit: Int = 10, typos: Bool = true) throws(GeoFareError) -> [PlaceMatch] {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw GeoFareError(code: .invalidUtf8, message: "the query is not valid UTF-8", field: "q")
+        }
+        return try search(text, near: near, limit: limit, typos: typos)
+    }
+
+    /// The places whose names match `query` best (docs/places.md states the rules).
+    ///
+    /// The query and every name are reduced to ``SearchText`` keys; a place matches when the
+    /// query's key is a prefix of one of its keys (a name, a later part of a name, its 초성 or its
+    /// romanisation) or, for a Latin query of three or more letters that starts no name (only
+    /// later words, or nothing), one edit away from such a prefix. Results are ordered by
+    /// ``MatchQuality``, then ``PlaceKind/importance``, then distance from `near`, then the
+    /// shorter key, then index order.
+    /// - Parameters:
+    ///   - near: a point to rank equal matches by and measure `distanceMeters` from (WGS84).
+    ///   - limit: 1...``maxLimit`` results.
+    ///   - typos: whether to look for one-edit matches of a Latin query (default true).
+    /// - Throws: ``GeoFareError`` `query_too_long` (over ``SearchText/maxQueryBytes`` bytes),
+    ///   `query_empty` (nothing searchable), `out_of_range` (`limit`).
+    /// - Complexity: O(log k) per key range plus the keys in it (at most ``scanLimit``); a typo
+    ///   search adds about 40 × the query's length narrow range searches.
+    public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10, typos: Bool = true) throws(GeoFareError) -> [PlaceMatch] {
+        guard query.utf8.count <= SearchText.maxQueryBytes else {
+            throw GeoFareError(code: .queryTooLong, message: "the query has \(query.utf8.count) bytes; at most \(SearchText.maxQueryBytes)", field: "q")
+        }
+        guard (1...Self.maxLimit).contains(limit) else {
+            throw GeoFareError(code: .outOfRange, message: "limit \(limit) is outside 1...\(Self.maxLimit)", field: "limit")
+        }
+        let q = SearchText.key(query)
+        guard !q.isEmpty else {
+            throw GeoFareError(code: .queryEmpty, message: "the query has no letters or digits to search for", field: "q")
+        }
+        var top = TopPlaces(limit: limit, index: self, near: near)
+        let all = 0..<keyPlace.count
+        q.withUnsafeBufferPointer { qb in
+            for k in prefixRange(qb, within: all).prefix(Self.scanLimit) { top.offer(key: k, quality: quality(key: k, queryLength: qb.count)) }
+            if typos, SearchText.isLatin(q), q.count >= 3, !top.hasNameStartMatch { typoSearch(qb, into: &top) }
+        }
+        return top.results()
+    }
+
+    /// The baseline of ``search(_:near:limit:typos:)`` with `typos: false`: the same answer found by looking
+    /// at every key in turn instead of a binary search (for tests and `geofare bench places`).
+    /// - Throws: as ``search(_:near:limit:typos:)``.
+    /// - Complexity: O(k), every key.
+    public func searchByScan(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws(GeoFareError) -> [PlaceMatch] {
+        let q = SearchText.key(query)
+        guard !q.isEmpty else { throw GeoFareError(code: .queryEmpty, message: "the query has no letters or digits to search for", field: "q") }
+        var top = TopPlaces(limit: limit, index: self, near: near)
+        var seen = 0
+        q.withUnsafeBufferPointer { qb in
+            for k in 0..<keyPlace.count where seen < Self.scanLimit && compare(key: k, qb, prefixOnly: true) == 0 {
+                top.offer(key: k, quality: quality(key: k, queryLength: qb.count))
+                seen += 1
+            }
+        }
+        return top.results()
+    }
+
+    /// The quality of a key that starts with a query of `queryLength` bytes.
+    @inline(__always)
+    private func quality(key k: Int, queryLength: Int) -> MatchQuality {
+        let exact = Int(keyStart[k + 1] - keyStart[k]) == queryLength
+        return keyFlags[k] & 1 == 1 ? (exact ? .exact : .prefix) : (exact ? .word : .wordPrefix)
+    }
+
+    /// Offers every key one edit away from a prefix match of `q` (deletion, substitution,
+    /// insertion, transposition at each position), searching each variant inside the range of
+    /// the prefix it shares with `q`.
+    private func typoSearch(_ q: UnsafeBufferPointer<UInt8>, into top: inout TopPlaces) {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        var variant = [UInt8](repeating: 0, count: q.count + 1)
+        var shared = 0..<keyPlace.count
+        for i in 0..<q.count {
+            if i > 0 { shared = prefixRange(UnsafeBufferPointer(rebasing: q[0..<i]), within: shared) }
+            if shared.isEmpty { return }
+            func probe(_ length: Int) {
+                variant.withUnsafeBufferPointer { v in
+                    for k in prefixRange(UnsafeBufferPointer(rebasing: v[0..<length]), within: shared).prefix(200) { top.offer(key: k, quality: .typo) }
+                }
+            }
+            for j in 0..<i { variant[j] = q[j] }
+            // deletion of q[i]
+            for j in (i + 1)..<q.count { variant[j - 1] = q[j] }
+            probe(q.count - 1)
+            // transposition of q[i] and q[i+1]
+            if i + 1 < q.count, q[i] != q[i + 1] {
+                for j in 0..<q.count { variant[j] = q[j] }
+                variant[i] = q[i + 1]; variant[i + 1] = q[i]
+                probe(q.count)
+            }
+            for c in alphabet {
+                // substitution of q[i] by c
+                for j in 0..<q.count { variant[j] = q[j] }
+                if c != q[i] { variant[i] = c; probe(q.count) }
+                // insertion of c before q[i]
+                variant[i] = c
+                for j in i..<q.count { variant[j + 1] = q[j] }
+                probe(q.count + 1)
+            }
+        }
+    }
+
+    /// The keys in `range` that start with `prefix` (keys are sorted bytewise, so they are contiguous).
+    func prefixRange(_ prefix: UnsafeBufferPointer<UInt8>, within range: Range<Int>) -> Range<Int> {
+        // first key >= prefix
+        var lo = range.lowerBound, hi = range.upperBound
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if compare(key: mid, prefix, prefixOnly: false) < 0 { lo = mid + 1 } else { hi = mid }
+        }
+        let start = lo
+        // first key that does not start with prefix
+        hi = range.upperBound
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if compare(key: mid, prefix, prefixOnly: true) <= 0 { lo = mid + 1 } else { hi = mid }
+        }
+        return start..<lo
+    }
+
+    /// Key `k` against `q`: negative, zero or positive. With `prefixOnly`, only the first
+    /// `q.count` bytes of the key count (a key that starts with `q` compares equal).
+    @inline(__always)
+    private func compare(key k: Int, _ q: UnsafeBufferPointer<UInt8>, prefixOnly: Bool) -> Int {
+        let s = Int(keyStart[k]), n = Int(keyStart[k + 1]) - s
+        let m = min(n, q.count)
+        if m > 0 {
+            let c = memcmp(keyBytes.baseAddress! + s, q.baseAddress!, m)
+            if c != 0 { return Int(c) }
+        }
+        if prefixOnly && n >= q.count { return 0 }
+        return n - q.count
+    }
+}
+
+/// The best `limit` places seen so far, one entry per place, in result order.
+struct TopPlaces {
+    struct Entry {
+        var place: Int
+        var key: Int
+        var quality: MatchQuality
+        var importance: Int
+        var distance: Double
+        var keyLength: Int
+
+        /// Whether `self` ranks before `other`.
+        func before(_ o: Entry) -> Bool {
+            if quality != o.quality { return quality > o.quality }
+            if importance != o.importance { return importance > o.importance }
+            if distance != o.distance { return distance < o.distance }
+            if keyLength != o.keyLength { return keyLength < o.keyLength }
+            return place < o.place
+        }
+    }
+
+    let limit: Int
+    let index: PlacesIndex
+    let near: Coordinate?
+    let ruler: CheapRuler?
+    var entries: [Entry] = []
+    var count: Int { entries.count }
+    /// Whether some key offered starts at its name's start (`exact` or `prefix`).
+    var hasNameStartMatch = false
+
+    init(limit: Int, index: PlacesIndex, near: Coordinate?) {
+        self.limit = limit
+        self.index = index
+        self.near = near
+        ruler = near.map { CheapRuler(latitude: $0.latitude) }
+        entries.reserveCapacity(limit + 1)
+    }
+
+    mutating func offer(key k: Int, quality: MatchQuality) {
+        if quality >= .prefix { hasNameStartMatch = true }
+        let place = Int(index.keyPlace[k])
+        let kind = PlaceKind(rawValue: index.kinds[place]) ?? .shop
+        let distance = near.map { ruler!.distanceMeters($0, index.coordinate(place)) } ?? 0
+        let e = Entry(place: place, key: k, quality: quality, importance: kind.importance, distance: distance,
+                      keyLength: Int(index.keyStart[k + 1] - index.keyStart[k]))
+        if entries.count == limit, let worst = entries.last, !e.before(worst) { return }
+        if let at = entries.firstIndex(where: { $0.place == place }) {
+            guard e.before(entries[at]) else { return }
+            entries.remove(at: at)
+        }
+        let at = entries.firstIndex { e.before($0) } ?? entries.count
+        entries.insert(e, at: at)
+        if entries.count > limit { entries.removeLast() }
+    }
+
+    func results() -> [PlaceMatch] {
+        entries.map { e in
+            let place = index.place(at: e.place)
+            let n = Int(index.keyName[e.key])
+            let distance = near.map {
+                WGS84Geodesic.distanceMeters(latitude1: $0.latitude, longitude1: $0.longitude,
+                                             latitude2: place.coordinate.latitude, longitude2: place.coordinate.longitude)
+            }
+            let form: String
+            switch PlacesFileLayout.KeyOrigin(rawValue: (index.keyFlags[e.key] >> 1) & 3) {
+            case .initials: form = "initials"
+            case .romanized: form = "romanized"
+            default: form = "name"
+            }
+            return PlaceMatch(place: place, quality: e.quality, matchedName: n < place.names.count ? place.names[n].key : "name",
+                              matchedForm: form, distanceMeters: distance)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import GeoFareCore
+import GeoFarePlaces
+import GeoFareText
+
+/// The wire shapes of `places.search` and `places.reverse` (keys sorted), used by the worker and
+/// by `geofare places search|reverse --json`.
+public enum PlacesJSON {
+    /// One place: `name`, `kind`, `lat`, `lon`, `osm_id`, `names` (every name tag), `address`
+    /// (`addr:*` parts without the prefix, only when tagged).
+    public static func place(_ p: Place) -> JSONValue {
+        var o: [String: JSONValue] = [
+            "name": .string(p.name), "kind": .string(p.kind.description),
+            "lat": .double(p.coordinate.latitude), "lon": .double(p.coordinate.longitude), "osm_id": .string(p.osmID),
+            "names": .object(Dictionary(p.names.map { ($0.key, JSONValue.string($0.value)) }, uniquingKeysWith: { a, _ in a })),
+        ]
+        if !p.address.isEmpty {
+            o["address"] = .object(Dictionary(p.address.map { ($0.key, JSONValue.string($0.value)) }, uniquingKeysWith: { a, _ in a }))
+        }
+        return .object(o)
+    }
+
+    /// A search result list: `results` `[{...place, match, matched_name, matched_form, distance_m?}]`.
+    public static func search(_ matches: [PlaceMatch]) -> JSONValue {
+        .object(["results": .array(matches.map { m in
+            guard case var .object(o) = place(m.place) else { return .null }
+            o["match"] = .string(m.quality.description)
+            o["matched_name"] = .string(m.matchedName)
+            o["matched_form"] = .string(m.matchedForm)
+            if let d = m.distanceMeters { o["distance_m"] = .double((d * 10).rounded() / 10) }
+            return .object(o)
+        })])
+    }
+
+    /// A reverse result: `place` and `street` (each with `distance_m`, or `null` when none lies
+    /// within the radius) and `area` `{region, city}` (each `{id, name}` or `null`).
+    public static func reverse(_ r: ReverseResult, area: PlaceArea?) -> JSONValue {
+        func located(_ x: (place: Place, distanceMeters: Double)?) -> JSONValue {
+            guard let x, case var .object(o) = place(x.place) else { return .null }
+            o["distance_m"] = .double((x.distanceMeters * 10).rounded() / 10)
+            return .object(o)
+        }
+        func zone(_ z: ZoneSet.Zone?) -> JSONValue {
+            z.map { .object(["id": .string($0.id), "name": .string($0.name)]) } ?? .null
+        }
+        return .object(["place": located(r.place), "street": located(r.street),
+                        "area": .object(["region": zone(area?.region), "city": zone(area?.city)])])
+    }
+}

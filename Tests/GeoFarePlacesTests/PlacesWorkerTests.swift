@@ -1,0 +1,82 @@
+import Foundation
+import GeoFareCore
+import GeoFarePlaces
+import GeoFareTestSupport
+import GeoFareText
+import Testing
+
+/// `places.search` and `places.reverse` through a real `geofare worker --places FILE` subprocess,
+/// and the `geofare places` commands.
+@Suite(.enabled(if: PlacesData.run, "needs ../shared/data/osm beside the checkout"))
+struct PlacesWorkerTests {
+    @Test("A worker with --places answers search and reverse; bad queries get their codes and the worker goes on")
+    func worker() throws {
+        let index = try PlacesData.index("seoul_mapo.osm.pbf")
+        let w = try WorkerProcess(arguments: ["--db", ":memory:", "--places", index.path, "--threads", "1"])
+        defer { w.closeInput(); _ = w.wait() }
+        let search = try #require(w.call(#"{"id":1,"op":"places.search","q":"공덕","near":{"lat":37.5445,"lon":126.9515},"limit":5}"#)?.object)
+        #expect(search["ok"] == .bool(true), "\(search)")
+        let results = try #require(search["result"]?.object?["results"]?.array)
+        #expect(results.count == 5)
+        let first = try #require(results.first?.object)
+        #expect(first["name"]?.string?.hasPrefix("공덕") == true)
+        #expect(first["distance_m"]?.double != nil && first["lat"]?.double != nil && first["kind"]?.string != nil)
+        let chosung = try #require(w.call(#"{"id":2,"op":"places.search","q":"ㄱㄷㅇ"}"#)?.object?["result"]?.object?["results"]?.array)
+        #expect(chosung.contains { $0.object?["name"]?.string == "공덕역" && $0.object?["match"]?.string == "exact" && $0.object?["matched_form"]?.string == "initials" })
+        let roman = try #require(w.call(#"{"id":12,"op":"places.search","q":"gongdeokyeok","limit":3}"#)?.object?["result"]?.object?["results"]?.array)
+        #expect(roman.contains { $0.object?["name"]?.string == "공덕역" && ["romanized", "name"].contains($0.object?["matched_form"]?.string ?? "") })
+        let reverse = try #require(w.call(#"{"id":3,"op":"places.reverse","at":{"lat":37.5445,"lon":126.9515},"radius_m":300}"#)?.object)
+        #expect(reverse["ok"] == .bool(true), "\(reverse)")
+        let r = try #require(reverse["result"]?.object)
+        #expect(r["place"]?.object?["distance_m"]?.double.map { $0 <= 300 } == true)
+        #expect(r["street"]?.object?["kind"]?.string == "street")
+        #expect(r["area"]?.object?["region"]?.object?["id"]?.string == "kr-seoul")
+        func code(_ line: String) -> String? { w.call(line)?.object?["error"]?.object?["code"]?.string }
+        #expect(code(#"{"id":4,"op":"places.search","q":""}"#) == "query_empty")
+        #expect(code(#"{"id":5,"op":"places.search","q":"\#(String(repeating: "a", count: 300))"}"#) == "query_too_long")
+        #expect(code(#"{"id":6,"op":"places.search","q":"공덕","limit":0}"#) == "out_of_range")
+        #expect(code(#"{"id":7,"op":"places.reverse","at":{"lat":37.5,"lon":126.9},"radius_m":9000}"#) == "out_of_range")
+        #expect(code(#"{"id":8,"op":"places.search"}"#) == "missing_field")
+        // invalid UTF-8 inside the query: the line is not JSON
+        w.send(Array(#"{"id":9,"op":"places.search","q":""#.utf8) + [0xEA, 0xB3] + Array("\"}\n".utf8))
+        #expect(w.receive(1).first?.object?["error"]?.object?["code"]?.string == "invalid_json")
+        #expect(w.call(#"{"id":10,"op":"ping"}"#)?.object?["ok"] == .bool(true))
+        let version = try #require(w.call(#"{"id":11,"op":"version"}"#)?.object?["result"]?.object?["places"]?.object)
+        #expect(version["places"]?.int64 == Int64(index.count) && version["attribution"]?.string?.contains("ODbL") == true)
+    }
+
+    @Test("A worker without --places answers places_not_loaded; a broken --places file stops the start with its code")
+    func notLoaded() throws {
+        let w = try WorkerProcess(arguments: ["--db", ":memory:", "--threads", "1"])
+        let answer = w.call(#"{"id":1,"op":"places.reverse","at":{"lat":37.5,"lon":126.9}}"#)
+        #expect(answer?.object?["error"]?.object?["code"]?.string == "places_not_loaded")
+        w.closeInput()
+        #expect(w.wait() == 0)
+        let broken = PlacesData.directory.appendingPathComponent("broken.places")
+        try Data("GEOFAREP then nothing".utf8).write(to: broken)
+        let run = try GeoFareBinary.run(["worker", "--db", ":memory:", "--places", broken.path])
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("[places_corrupt]") || run.stderr.contains("[places_truncated]"), "\(run.stderr)")
+    }
+
+    @Test("geofare places build, info, search and reverse from the command line")
+    func commandLine() throws {
+        let out = PlacesData.directory.appendingPathComponent("cli-seomyeon.places").path
+        let build = try GeoFareBinary.run(["places", "build", PlacesData.pbf("busan_seomyeon_1km.osm.pbf").path, "-o", out])
+        #expect(build.status == 0, "\(build.stderr)")
+        #expect(build.stderr.contains("places") && build.stderr.contains("per place"))
+        let info = try GeoFareBinary.run(["places", "info", out])
+        #expect(info.status == 0 && info.stdout.contains("ODbL") && info.stdout.contains("busan_seomyeon_1km.osm.pbf"))
+        let search = try GeoFareBinary.run(["places", "search", out, "서면 역", "--json"])
+        #expect(search.status == 0, "\(search.stderr)")
+        let parsed = try JSONParser.parse(Array(search.stdout.utf8))
+        #expect(parsed.object?["results"]?.array?.first?.object?["name"]?.string?.contains("서면") == true)
+        let reverse = try GeoFareBinary.run(["places", "reverse", out, "--at", "35.1578,129.0597", "--json"])
+        #expect(reverse.status == 0, "\(reverse.stderr)")
+        #expect(try JSONParser.parse(Array(reverse.stdout.utf8)).object?["area"]?.object?["region"]?.object?["id"]?.string == "kr-busan")
+        let empty = try GeoFareBinary.run(["places", "search", out, "  "])
+        #expect(empty.status == 65 && empty.stderr.contains("[query_empty]"))
+        let missing = try GeoFareBinary.run(["places", "build", "/nonexistent/x.osm.pbf", "-o", out + ".x"])
+        #expect(missing.status == 65 && missing.stderr.contains("[pbf_unreadable]"))
+    }
+}
