@@ -60,9 +60,23 @@ public struct ByteWriter {
     @inlinable
     public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        reserve(bytes.count)
-        (base + used).update(from: source, count: bytes.count)
-        used += bytes.count
+        let n = bytes.count
+        reserve(n)
+        let p = base + used
+        if n <= 64 {
+            // A record or a few bytes (a currency, a tariff id): word loads and stores beat a
+            // memmove call. Only bytes inside both buffers are read or written.
+            let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(p)
+            var j = 0
+            while j &+ 8 <= n {
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: j, as: UInt64.self), toByteOffset: j, as: UInt64.self)
+                j &+= 8
+            }
+            while j < n { p[j] = source[j]; j &+= 1 }
+        } else {
+            p.update(from: source, count: n)
+        }
+        used += n
     }
 
     /// Appends an array's bytes.
@@ -75,51 +89,55 @@ public struct ByteWriter {
     @inlinable
     public mutating func appendDecimal(_ value: Int64) {
         reserve(20)
-        if value < 0 { base[used] = UInt8(ascii: "-"); used += 1 }
-        var n = value.magnitude
+        if value < 0 { base[used] = UInt8(ascii: "-"); used &+= 1 }
+        appendDigits(value.magnitude)
+    }
+
+    /// Appends the decimal digits of `n` (room for 20 bytes already reserved).
+    @inlinable @inline(__always)
+    mutating func appendDigits(_ value: UInt64) {
+        var n = value
         var digits = 1
         var power: UInt64 = 10
         while digits < 20 && n >= power {
-            digits += 1
+            digits &+= 1
             power = power &* 10
         }
-        var i = used + digits - 1
-        let pairs = ByteWriter.digitPairs
-        // Two digits per division.
+        var i = used &+ digits &- 1
+        // A literal, not a lazily made table: no `swift_once` check per call.
+        let pairs = ByteWriter.digitPairs.utf8Start
+        // Two digits per division (by a constant: a multiply and a shift).
         while n >= 100 {
-            let r = Int(truncatingIfNeeded: n % 100)
+            let r = Int(truncatingIfNeeded: n % 100) &* 2
             n /= 100
-            base[i] = pairs[2 * r + 1]
-            base[i - 1] = pairs[2 * r]
-            i -= 2
+            base[i] = pairs[r &+ 1]
+            base[i &- 1] = pairs[r]
+            i &-= 2
         }
         if n >= 10 {
-            let r = Int(truncatingIfNeeded: n)
-            base[i] = pairs[2 * r + 1]
-            base[i - 1] = pairs[2 * r]
+            let r = Int(truncatingIfNeeded: n) &* 2
+            base[i] = pairs[r &+ 1]
+            base[i &- 1] = pairs[r]
         } else {
             base[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
         }
-        used += digits
+        used &+= digits
     }
 
     /// "00" "01" ... "99".
     @usableFromInline
-    nonisolated(unsafe) static let digitPairs: UnsafePointer<UInt8> = {
-        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 200)
-        for k in 0..<100 {
-            p[2 * k] = UInt8(ascii: "0") + UInt8(k / 10)
-            p[2 * k + 1] = UInt8(ascii: "0") + UInt8(k % 10)
-        }
-        return UnsafePointer(p)
-    }()
+    static let digitPairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     /// Appends `value` with exactly `decimals` digits after the point (0...12), rounded half
     /// away from zero: the same text as ``DecimalFormat/append(_:decimals:to:)``.
     @inlinable
     public mutating func append(_ value: Double, decimals: Int) {
         let d = min(max(decimals, 0), 12)
-        let unit = DecimalFormat.powersOfTen[d]
+        // 10^d by repeated multiplication by 10: the same exact values as
+        // ``DecimalFormat/powersOfTen`` without reading that lazily made array.
+        var unit = 1.0
+        for _ in 0..<d { unit *= 10 }
         let scaled = (abs(value) * unit).rounded()
         guard value.isFinite, scaled < 9.2e18 else {
             var text: [UInt8] = []
@@ -128,20 +146,28 @@ public struct ByteWriter {
             return
         }
         let n = UInt64(scaled)
-        if value < 0 && n != 0 { append(UInt8(ascii: "-")) }
+        reserve(d &+ 22)
+        if value < 0 && n != 0 { base[used] = UInt8(ascii: "-"); used &+= 1 }
+        if d == 1 {
+            // The CSV's distances and durations: divisions by a constant.
+            appendDigits(n / 10)
+            base[used] = UInt8(ascii: ".")
+            base[used &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n % 10)
+            used &+= 2
+            return
+        }
         let u = UInt64(unit)
-        appendDecimal(Int64(n / u))
+        appendDigits(n / u)
         guard d > 0 else { return }
-        reserve(d + 1)
         base[used] = UInt8(ascii: ".")
         var fraction = n % u
-        var i = used + d
+        var i = used &+ d
         for _ in 0..<d {
             base[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
             fraction /= 10
-            i -= 1
+            i &-= 1
         }
-        used += d + 1
+        used &+= d &+ 1
     }
 
     /// Appends a CSV field, quoted when it holds a separator, quote or line break.

@@ -134,8 +134,15 @@ struct ByteParsingTests {
         var rng = SeededGenerator(seed: 5)
         var writer = ByteWriter(capacity: 8)
         defer { writer.deallocate() }
-        var ints: [Int64] = [0, 9, 10, 99, 100, -1, -10, Int64.max, Int64.min + 1, 1_000_000_000_000_000_000]
+        var ints: [Int64] = [0, 9, 10, 99, 100, -1, -10, Int64.max, Int64.min, Int64.min + 1, 1_000_000_000_000_000_000]
+        // Every power of ten and its neighbours (where the digit count changes), both signs.
+        var power: Int64 = 1
+        for _ in 0..<19 {
+            ints += [power - 1, power, power + 1, -(power - 1), -power, -(power + 1)]
+            if power <= Int64.max / 10 { power *= 10 }
+        }
         for _ in 0..<5_000 { ints.append(Int64.random(in: -10_000_000_000...10_000_000_000, using: &rng)) }
+        for _ in 0..<5_000 { ints.append(Int64.random(in: Int64.min...Int64.max, using: &rng)) }
         for v in ints {
             writer.removeAll()
             writer.appendDecimal(v)
@@ -143,10 +150,19 @@ struct ByteParsingTests {
             DecimalFormat.append(v, to: &expected)
             #expect(Array(writer.bytes) == expected, "\(v)")
         }
-        var doubles: [Double] = [0, -0.04, 0.05, 22376.25, 1e17, -1e300, .infinity, .nan]
+        var doubles: [Double] = [0, -0.0, -0.04, 0.05, -0.05, 0.95, 9.95, 99.95, 22376.25, 1e17, 9.2e17, -1e300, .infinity, -.infinity, .nan,
+                                 .leastNonzeroMagnitude, .greatestFiniteMagnitude, 922_337_203_685_477.5]
         for _ in 0..<5_000 { doubles.append(Double.random(in: -1e7...1e7, using: &rng)) }
+        // Rounding edges: halves at the written digit (k + 0.5)/10^d and their neighbours.
+        for _ in 0..<5_000 {
+            let d = Int.random(in: 0...3, using: &rng)
+            var unit = 1.0
+            for _ in 0..<d { unit *= 10 }
+            let half = (Double(Int.random(in: -1_000_000...1_000_000, using: &rng)) + 0.5) / unit
+            doubles += [half, half.nextUp, half.nextDown]
+        }
         for v in doubles {
-            for d in [0, 1, 3, 8] {
+            for d in [0, 1, 2, 3, 8, 12] {
                 writer.removeAll()
                 writer.append(v, decimals: d)
                 var expected: [UInt8] = []
@@ -154,6 +170,20 @@ struct ByteParsingTests {
                 #expect(Array(writer.bytes) == expected, "\(v) \(d)")
             }
         }
+    }
+
+    @Test("ByteWriter copies byte runs of every length intact, around its inline cut-offs and across growth")
+    func writerRuns() {
+        var writer = ByteWriter(capacity: 8)
+        defer { writer.deallocate() }
+        var expected: [UInt8] = []
+        for n in 0...80 {
+            let run = (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ n) }
+            run.withUnsafeBufferPointer { writer.append($0) }
+            writer.append(run)
+            expected += run + run
+        }
+        #expect(Array(writer.bytes) == expected)
     }
 
     @Test("ISO 8601 from bytes equals the String parser")
@@ -182,5 +212,84 @@ struct ByteParsingTests {
             let parsed = text.withUTF8 { ISO8601.parse(bytes: $0) }
             #expect(parsed?.timeIntervalSince1970 == epoch, "\(text)")
         }
+    }
+
+    @Test("ISO 8601 from bytes agrees with the parser as it was before its digit reader was inlined, on 40,000 mutated times")
+    func isoBytesMatchEarlierParser() {
+        var rng = SeededGenerator(seed: 23)
+        let seeds = ["2024-05-13T06:20:00+09:00", "2024-05-13 06:20:00.25-0400", "2024-02-29t23:59:59z", "2024-05-13T06:20Z",
+                     "1999-12-31T23:59:60.999+14:00", "2024-05-13T06:20:00+09"]
+        let alphabet = Array("0123456789-+:TtZz .,/a\u{00}\u{FF}".utf8)
+        var accepted = 0
+        for round in 0..<40_000 {
+            var b = Array(seeds[round % seeds.count].utf8)
+            for _ in 0..<Int.random(in: 0...3, using: &rng) {
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0 where !b.isEmpty: b[Int.random(in: 0..<b.count, using: &rng)] = alphabet.randomElement(using: &rng)!
+                case 1 where !b.isEmpty: b.remove(at: Int.random(in: 0..<b.count, using: &rng))
+                default: b.insert(alphabet.randomElement(using: &rng)!, at: Int.random(in: 0...b.count, using: &rng))
+                }
+            }
+            b.withUnsafeBufferPointer { u in
+                let new = ISO8601.parse(bytes: u)?.timeIntervalSince1970
+                let old = Self.earlierISO8601(u)
+                #expect(new?.bitPattern == old?.bitPattern, "\(String(decoding: b, as: UTF8.self).debugDescription)")
+                if new != nil { accepted += 1 }
+            }
+        }
+        #expect(accepted > 5_000)
+    }
+
+    /// `ISO8601.parse(bytes:)` as it stood before its digit reader was inlined (the reference).
+    static func earlierISO8601(_ u: UnsafeBufferPointer<UInt8>) -> Double? {
+        func num(_ a: Int, _ n: Int) -> Int? {
+            guard a + n <= u.count else { return nil }
+            var v = 0
+            for i in a..<(a + n) {
+                let d = Int(u[i]) - 48
+                guard (0...9).contains(d) else { return nil }
+                v = v * 10 + d
+            }
+            return v
+        }
+        guard u.count >= 17, let y = num(0, 4), u[4] == 45, let mo = num(5, 2), u[7] == 45, let d = num(8, 2),
+              u[10] == 84 || u[10] == 32 || u[10] == 116, let h = num(11, 2), u[13] == 58, let mi = num(14, 2) else { return nil }
+        var i = 16
+        var seconds = 0.0
+        if i < u.count, u[i] == 58 {
+            guard let s = num(i + 1, 2) else { return nil }
+            seconds = Double(s)
+            i += 3
+            if i < u.count, u[i] == 46 || u[i] == 44 {
+                i += 1
+                var scale = 0.1
+                while i < u.count, (48...57).contains(u[i]) {
+                    seconds += Double(u[i] - 48) * scale
+                    scale /= 10
+                    i += 1
+                }
+            }
+        }
+        guard i < u.count else { return nil }
+        var offset = 0
+        if u[i] == 90 || u[i] == 122 {
+            i += 1
+        } else if u[i] == 43 || u[i] == 45 {
+            let sign = u[i] == 43 ? 1 : -1
+            guard let oh = num(i + 1, 2) else { return nil }
+            var om = 0
+            if let m = num(i + 4, 2), u[i + 3] == 58 { om = m; i += 6 } else if let m = num(i + 3, 2) { om = m; i += 5 } else { i += 3 }
+            offset = sign * (oh * 3600 + om * 60)
+        } else {
+            return nil
+        }
+        guard i == u.count, (1...12).contains(mo), (1...31).contains(d), h <= 23, mi <= 59, seconds < 61 else { return nil }
+        let yy = mo <= 2 ? y - 1 : y
+        let era = (yy >= 0 ? yy : yy - 399) / 400
+        let yoe = yy - era * 400
+        let doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        return Date(timeIntervalSince1970: Double(days * 86_400 + h * 3600 + mi * 60 - offset) + seconds).timeIntervalSince1970
     }
 }
