@@ -214,18 +214,7 @@ public enum ResultEncoding {
     static func writeISO(_ date: Date, into w: inout ByteWriter) {
         let t = date.timeIntervalSince1970
         guard t.isFinite, t >= -62_135_596_800, t < 253_402_300_800 else { w.jsonString(isoString(date)); return }
-        let whole = t.rounded(.down)
-        let days = Int((whole / 86_400).rounded(.down))
-        let secs = Int(whole) - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let (whole, y, m, d, secs) = civil(t)
         guard y >= 1000 else { w.jsonString(isoString(date)); return }
         var b: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)
             = (0x22, 0, 0, 0, 0, 0x2D, 0, 0, 0x2D, 0, 0, 0x54, 0, 0, 0x3A, 0, 0, 0x3A, 0, 0, 0)
@@ -249,13 +238,12 @@ public enum ResultEncoding {
         w.append("Z\"")
     }
 
-    /// An instant as ISO 8601 UTC with seconds (`2024-05-15T13:30:00Z`), fractional when needed.
-    static func isoString(_ date: Date) -> String {
-        let t = date.timeIntervalSince1970
+    /// Seconds since 1970 (UTC) as the whole second, the civil year, month and day, and the
+    /// second of that day (Howard Hinnant's civil-from-days), for both ISO writers.
+    private static func civil(_ t: Double) -> (whole: Double, year: Int, month: Int, day: Int, second: Int) {
         let whole = t.rounded(.down)
         let days = Int((whole / 86_400).rounded(.down))
         let secs = Int(whole) - days * 86_400
-        // Civil from days (Howard Hinnant).
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -264,7 +252,13 @@ public enum ResultEncoding {
         let mp = (5 * doy + 2) / 153
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        return (whole, yoe + era * 400 + (m <= 2 ? 1 : 0), m, d, secs)
+    }
+
+    /// An instant as ISO 8601 UTC with seconds (`2024-05-15T13:30:00Z`), fractional when needed.
+    static func isoString(_ date: Date) -> String {
+        let t = date.timeIntervalSince1970
+        let (whole, y, m, d, secs) = civil(t)
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         var s = "\(y)-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs % 3600 / 60)):\(two(secs % 60))"
         let frac = t - whole
