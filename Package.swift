@@ -19,8 +19,9 @@ let package = Package(
         .executable(name: "geofare", targets: ["geofare"]),
     ],
     // `swift build --traits PostgreSQL` builds the `geofare` command with the PostgreSQL store
-    // (`--store postgres://...`); the default build leaves out SwiftNIO and PostgresNIO, which
-    // take most of a first build's time.
+    // (`--store postgres://...`); by default `geofare` (`swift run geofare`) and a consumer of the
+    // other products leave out SwiftNIO and PostgresNIO, which take most of a first build's time
+    // (a plain `swift build` of every target still compiles the GeoFarePostgres library).
     traits: [
         .trait(name: "PostgreSQL", description: "The PostgreSQL party store in the geofare command and its tests (SwiftNIO, PostgresNIO)."),
         .default(enabledTraits: []),
