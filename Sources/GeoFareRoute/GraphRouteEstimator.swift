@@ -75,8 +75,10 @@ public final class GraphRouteEstimator: RouteEstimator {
             let a = points[i], b = points[i + 1]
             let path: GraphPath
             do {
-                let starts = try router.snap(a, maxDistanceMeters: request.maxSnapMeters, field: i == 0 ? "from" : "via[\(i - 1)]")
-                let ends = try router.snap(b, maxDistanceMeters: request.maxSnapMeters, field: i == points.count - 2 ? "to" : "via[\(i)]")
+                var starts = try router.snap(a, maxDistanceMeters: request.maxSnapMeters, field: i == 0 ? "from" : "via[\(i - 1)]")
+                var ends = try router.snap(b, maxDistanceMeters: request.maxSnapMeters, field: i == points.count - 2 ? "to" : "via[\(i)]")
+                if request.approach(at: i) == .curb { starts = graph.curbSide(starts, of: a) }
+                if request.approach(at: i + 1) == .curb { ends = graph.curbSide(ends, of: b) }
                 path = try router.route(starts: starts, ends: ends, metric: metric, withGeometry: request.includeGeometry)
             } catch {
                 if request.fallbackWhenNoRoad && (error.code == .noRoadNearby || error.code == .noRoute) {
