@@ -187,8 +187,14 @@ public final class GraphRouteEstimator: RouteEstimator {
         let graph = graphs[g].graph
         var starts: [[SnapCandidate]] = [], ends: [[SnapCandidate]] = []
         do {
-            for (i, p) in request.sources.enumerated() { starts.append(try graph.snap(p, maxDistanceMeters: request.maxSnapMeters, field: "sources[\(i)]")) }
-            for (j, p) in request.targets.enumerated() { ends.append(try graph.snap(p, maxDistanceMeters: request.maxSnapMeters, field: "targets[\(j)]")) }
+            for (i, p) in request.sources.enumerated() {
+                let found = try graph.snap(p, maxDistanceMeters: request.maxSnapMeters, field: "sources[\(i)]")
+                starts.append(i < request.sourceApproaches.count && request.sourceApproaches[i] == .curb ? graph.curbSide(found, of: p) : found)
+            }
+            for (j, p) in request.targets.enumerated() {
+                let found = try graph.snap(p, maxDistanceMeters: request.maxSnapMeters, field: "targets[\(j)]")
+                ends.append(j < request.targetApproaches.count && request.targetApproaches[j] == .curb ? graph.curbSide(found, of: p) : found)
+            }
         } catch {
             if request.fallbackWhenNoRoad && error.code == .noRoadNearby { return try fallback.matrix(request) }
             throw error

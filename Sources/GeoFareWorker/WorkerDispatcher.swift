@@ -269,6 +269,8 @@ public final class WorkerDispatcher: @unchecked Sendable {
         let sources = try sourceList.enumerated().map { i, v throws(GeoFareError) in try RequestFields.coordinate(v, path: "sources[\(i)]") }
         let targets = try targetList.enumerated().map { i, v throws(GeoFareError) in try RequestFields.coordinate(v, path: "targets[\(i)]") }
         var r = MatrixRequest(sources: sources, targets: targets, departure: try f.time("depart_at") ?? Date())
+        r.sourceApproaches = try sourceList.enumerated().map { i, v throws(GeoFareError) in try RequestFields.approach(v, path: "sources[\(i)]") }
+        r.targetApproaches = try targetList.enumerated().map { j, v throws(GeoFareError) in try RequestFields.approach(v, path: "targets[\(j)]") }
         if let m = try f.optionalString("metric") {
             guard let metric = RouteMetric(rawValue: m) else { throw GeoFareError(code: .invalidValue, message: "metric is fastest or shortest, got '\(m)'", field: "metric") }
             r.metric = metric

@@ -201,6 +201,12 @@ struct GraphRoutingTests {
         let badVia = try #require(worker.call(#"{"id":6,"op":"route",\#(trip(nil)),"via":[\#(point(request.origin, "left"))]}"#))
         #expect(badVia["error"]?["field"]?.string == "via[0].approach", "\(JSONWriter.string(badVia))")
         #expect(worker.call(#"{"id":7,"op":"route",\#(trip("curb"))}"#)?["result"]?["distance_m"]?.double == curb.distanceMeters)
+        // matrix: the same per source and target
+        let cells = #""sources":[\#(point(request.origin, "curb"))],"targets":[\#(point(request.destination, "curb"))],"depart_at":"\#(depart)","metric":"shortest","no_road":"error""#
+        let matrix = try #require(worker.call(#"{"id":8,"op":"matrix",\#(cells)}"#)?["result"])
+        #expect(matrix["distance_m"]?.array?.first?.array?.first?.double.map { abs($0 - curb.distanceMeters) <= 1e-6 } == true, "\(JSONWriter.string(matrix))")
+        let badCell = try #require(worker.call(#"{"id":9,"op":"matrix","sources":[\#(point(request.origin, nil))],"targets":[\#(point(request.destination, "curbside"))]}"#))
+        #expect(badCell["error"]?["code"]?.string == "invalid_value" && badCell["error"]?["field"]?.string == "targets[0].approach", "\(JSONWriter.string(badCell))")
     }
 
     @Test("matrix on a graph: worker cells equal the worker's route for each pair, both metrics; request_too_large beyond 10,000 cells; circuity-v2 without a graph; geofare matrix --json the same tables",
