@@ -151,7 +151,7 @@ let package = Package(
         .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute", "GeoFareTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareCLITests",
-            dependencies: ["geofare", "GeoFareFare", "GeoFareRoute", "GeoFareCore", "GeoFareText", "GeoFareTestSupport"],
+            dependencies: ["geofare", "GeoFareFare", "GeoFareRoute", "GeoFareGraph", "GeoFareCore", "GeoFareText", "GeoFareTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),

@@ -66,6 +66,9 @@ public struct FareRequest: Sendable {
     public var metric: RouteMetric = .fastest
     public var includeGeometry = false
     public var fallbackWhenNoRoad = true
+    /// How the route may leave or reach each point (origin, stops, destination), as
+    /// ``RouteRequest/approaches``.
+    public var approaches: [RouteApproach] = []
     /// Refuse instead of assuming: where no source settles the tariff (an origin in a province
     /// whose data names no tariff group for it: `unknown_tariff_group`; a departure before the
     /// tariff's first modelled version: `no_tariff_version`, or in a month whose day of change no

@@ -133,6 +133,7 @@ public struct TripPricer: Sendable {
             r.metric = request.metric
             r.includeGeometry = request.includeGeometry
             r.fallbackWhenNoRoad = request.fallbackWhenNoRoad
+            r.approaches = request.approaches
             return try estimator.estimate(r)
         } catch {
             throw error

@@ -75,8 +75,10 @@ public final class GraphRouteEstimator: RouteEstimator {
             let a = points[i], b = points[i + 1]
             let path: GraphPath
             do {
-                let starts = try router.snap(a, maxDistanceMeters: request.maxSnapMeters, field: i == 0 ? "from" : "via[\(i - 1)]")
-                let ends = try router.snap(b, maxDistanceMeters: request.maxSnapMeters, field: i == points.count - 2 ? "to" : "via[\(i)]")
+                var starts = try router.snap(a, maxDistanceMeters: request.maxSnapMeters, field: i == 0 ? "from" : "via[\(i - 1)]")
+                var ends = try router.snap(b, maxDistanceMeters: request.maxSnapMeters, field: i == points.count - 2 ? "to" : "via[\(i)]")
+                if request.approach(at: i) == .curb { starts = graph.curbSide(starts, of: a) }
+                if request.approach(at: i + 1) == .curb { ends = graph.curbSide(ends, of: b) }
                 path = try router.route(starts: starts, ends: ends, metric: metric, withGeometry: request.includeGeometry)
             } catch {
                 if request.fallbackWhenNoRoad && (error.code == .noRoadNearby || error.code == .noRoute) {
@@ -185,8 +187,14 @@ public final class GraphRouteEstimator: RouteEstimator {
         let graph = graphs[g].graph
         var starts: [[SnapCandidate]] = [], ends: [[SnapCandidate]] = []
         do {
-            for (i, p) in request.sources.enumerated() { starts.append(try graph.snap(p, maxDistanceMeters: request.maxSnapMeters, field: "sources[\(i)]")) }
-            for (j, p) in request.targets.enumerated() { ends.append(try graph.snap(p, maxDistanceMeters: request.maxSnapMeters, field: "targets[\(j)]")) }
+            for (i, p) in request.sources.enumerated() {
+                let found = try graph.snap(p, maxDistanceMeters: request.maxSnapMeters, field: "sources[\(i)]")
+                starts.append(i < request.sourceApproaches.count && request.sourceApproaches[i] == .curb ? graph.curbSide(found, of: p) : found)
+            }
+            for (j, p) in request.targets.enumerated() {
+                let found = try graph.snap(p, maxDistanceMeters: request.maxSnapMeters, field: "targets[\(j)]")
+                ends.append(j < request.targetApproaches.count && request.targetApproaches[j] == .curb ? graph.curbSide(found, of: p) : found)
+            }
         } catch {
             if request.fallbackWhenNoRoad && error.code == .noRoadNearby { return try fallback.matrix(request) }
             throw error

@@ -25,6 +25,9 @@ public struct RouteRequest: Sendable {
     public var fallbackWhenNoRoad = true
     /// The largest distance a point is moved onto a road, metres.
     public var maxSnapMeters = 200.0
+    /// How the route may leave or reach each point, in ``points`` order (origin, stops,
+    /// destination); a missing entry is ``RouteApproach/unrestricted``. Only a road graph heeds it.
+    public var approaches: [RouteApproach] = []
 
     public init(origin: Coordinate, via: [Coordinate] = [], destination: Coordinate, departure: Date, businessZone: GeoPolygon? = nil, profile: String? = nil) {
         self.origin = origin
@@ -37,6 +40,19 @@ public struct RouteRequest: Sendable {
 
     /// The points in order: origin, stops, destination.
     public var points: [Coordinate] { [origin] + via + [destination] }
+
+    /// The approach of point `i` of ``points`` (``RouteApproach/unrestricted`` where none is given).
+    public func approach(at i: Int) -> RouteApproach { i < approaches.count ? approaches[i] : .unrestricted }
+}
+
+/// How a road-graph route may leave or reach a point.
+public enum RouteApproach: String, Sendable, Hashable, CaseIterable {
+    /// Either direction of the point's road (the default).
+    case unrestricted
+    /// At the kerb: on a two-way road only in the direction that has the point on its right-hand
+    /// side (traffic drives on the right, as in Korea and the US); one-way roads, and a point on
+    /// the centre line, are unaffected (see `RoadGraph.curbSide(_:of:)`).
+    case curb
 }
 
 /// What a road-graph route minimises.

@@ -20,6 +20,10 @@ public struct MatrixRequest: Sendable {
     public var fallbackWhenNoRoad = true
     /// The largest distance a point is moved onto a road, metres.
     public var maxSnapMeters = 200.0
+    /// How the trips leave each source and reach each target (see ``RouteRequest/approaches``);
+    /// a missing entry is ``RouteApproach/unrestricted``. Only a road graph heeds them.
+    public var sourceApproaches: [RouteApproach] = []
+    public var targetApproaches: [RouteApproach] = []
 
     public init(sources: [Coordinate], targets: [Coordinate], departure: Date, metric: RouteMetric = .fastest, profile: String? = nil) {
         self.sources = sources

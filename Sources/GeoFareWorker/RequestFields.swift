@@ -1,5 +1,6 @@
 import Foundation
 import GeoFareCore
+import GeoFareRoute
 import GeoFareText
 
 /// Typed, path-aware access to the fields of a request object: every error names the JSON path
@@ -91,6 +92,19 @@ struct RequestFields {
         do { return try Coordinate(latitude: lat, longitude: lon) } catch {
             throw error.prefixed(path)
         }
+    }
+
+    /// The optional `approach` of a point object (`{"lat", "lon", "approach"}`): `unrestricted`
+    /// (the default) or `curb`.
+    /// - Throws: `invalid_value` naming `path.approach` for any other value, `wrong_type` for a non-string.
+    static func approach(_ v: JSONValue, path: String) throws(GeoFareError) -> RouteApproach {
+        guard let o = v.object else { return .unrestricted }
+        let f = RequestFields(o, path: path)
+        guard let s = try f.optionalString("approach") else { return .unrestricted }
+        guard let a = RouteApproach(rawValue: s) else {
+            throw GeoFareError(code: .invalidValue, message: "approach is unrestricted or curb, got '\(s)'", field: f.at("approach"))
+        }
+        return a
     }
 
     /// An ISO 8601 time with offset; `nil` when absent.

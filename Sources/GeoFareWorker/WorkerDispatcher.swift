@@ -230,6 +230,12 @@ public final class WorkerDispatcher: @unchecked Sendable {
             }
         }
         var r = FareRequest(from: origin, via: via, to: destination, departure: departure, tariff: try f.optionalString("tariff"))
+        var approaches = [try RequestFields.approach(try f.value("from"), path: "from")]
+        if f.has("via") {
+            for (i, v) in try f.array("via", maxCount: RouteRequest.maxStops).enumerated() { approaches.append(try RequestFields.approach(v, path: "via[\(i)]")) }
+        }
+        approaches.append(try RequestFields.approach(try f.value("to"), path: "to"))
+        if approaches.contains(.curb) { r.approaches = approaches }
         if let m = try f.optionalString("metric") {
             guard let metric = RouteMetric(rawValue: m) else { throw GeoFareError(code: .invalidValue, message: "metric is fastest or shortest, got '\(m)'", field: "metric") }
             r.metric = metric
@@ -263,6 +269,8 @@ public final class WorkerDispatcher: @unchecked Sendable {
         let sources = try sourceList.enumerated().map { i, v throws(GeoFareError) in try RequestFields.coordinate(v, path: "sources[\(i)]") }
         let targets = try targetList.enumerated().map { i, v throws(GeoFareError) in try RequestFields.coordinate(v, path: "targets[\(i)]") }
         var r = MatrixRequest(sources: sources, targets: targets, departure: try f.time("depart_at") ?? Date())
+        r.sourceApproaches = try sourceList.enumerated().map { i, v throws(GeoFareError) in try RequestFields.approach(v, path: "sources[\(i)]") }
+        r.targetApproaches = try targetList.enumerated().map { j, v throws(GeoFareError) in try RequestFields.approach(v, path: "targets[\(j)]") }
         if let m = try f.optionalString("metric") {
             guard let metric = RouteMetric(rawValue: m) else { throw GeoFareError(code: .invalidValue, message: "metric is fastest or shortest, got '\(m)'", field: "metric") }
             r.metric = metric

@@ -22,6 +22,7 @@ struct RouteCommand: ParsableCommand {
     @Option(help: "The tariff whose business zone splits the segments (default: by the origin).") var tariff: String?
     @Flag(help: "Print the route as JSON (the worker's route result).") var json = false
     @Option(help: "On a road graph: fastest (default) or shortest.") var metric: String = "fastest"
+    @Option(help: "On a road graph: unrestricted (default) or curb: leave the origin and reach every stop and the destination with the point on the right-hand (kerb) side of a two-way road.") var approach: String = "unrestricted"
     @Flag(help: "With --json: include the road geometry ([lon, lat] points) when a road graph drives the route.") var geometry = false
     @Option(help: "Also draw the route (legs, and segments coloured inside/outside the tariff zone) as an SVG picture into this file.") var svg: String?
     @OptionGroup var data: DataOptions
@@ -35,6 +36,8 @@ struct RouteCommand: ParsableCommand {
                                 departure: when, tariff: tariff)
             guard let m = RouteMetric(rawValue: metric) else { throw ValidationError("--metric is fastest or shortest, got '\(metric)'") }
             r.metric = m
+            guard let a = RouteApproach(rawValue: approach) else { throw ValidationError("--approach is unrestricted or curb, got '\(approach)'") }
+            if a == .curb { r.approaches = Array(repeating: a, count: via.count + 2) }
             r.includeGeometry = geometry || svg != nil
             // Outside every tariff region (and with no tariff named) the route is still estimated, with no zone.
             let route = try pricer.route(r, anywhere: true)

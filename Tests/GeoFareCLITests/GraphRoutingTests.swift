@@ -151,6 +151,64 @@ struct GraphRoutingTests {
         #expect(version["graphs"]?.array?.first?["file"]?.string == graph.path)
     }
 
+    @Test("approach curb on route, fare and the command line: the library's answer, different from unrestricted where the kerb side matters; an unknown approach is invalid_value naming its field",
+          .enabled(if: SharedData.runs("osm"), "needs ../shared/data/osm beside the checkout"))
+    func curbApproach() throws {
+        let graph = try Self.build("seoul_mapo.osm.pbf")
+        defer { try? FileManager.default.removeItem(at: graph) }
+        let library = try GraphRouteEstimator(paths: [graph.path], fallback: CircuityRouteEstimator())
+        let depart = "2024-05-15T14:00:00+09:00"
+        // points 3–20 m from random spots of the box, until the kerb side changes a shortest route
+        var rng = SeededGenerator(seed: 1_819)
+        var found: (RouteRequest, Route, Route)?
+        for _ in 0..<400 where found == nil {
+            let a = try Coordinate(latitude: .random(in: 37.543...37.566, using: &rng), longitude: .random(in: 126.935...126.965, using: &rng))
+            let b = try Coordinate(latitude: .random(in: 37.543...37.566, using: &rng), longitude: .random(in: 126.935...126.965, using: &rng))
+            var r = RouteRequest(origin: a, destination: b, departure: ISO8601.parse(depart)!)
+            r.metric = .shortest
+            r.fallbackWhenNoRoad = false
+            guard let free = try? library.estimate(r) else { continue }
+            r.approaches = [.curb, .curb]
+            let curb = try library.estimate(r)
+            #expect(curb.distanceMeters >= free.distanceMeters - 0.01)
+            if curb.distanceMeters > free.distanceMeters + 5 { found = (r, free, curb) }
+        }
+        let (request, free, curb) = try #require(found)
+        let worker = try WorkerProcess(arguments: ["--db", ":memory:", "--graph", graph.path])
+        defer { worker.closeInput(); _ = worker.wait() }
+        func point(_ c: Coordinate, _ approach: String?) -> String {
+            #"{"lat":\#(c.latitude),"lon":\#(c.longitude)\#(approach.map { #","approach":"\#($0)""# } ?? "")}"#
+        }
+        func trip(_ approach: String?) -> String {
+            #""from":\#(point(request.origin, approach)),"to":\#(point(request.destination, approach)),"depart_at":"\#(depart)","metric":"shortest","no_road":"error""#
+        }
+        let wireFree = try #require(worker.call(#"{"id":1,"op":"route",\#(trip(nil))}"#)?["result"])
+        let wireUnrestricted = try #require(worker.call(#"{"id":2,"op":"route",\#(trip("unrestricted"))}"#)?["result"])
+        let wireCurb = try #require(worker.call(#"{"id":3,"op":"route",\#(trip("curb"))}"#)?["result"])
+        #expect(wireFree["distance_m"]?.double == free.distanceMeters && wireUnrestricted["distance_m"]?.double == free.distanceMeters)
+        #expect(wireCurb["distance_m"]?.double == curb.distanceMeters)
+        // fare by coordinates prices the curb route
+        let fare = try #require(worker.call(#"{"id":4,"op":"fare",\#(trip("curb")),"route":true}"#)?["result"])
+        #expect(fare["route"]?["distance_m"]?.double == curb.distanceMeters, "\(JSONWriter.string(fare))")
+        // the command line: --approach curb for every point
+        let cli = try GeoFareBinary.run(["route", "--from", "\(request.origin.latitude),\(request.origin.longitude)", "--to", "\(request.destination.latitude),\(request.destination.longitude)",
+                                         "--at", depart, "--metric", "shortest", "--graph", graph.path, "--approach", "curb", "--json"])
+        #expect(cli.status == 0, "\(cli.stderr)")
+        #expect(try JSONParser.parse(Array(cli.stdout.utf8.dropLast())).object?["distance_m"]?.double == curb.distanceMeters)
+        // an unknown approach, on a stop too: a typed error naming the field, and the worker goes on
+        let bad = try #require(worker.call(#"{"id":5,"op":"route",\#(trip("kerb"))}"#))
+        #expect(bad["error"]?["code"]?.string == "invalid_value" && bad["error"]?["field"]?.string == "from.approach", "\(JSONWriter.string(bad))")
+        let badVia = try #require(worker.call(#"{"id":6,"op":"route",\#(trip(nil)),"via":[\#(point(request.origin, "left"))]}"#))
+        #expect(badVia["error"]?["field"]?.string == "via[0].approach", "\(JSONWriter.string(badVia))")
+        #expect(worker.call(#"{"id":7,"op":"route",\#(trip("curb"))}"#)?["result"]?["distance_m"]?.double == curb.distanceMeters)
+        // matrix: the same per source and target
+        let cells = #""sources":[\#(point(request.origin, "curb"))],"targets":[\#(point(request.destination, "curb"))],"depart_at":"\#(depart)","metric":"shortest","no_road":"error""#
+        let matrix = try #require(worker.call(#"{"id":8,"op":"matrix",\#(cells)}"#)?["result"])
+        #expect(matrix["distance_m"]?.array?.first?.array?.first?.double.map { abs($0 - curb.distanceMeters) <= 1e-6 } == true, "\(JSONWriter.string(matrix))")
+        let badCell = try #require(worker.call(#"{"id":9,"op":"matrix","sources":[\#(point(request.origin, nil))],"targets":[\#(point(request.destination, "curbside"))]}"#))
+        #expect(badCell["error"]?["code"]?.string == "invalid_value" && badCell["error"]?["field"]?.string == "targets[0].approach", "\(JSONWriter.string(badCell))")
+    }
+
     @Test("matrix on a graph: worker cells equal the worker's route for each pair, both metrics; request_too_large beyond 10,000 cells; circuity-v2 without a graph; geofare matrix --json the same tables",
           .enabled(if: SharedData.runs("osm"), "needs ../shared/data/osm beside the checkout"))
     func matrixOp() throws {
