@@ -147,8 +147,9 @@ public struct TariffVersion: Sendable, Hashable {
     public let chargeUnit: ChargeUnit
     public let night: [NightWindow]
     /// Percent added to units that tick outside the business zone (시계외), or `nil` when no
-    /// source gives it: pricing a trip with a segment outside the zone then fails with
-    /// `unknown_out_of_zone_rate` instead of guessing.
+    /// source gives it: a trip with a segment outside the zone is then priced at 0 % as
+    /// ``TariffBasis/assumed`` (``TripPricer``), or fails with `unknown_out_of_zone_rate` when
+    /// ``FareRequest/strict``.
     public internal(set) var outOfZoneRatePercent: Int?
     /// A cap on night + out-of-zone rates combined (Daegu: 40), if any.
     public let maxCombinedRatePercent: Int?
