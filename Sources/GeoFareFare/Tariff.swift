@@ -131,7 +131,7 @@ public struct TariffVersion: Sendable, Hashable {
     public let startsAtPeriodStart: Bool
     /// The `effective_from` (or `effective_month`) text as written in the file, used as the version
     /// label; for `in_force_on`, "in force on YYYY-MM-DD".
-    public let label: String
+    public internal(set) var label: String
     public let sources: [String]
     /// Fields of this version known only from secondary sources.
     public let secondary: [String]
@@ -147,9 +147,10 @@ public struct TariffVersion: Sendable, Hashable {
     public let chargeUnit: ChargeUnit
     public let night: [NightWindow]
     /// Percent added to units that tick outside the business zone (시계외), or `nil` when no
-    /// source gives it: pricing a trip with a segment outside the zone then fails with
-    /// `unknown_out_of_zone_rate` instead of guessing.
-    public let outOfZoneRatePercent: Int?
+    /// source gives it: a trip with a segment outside the zone is then priced at 0 % as
+    /// ``TariffBasis/assumed`` (``TripPricer``), or fails with `unknown_out_of_zone_rate` when
+    /// ``FareRequest/strict``.
+    public internal(set) var outOfZoneRatePercent: Int?
     /// A cap on night + out-of-zone rates combined (Daegu: 40), if any.
     public let maxCombinedRatePercent: Int?
     /// The surcharged base fare is rounded half-up to a multiple of this.

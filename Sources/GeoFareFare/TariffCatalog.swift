@@ -36,6 +36,10 @@ public final class TariffCatalog: Sendable {
     /// Group-only provinces whose data names the tariff an unplaced origin is priced on
     /// (a tariff file's `assumed_for`): zone id → that tariff and how it is named.
     private let assumedByProvince: [String: (tariff: Int, entry: Tariff.AssumedFor)]
+    /// By currency: the highest out-of-zone (시계외) rate any version of any tariff in that
+    /// currency gives, and the tariffs giving it (sorted ids): the top of the band where a
+    /// version gives none (``assumedOutOfZoneRate(_:)``).
+    let highestOutOfZoneRate: [String: (percent: Int, tariffs: [String])]
 
     /// Loads `tariffs/*.json`, `zones/*.geojson` and the slow-time model
     /// (``SlowTimeModel/path``) from a data catalog.
@@ -122,6 +126,13 @@ public final class TariffCatalog: Sendable {
             }
         }
         self.assumedByProvince = assumed
+        var highest: [String: (percent: Int, tariffs: [String])] = [:]
+        for t in sorted {
+            guard let rate = t.versions.compactMap(\.outOfZoneRatePercent).max() else { continue }
+            let h = highest[t.currency]
+            if h == nil || rate > h!.percent { highest[t.currency] = (rate, [t.id]) } else if rate == h!.percent { highest[t.currency]!.tariffs.append(t.id) }
+        }
+        self.highestOutOfZoneRate = highest
         self.meters = sorted.map { t in
             let clock = LocalClock(timeZone: t.timeZone)
             return t.versions.map { Meter(tariff: t, version: $0, clock: clock) }
@@ -145,6 +156,7 @@ public final class TariffCatalog: Sendable {
         isRegular = other.isRegular
         groupOnlyProvinces = other.groupOnlyProvinces
         assumedByProvince = other.assumedByProvince
+        highestOutOfZoneRate = other.highestOutOfZoneRate
         meters = other.meters.map { $0.map { $0.copy() } }
         versionTables = other.versionTables
     }

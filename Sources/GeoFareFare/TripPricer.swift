@@ -193,7 +193,7 @@ public struct TripPricer: Sendable {
         }
         let tariff = try resolveTariff(request)
         var route = try route(request, tariff: tariff.index)
-        let resolved = try checkedMeter(request, resolved: tariff)
+        let resolved = try checkedMeter(request, resolved: tariff, route: route.segments)
         let meter = resolved.meter
         var fare = request
         if !roadDerivedSlowTime.contains(route.estimator) && engine.catalog.slowTime != nil {
@@ -230,8 +230,11 @@ public struct TripPricer: Sendable {
     /// Unless the request is ``FareRequest/strict``, a departure with no version known to be in
     /// force takes the most likely one (``TariffCatalog/assumedMeter(tariffAt:at:)``), and an
     /// origin that took its province's assumed tariff has the province's other group tariffs in
-    /// force then as further candidates.
-    private func checkedMeter(_ request: FareRequest, resolved: ResolvedTariff? = nil) throws(GeoFareError) -> ResolvedMeter {
+    /// force then as further candidates; and a trip that leaves the business zone of a version
+    /// with no known out-of-zone rate is priced at 0 % with the highest rate in the data as a
+    /// further candidate (``TariffCatalog/assumedOutOfZoneRate(_:)``).
+    /// - Parameter route: a trip by coordinates' route segments (which say which run outside).
+    private func checkedMeter(_ request: FareRequest, resolved: ResolvedTariff? = nil, route: [TripSegment]? = nil) throws(GeoFareError) -> ResolvedMeter {
         try engine.validate(request)
         let tariff: ResolvedTariff
         if let resolved { tariff = resolved } else { tariff = try resolveTariff(request) }
@@ -245,7 +248,27 @@ public struct TripPricer: Sendable {
             // is no candidate).
             out.others += tariff.others.compactMap { try? catalog.meter(tariffAt: $0, at: request.departure) }
         }
+        if !request.strict, out.meter.version.outOfZoneRatePercent == nil {
+            assumeOutOfZoneRate(&out, leaving: route ?? Self.segments(of: request.trip))
+        }
         return out
+    }
+
+    /// Where a trip leaves the business zone of a version that gives no out-of-zone rate: that
+    /// meter priced at 0 %, the top rate a further candidate of the band, and the assumption
+    /// saying so (after any other). Other candidates giving no rate stay out of the band, as
+    /// before (``widen(_:low:high:others:)``).
+    private func assumeOutOfZoneRate(_ out: inout ResolvedMeter, leaving segments: [TripSegment]) {
+        guard segments.contains(where: \.outsideZone), let a = engine.catalog.assumedOutOfZoneRate(out.meter) else { return }
+        out.meter = a.priced
+        if let top = a.top { out.others.append(top) }
+        out.assumption = [out.assumption, a.why].compactMap { $0 }.joined(separator: "; ")
+    }
+
+    /// A trip's segments as given (none for a distance/duration trip: it never leaves a zone).
+    private static func segments(of trip: FareRequest.Trip) -> [TripSegment] {
+        if case let .segments(list) = trip { return list }
+        return []
     }
 
     /// The band of an assumed fare widened to the other candidates: the trip priced on each

@@ -18,8 +18,9 @@ struct FareCommand: ParsableCommand {
         --tariff the origin's region picks it (coordinates only). Money is in the tariff's
         currency: whole won for KRW, cents shown as dollars for USD. Where no source settles the
         tariff (a Gyeonggi city no source places in a group, a date before a tariff's first
-        modelled version) the fare is priced on the most likely one and says so (tariff basis:
-        assumed, and why); --strict refuses instead.
+        modelled version) the fare is priced on the most likely one, and where no source gives a
+        tariff's out-of-city rate a trip leaving its zone is priced without it (0 %); either says
+        so (tariff basis: assumed, and why); --strict refuses instead.
 
         Example: geofare fare --from 37.5665,126.9780 --to 37.4979,127.0276 --at 2024-05-15T22:30:00+09:00 --party 3
         """

@@ -123,7 +123,7 @@ struct FareCSVTests {
         let rows = try records(r.stdout), strictRows = try records(strict.stdout)
         let header = try #require(rows.first)
         #expect(Array(header.suffix(4)) == ["tariff", "error", "tariff_basis", "assumption"])
-        try #require(rows.count == 10 && strictRows.count == 10)
+        try #require(rows.count == 12 && strictRows.count == 12)
         let basis = Dictionary(uniqueKeysWithValues: rows.dropFirst().map { ($0[0], ($0[$0.count - 3], $0[$0.count - 2], $0[$0.count - 1])) })
         let strictBasis = Dictionary(uniqueKeysWithValues: strictRows.dropFirst().map { ($0[0], ($0[$0.count - 3], $0[$0.count - 2], $0[$0.count - 1])) })
         for id in ["S1", "U1"] {
@@ -134,7 +134,9 @@ struct FareCSVTests {
                                 ("G2", "unknown_tariff_group", "Gyeonggi standard group (kr-gyeonggi/regular): no source names"),
                                 ("W1", "no_tariff_version", "priced on its earliest modelled version"),
                                 ("W2", "no_tariff_version", "priced on its earliest modelled version"),
-                                ("J1", "tariff_version_uncertain", "on a day no source gives")] {
+                                ("J1", "tariff_version_uncertain", "on a day no source gives"),
+                                ("O1", "unknown_out_of_zone_rate", "no source gives kr-jeonbuk/regular's out-of-zone (시계외) rate in version 2023-08-01T00:00:00+09:00: priced without it (0 %)"),
+                                ("O2", "no_tariff_version", "fares before it were likely lower; no source gives kr-jeonbuk/regular's out-of-zone (시계외) rate in version 2019-05")] {
             let (error, b, assumption) = basis[id]!
             #expect(error == "" && b == "assumed" && assumption.contains(why), "\(id): \(assumption)")
             let (strictError, sb, sa) = strictBasis[id]!

@@ -179,14 +179,17 @@ struct TariffByLocationTests {
         }
     }
 
-    @Test("A routed trip leaving a zone whose out-of-city rate no source gives is refused; inside it is priced")
+    @Test("A routed trip leaving a zone whose out-of-city rate no source gives is refused under strict, else priced at 0 % and assumed; inside it is priced")
     func routedOutOfZone() throws {
         let chuncheon = Coordinate(uncheckedLatitude: 37.8813, longitude: 127.7298)
         let seoul = Coordinate(uncheckedLatitude: 37.5665, longitude: 126.9780)
-        let error = try #require(throws: GeoFareError.self) {
-            try pricer.quote(FareRequest(from: chuncheon, to: seoul, departure: at("2025-05-14T14:00:00+09:00")))
-        }
+        var strict = FareRequest(from: chuncheon, to: seoul, departure: at("2025-05-14T14:00:00+09:00"))
+        strict.strict = true
+        let error = try #require(throws: GeoFareError.self) { try pricer.quote(strict) }
         #expect(error.code == .unknownOutOfZoneRate)
+        // Not strict: priced without the surcharge, and it says so (issue 19).
+        let assumed = try pricer.quote(FareRequest(from: chuncheon, to: seoul, departure: at("2025-05-14T14:00:00+09:00"))).quote
+        #expect(assumed.tariffBasis == .assumed && assumed.assumption?.hasPrefix("no source gives kr-gangwon/regular's out-of-zone (시계외) rate") == true)
         // Inside Chuncheon the 2024 Gangwon tariff prices the trip.
         let (q, _) = try pricer.quote(FareRequest(from: chuncheon, to: Coordinate(uncheckedLatitude: 37.8650, longitude: 127.7200),
                                             departure: at("2025-05-14T14:00:00+09:00")))

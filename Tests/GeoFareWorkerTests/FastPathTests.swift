@@ -61,9 +61,10 @@ struct FastPathTests {
         let dispatcher = try WorkerDispatcher(pricer: TripPricer.standard(), parties: nil)
         let names = dispatcher.lane(0).tariffNames
         // Uijeongbu and Gwacheon (no source places them in a Gyeonggi group), Gwangju in 2020 (before
-        // its first modelled version), Seoul (sourced).
+        // its first modelled version), Seoul (sourced), Iksan to Gangnam (Jeonbuk's 시계외 rate in no source).
         let trips = [("37.7381", "127.0337", "2024-05-15T14:00:00+09:00", "assumed"), ("37.4292", "126.9876", "2023-08-01T23:30:00+09:00", "assumed"),
-                     ("35.1601", "126.8514", "2020-06-01T14:00:00+09:00", "assumed"), ("37.5665", "126.9780", "2024-05-15T22:30:00+09:00", "sourced")]
+                     ("35.1601", "126.8514", "2020-06-01T14:00:00+09:00", "assumed"), ("37.5665", "126.9780", "2024-05-15T22:30:00+09:00", "sourced"),
+                     ("35.9483", "126.9577", "2024-05-15T14:00:00+09:00", "assumed")]  // Iksan: Jeonbuk's out-of-city rate in no source
         for (lat, lon, when, basis) in trips {
             for strict in ["", #","strict":false"#, #","strict":true"#] {
                 let core = #""op":"fare","from":{"lat":\#(lat),"lon":\#(lon)},"to":{"lat":37.4979,"lon":127.0276},"depart_at":"\#(when)","party_size":2\#(strict)"#
@@ -74,7 +75,7 @@ struct FastPathTests {
                 let b = String(decoding: general.withUnsafeBytes { dispatcher.respond(toLine: $0) }, as: UTF8.self)
                 #expect(a == b)
                 if strict == #","strict":true"# && basis == "assumed" {
-                    let code = lat == "35.1601" ? "no_tariff_version" : "unknown_tariff_group"
+                    let code = lat == "35.1601" ? "no_tariff_version" : lat == "35.9483" ? "unknown_out_of_zone_rate" : "unknown_tariff_group"
                     #expect(a.contains(#""ok":false"#) && a.contains(#""code":"\#(code)""#), "\(a)")
                 } else if basis == "assumed" {
                     #expect(a.contains(#","tariff_basis":"assumed","assumption":""#) && a.hasSuffix("\"}}\n"), "\(a)")
