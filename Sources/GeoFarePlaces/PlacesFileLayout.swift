@@ -1,22 +1,8 @@
-/// The layout of a places index file: the graph file's container (``GeoFareGraph/GraphFileWriter``
-/// writes both) with its own magic, all integers little-endian:
-///
-/// ```
-/// 0   magic "GEOFAREP" (8 bytes)
-/// 8   format version, UInt32 (``currentVersion``)
-/// 12  section count, UInt32
-/// 16  file length in bytes, UInt64
-/// 24  CRC-32 (IEEE, zlib's crc32) of bytes 32..<file length, UInt32
-/// 28  reserved, 0
-/// 32  section table: per section id UInt32, alignment UInt32, offset UInt64, length UInt64 (24 bytes)
-///     then the sections, each at an offset that is a multiple of 8
-/// ```
+/// The layout of a places index file: the graph file's container (``GeoFareGraph/SectionFileLayout``;
+/// ``GeoFareGraph/GraphFileWriter`` writes both) with magic "GEOFAREP" and these sections.
 enum PlacesFileLayout {
     static let magic: [UInt8] = Array("GEOFAREP".utf8)
     static let currentVersion: UInt32 = 1
-    static let headerSize = 32
-    static let tableEntrySize = 24
-    static let alignment = 8
 
     enum Section {
         /// ``PlacesMetadata`` as JSON.

@@ -10,15 +10,14 @@ import Darwin
 /// A places index file opened read-only through `mmap`: search (``search(_:near:limit:typos:)``) and
 /// reverse look-up (``reverse(_:radiusMeters:)``) read the mapping in place; nothing is copied.
 ///
-/// Opening checks, in order: the magic, the format version, the length, the CRC-32 of everything
-/// after the header, the section table, then that every section is there with sizes and offsets
+/// Opening checks, in order: the container's (magic, format version, length, CRC-32 of everything
+/// after the header, section table: ``GeoFareGraph/MappedSectionFile``), then that every section is there with sizes and offsets
 /// that agree (so a file that passes cannot make a query read outside it). Immutable once
 /// open and safe to share across threads.
 public final class PlacesIndex: @unchecked Sendable {
     public let path: String
     public let metadata: PlacesMetadata
-    private let base: UnsafeRawPointer
-    private let length: Int
+    private let file: MappedSectionFile
 
     let latitudes: UnsafeBufferPointer<Int32>, longitudes: UnsafeBufferPointer<Int32>, kinds: UnsafeBufferPointer<UInt8>
     let textStart: UnsafeBufferPointer<UInt32>, text: UnsafeBufferPointer<UInt8>
@@ -32,7 +31,7 @@ public final class PlacesIndex: @unchecked Sendable {
     /// The number of search keys.
     public var keyCount: Int { keyPlace.count }
     /// The file size in bytes.
-    public var byteCount: Int { length }
+    public var byteCount: Int { file.length }
 
     /// Maps and checks the file at `path`.
     /// - Throws: ``GeoFareError`` `places_io` (cannot open or map), `places_not_a_places_file`
@@ -40,33 +39,17 @@ public final class PlacesIndex: @unchecked Sendable {
     ///   (checksum, section table, sizes or offsets); the field is the path.
     public init(path: String) throws(GeoFareError) {
         self.path = path
-        func error(_ code: ErrorCode, _ message: String) -> GeoFareError { GeoFareError(code: code, message: message, field: path) }
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw error(.placesIo, "cannot open '\(path)': \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw error(.placesIo, "cannot stat '\(path)'") }
-        let size = Int(st.st_size)
-        guard size > 0 else { throw error(.placesNotAPlacesFile, "'\(path)' is empty, not a places index") }
-        guard let m = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), m != MAP_FAILED else {
-            throw error(.placesIo, "cannot map '\(path)': \(String(cString: strerror(errno)))")
-        }
-        let p = UnsafeRawPointer(m)
-        let meta: PlacesMetadata, table: [UInt32: (offset: Int, length: Int)]
-        switch Self.check(p, size, "'\(path)'", error) {
-        case let .success(checked): (meta, table) = checked
-        case let .failure(failure):
-            munmap(m, size)
-            throw failure
-        }
-        base = p
-        length = size
-        metadata = meta
+        let file = try MappedSectionFile(path: path, format: Self.format)
         typealias S = PlacesFileLayout.Section
-        func view<T: BitwiseCopyable>(_ id: UInt32, _: T.Type) -> UnsafeBufferPointer<T> {
-            let s = table[id]!
-            return UnsafeBufferPointer(start: (p + s.offset).assumingMemoryBound(to: T.self), count: s.length / MemoryLayout<T>.stride)
+        let needed: [(UInt32, Int)] = [(S.latitudes, 4), (S.longitudes, 4), (S.kinds, 1), (S.textStart, 4), (S.text, 1), (S.keyStart, 4),
+                                       (S.keyBytes, 1), (S.keyPlace, 4), (S.keyFlags, 1), (S.keyName, 1), (S.cellKeys, 8), (S.cellStart, 4),
+                                       (S.cellItems, 4), (S.shapeStart, 4), (S.shapeLatitudes, 4), (S.shapeLongitudes, 4)]
+        for (id, stride) in needed {
+            guard let s = file.sections[id], s.length % stride == 0 else { throw file.corrupt("section \(id) is missing or not whole values") }
         }
+        metadata = try file.metadata(PlacesMetadata.self)
+        self.file = file
+        func view<T: BitwiseCopyable>(_ id: UInt32, _: T.Type) -> UnsafeBufferPointer<T> { file.view(id, as: T.self)! }
         latitudes = view(S.latitudes, Int32.self); longitudes = view(S.longitudes, Int32.self); kinds = view(S.kinds, UInt8.self)
         textStart = view(S.textStart, UInt32.self); text = view(S.text, UInt8.self)
         keyStart = view(S.keyStart, UInt32.self); keyBytes = view(S.keyBytes, UInt8.self)
@@ -74,62 +57,15 @@ public final class PlacesIndex: @unchecked Sendable {
         cellKeys = view(S.cellKeys, UInt64.self); cellStart = view(S.cellStart, UInt32.self); cellItems = view(S.cellItems, UInt32.self)
         shapeStart = view(S.shapeStart, UInt32.self); shapeLatitudes = view(S.shapeLatitudes, Int32.self)
         shapeLongitudes = view(S.shapeLongitudes, Int32.self)
-        if let problem = structureProblem() {
-            munmap(m, size)
-            throw error(.placesCorrupt, "'\(path)': \(problem)")
-        }
+        if let problem = structureProblem() { throw file.corrupt(problem) }
     }
 
-    deinit { munmap(UnsafeMutableRawPointer(mutating: base), length) }
-
-    /// The header, checksum, section table and metadata of a mapped file.
-    private static func check(_ p: UnsafeRawPointer, _ size: Int, _ path: String, _ error: (ErrorCode, String) -> GeoFareError)
-        -> Result<(PlacesMetadata, [UInt32: (offset: Int, length: Int)]), GeoFareError> {
-        typealias L = PlacesFileLayout
-        let bytes = UnsafeRawBufferPointer(start: p, count: size)
-        let prefix = min(size, L.magic.count)
-        guard bytes[0..<prefix].elementsEqual(L.magic[0..<prefix]) else {
-            return .failure(error(.placesNotAPlacesFile, "\(path) does not start with GEOFAREP: not a places index"))
-        }
-        guard size >= L.headerSize else { return .failure(error(.placesTruncated, "\(path) ends inside its header (\(size) bytes)")) }
-        let version = bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian
-        guard version == L.currentVersion else {
-            return .failure(error(.placesVersionUnsupported, "\(path) has places format version \(version); this build reads version \(L.currentVersion) (rebuild it)"))
-        }
-        let count = Int(bytes.loadUnaligned(fromByteOffset: 12, as: UInt32.self).littleEndian)
-        let declared = bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self).littleEndian
-        guard declared <= UInt64(Int.max), Int(declared) <= size else {
-            return .failure(error(.placesTruncated, "\(path) has \(size) bytes of the \(declared) its header declares"))
-        }
-        guard Int(declared) == size else { return .failure(error(.placesCorrupt, "\(path) has \(size) bytes but its header declares \(declared)")) }
-        var crc = CRC32()
-        crc.update(UnsafeRawBufferPointer(rebasing: bytes[L.headerSize...]))
-        let stored = bytes.loadUnaligned(fromByteOffset: 24, as: UInt32.self).littleEndian
-        guard crc.value == stored else { return .failure(error(.placesCorrupt, "\(path) fails its checksum (CRC-32 \(crc.value), stored \(stored))")) }
-        guard count <= (size - L.headerSize) / L.tableEntrySize else { return .failure(error(.placesCorrupt, "\(path) declares \(count) sections, more than fit")) }
-        var table: [UInt32: (offset: Int, length: Int)] = [:]
-        for i in 0..<count {
-            let e = L.headerSize + i * L.tableEntrySize
-            let id = bytes.loadUnaligned(fromByteOffset: e, as: UInt32.self).littleEndian
-            let off = bytes.loadUnaligned(fromByteOffset: e + 8, as: UInt64.self).littleEndian
-            let len = bytes.loadUnaligned(fromByteOffset: e + 16, as: UInt64.self).littleEndian
-            guard off % UInt64(L.alignment) == 0, off <= UInt64(size), len <= UInt64(size) - off else {
-                return .failure(error(.placesCorrupt, "\(path): section \(id) lies outside the file or is misaligned"))
-            }
-            table[id] = (Int(off), Int(len))
-        }
-        typealias S = L.Section
-        let needed: [(UInt32, Int)] = [(S.latitudes, 4), (S.longitudes, 4), (S.kinds, 1), (S.textStart, 4), (S.text, 1), (S.keyStart, 4),
-                                       (S.keyBytes, 1), (S.keyPlace, 4), (S.keyFlags, 1), (S.keyName, 1), (S.cellKeys, 8), (S.cellStart, 4),
-                                       (S.cellItems, 4), (S.shapeStart, 4), (S.shapeLatitudes, 4), (S.shapeLongitudes, 4)]
-        for (id, stride) in needed {
-            guard let s = table[id], s.length % stride == 0 else { return .failure(error(.placesCorrupt, "\(path): section \(id) is missing or not whole values")) }
-        }
-        guard let meta = table[S.metadata],
-              let decoded = try? JSONDecoder().decode(PlacesMetadata.self, from: Data(bytes: p + meta.offset, count: meta.length))
-        else { return .failure(error(.placesCorrupt, "\(path) has no readable metadata section")) }
-        return .success((decoded, table))
-    }
+    /// The container format of places indexes: magic `GEOFAREP`, this build's version, `places_*` codes.
+    static let format = SectionFileFormat(
+        magic: PlacesFileLayout.magic, version: PlacesFileLayout.currentVersion,
+        name: "places index", formatName: "places format", remedy: "rebuild it",
+        io: .placesIo, notThisFormat: .placesNotAPlacesFile, versionUnsupported: .placesVersionUnsupported,
+        truncated: .placesTruncated, corrupt: .placesCorrupt)
 
     /// What is inconsistent between the sections, or `nil` (one pass over the index arrays).
     private func structureProblem() -> String? {

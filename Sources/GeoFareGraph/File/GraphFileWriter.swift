@@ -46,16 +46,16 @@ public enum GraphFileWriter {
         try writeSectionFile(sections, to: path, version: version, magic: GraphFileLayout.magic)
     }
 
-    /// Lays out `sections` in the container of ``GraphFileLayout`` (header, section table,
+    /// Lays out `sections` in the container of ``SectionFileLayout`` (header, section table,
     /// 8-byte aligned sections, CRC-32), and writes the file atomically; another kind of file
     /// (the places index) passes its own 8-byte `magic` and `version`.
     /// - Throws: ``GeoFareError`` `graph_io` when the file cannot be written.
     public static func writeSectionFile(_ sections: [(id: UInt32, bytes: [UInt8])], to path: String,
                                         version: UInt32, magic: [UInt8]) throws(GeoFareError) {
         precondition(magic.count == 8, "a section file's magic is 8 bytes")
-        let a = GraphFileLayout.alignment
+        let a = SectionFileLayout.alignment
         func aligned(_ x: Int) -> Int { (x + a - 1) / a * a }
-        var offset = aligned(GraphFileLayout.headerSize + sections.count * GraphFileLayout.tableEntrySize)
+        var offset = aligned(SectionFileLayout.headerSize + sections.count * SectionFileLayout.tableEntrySize)
         var table: [UInt8] = []
         var offsets: [Int] = []
         for s in sections {
@@ -64,10 +64,10 @@ public enum GraphFileWriter {
             offset = aligned(offset + s.bytes.count)
         }
         let fileLength = offset
-        var body = [UInt8](repeating: 0, count: fileLength - GraphFileLayout.headerSize)
+        var body = [UInt8](repeating: 0, count: fileLength - SectionFileLayout.headerSize)
         body.replaceSubrange(0..<table.count, with: table)
         for (s, o) in zip(sections, offsets) {
-            body.replaceSubrange((o - GraphFileLayout.headerSize)..<(o - GraphFileLayout.headerSize + s.bytes.count), with: s.bytes)
+            body.replaceSubrange((o - SectionFileLayout.headerSize)..<(o - SectionFileLayout.headerSize + s.bytes.count), with: s.bytes)
         }
         var crc = CRC32()
         body.withUnsafeBytes { crc.update($0) }
