@@ -16,7 +16,7 @@ have. The mix, fixed by position and a fixed seed:
 The shape nodes are jittered by the seeded generator so that ways are not perfectly straight.
 
 Usage: make_grid_pbf.py --nodes 1000000 -o /tmp/grid-1m.osm.pbf [--shape 1] [--seed 18]
-Licence: written for this project (same licence as the repository); the output is synthetic.
+Licence: ours (written for this project, no third-party code or data); the output is synthetic.
 """
 import argparse
 import math
