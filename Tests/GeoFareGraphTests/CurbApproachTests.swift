@@ -31,16 +31,9 @@ struct CurbApproachTests {
         var points: [(lat: Int32, lon: Int32)] = []
         net.polyline(arc, into: &points)
         let k = Int.random(in: 1..<points.count, using: &rng)
-        let a = points[k - 1], b = points[k]
-        let lat0 = Double(a.lat) / 1e7, lon0 = Double(a.lon) / 1e7
-        let my = Snapper.metersPerDegree, mx = my * cos(lat0 * .pi / 180)
-        let dx = Double(b.lon - a.lon) / 1e7 * mx, dy = Double(b.lat - a.lat) / 1e7 * my
-        let length = (dx * dx + dy * dy).squareRoot()
-        guard length > 8 else { return nil }
-        let t = Double.random(in: 0.3...0.7, using: &rng)
-        // (-dy, dx) is the left normal of the direction (dx, dy) with x east, y north
-        let x = t * dx - dy / length * off, y = t * dy + dx / length * off
-        return Coordinate(uncheckedLatitude: lat0 + y / my, longitude: lon0 + x / mx)
+        let segment = LocalSegment(points[k - 1], points[k])
+        guard segment.length > 8 else { return nil }
+        return segment.point(t: Double.random(in: 0.3...0.7, using: &rng), off: off)
     }
 
     @Test("A point beside a two-way street: with curb the route leaves and arrives in the direction with the point on its right, never shorter than without",

@@ -38,16 +38,11 @@ struct TaxiSnapTests {
             let arc = oneWays.randomElement(using: &rng)!
             net.polyline(arc, into: &points)
             let k = Int.random(in: 1..<points.count, using: &rng)
-            let a = points[k - 1], b = points[k]
-            let lat0 = Double(a.lat) / 1e7, lon0 = Double(a.lon) / 1e7
-            let my = Snapper.metersPerDegree, mx = my * cos(lat0 * .pi / 180)
-            let dx = Double(b.lon - a.lon) / 1e7 * mx, dy = Double(b.lat - a.lat) / 1e7 * my
-            let length = (dx * dx + dy * dy).squareRoot()
-            guard length > 4 else { continue }
+            let segment = LocalSegment(points[k - 1], points[k])
+            guard segment.length > 4 else { continue }
             // a point along the segment, then 1–30 m across it, to either side
             let t = Double.random(in: 0.2...0.8, using: &rng), off = Double.random(in: 1...30, using: &rng) * (Bool.random(using: &rng) ? 1 : -1)
-            let x = t * dx - dy / length * off, y = t * dy + dx / length * off
-            let p = Coordinate(uncheckedLatitude: lat0 + y / my, longitude: lon0 + x / mx)
+            let p = segment.point(t: t, off: off)
             let distances = SnapRoutingExactnessTests.arcDistances(net, p, maxDistance: 200)
             guard let nearest = distances.map(\.distance).min() else { continue }
             tried += 1
@@ -169,5 +164,25 @@ struct TaxiSnapTests {
         } else {
             #expect(there.distanceMeters <= l.metres && back.distanceMeters <= l.metres)
         }
+    }
+}
+
+/// One segment of a polyline (1e-7 degree coordinates) in local metres from its start, x east and
+/// y north: for placing test points along and beside a road.
+struct LocalSegment {
+    let lat0: Double, lon0: Double, my: Double, mx: Double, dx: Double, dy: Double, length: Double
+
+    init(_ a: (lat: Int32, lon: Int32), _ b: (lat: Int32, lon: Int32)) {
+        lat0 = Double(a.lat) / 1e7; lon0 = Double(a.lon) / 1e7
+        my = Snapper.metersPerDegree; mx = my * cos(lat0 * .pi / 180)
+        dx = Double(b.lon - a.lon) / 1e7 * mx; dy = Double(b.lat - a.lat) / 1e7 * my
+        length = (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// The point a fraction `t` along the segment, then `off` metres to the left of its direction
+    /// (negative: right); (-dy, dx) is the left normal of (dx, dy).
+    func point(t: Double, off: Double) -> Coordinate {
+        let x = t * dx - dy / length * off, y = t * dy + dx / length * off
+        return Coordinate(uncheckedLatitude: lat0 + y / my, longitude: lon0 + x / mx)
     }
 }
