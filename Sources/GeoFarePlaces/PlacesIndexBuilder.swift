@@ -106,6 +106,7 @@ public enum PlacesIndexBuilder {
                 put(SearchText.key(name.value), fromStart: true, origin: .name, name: n)
                 put(SearchText.initialsKey(name.value), fromStart: true, origin: .initials, name: n)
                 put(SearchText.romanizedKey(name.value), fromStart: true, origin: .romanized, name: n)
+                put(SearchText.revisedRomanizationKey(name.value), fromStart: true, origin: .romanized, name: n)
                 for rest in SearchText.laterWords(name.value) {
                     put(SearchText.key(rest), fromStart: false, origin: .name, name: n)
                     put(SearchText.initialsKey(rest), fromStart: false, origin: .initials, name: n)
