@@ -74,6 +74,16 @@ public enum SearchText {
         return String(decoding: key, as: UTF8.self).unicodeScalars.allSatisfy { (0x3131...0x314E).contains($0.value) }
     }
 
+    /// Whether a key is Hangul jamo only (a Hangul query, where one wrong jamo is tolerated).
+    public static func isJamoOnly(_ key: [UInt8]) -> Bool {
+        !key.isEmpty && String(decoding: key, as: UTF8.self).unicodeScalars.allSatisfy { (0x3131...0x3163).contains($0.value) }
+    }
+
+    /// The number of Hangul syllables in `text` (after NFKC, so conjoining jamo count once).
+    public static func syllableCount(_ text: String) -> Int {
+        text.precomposedStringWithCompatibilityMapping.unicodeScalars.count { syllable($0) != nil }
+    }
+
     /// Whether a key is ASCII letters and digits only (where one typo is tolerated).
     public static func isLatin(_ key: [UInt8]) -> Bool {
         !key.isEmpty && key.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }
