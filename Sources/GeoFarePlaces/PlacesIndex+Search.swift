@@ -84,52 +84,58 @@ extension PlacesIndex {
         return keyFlags[k] & 1 == 1 ? (exact ? .exact : .prefix) : (exact ? .word : .wordPrefix)
     }
 
-    /// The letters a Latin typo may put in: a–z, 0–9.
-    static let latinAlphabet: [[UInt8]] = "abcdefghijklmnopqrstuvwxyz0123456789".utf8.map { [$0] }
-    /// The jamo a Hangul typo may put in, as keys spell them (3 bytes of UTF-8 each): the 19
-    /// leading consonants (final clusters are split into them) and the 14 simple vowels
-    /// (compound vowels are split into them).
-    static let jamoAlphabet: [[UInt8]] = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎㅏㅐㅑㅒㅓㅔㅕㅖㅗㅛㅜㅠㅡㅣ".unicodeScalars.map { Array(String($0).utf8) }
+    /// The letters a Latin typo may put in: a–z, 0–9, one byte each.
+    static let latinAlphabet: [UInt8] = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    /// The jamo a Hangul typo may put in, as keys spell them (3 bytes of UTF-8 each, one after
+    /// another): the 19 leading consonants (final clusters are split into them) and the 14
+    /// simple vowels (compound vowels are split into them).
+    static let jamoAlphabet: [UInt8] = Array("ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎㅏㅐㅑㅒㅓㅔㅕㅖㅗㅛㅜㅠㅡㅣ".utf8)
 
     /// Offers every key one edit away from a prefix match of `q` (deletion, substitution,
     /// insertion, transposition of one unit at each position: a byte of a Latin query, a jamo,
-    /// `unit` bytes wide, of a Hangul one), searching each variant inside the range of the prefix
-    /// it shares with `q`.
-    private func typoSearch(_ q: UnsafeBufferPointer<UInt8>, unit w: Int, alphabet: [[UInt8]], into top: inout TopPlaces) {
+    /// `unit` bytes wide, of a Hangul one; `alphabet` is the units that may be put in, one after
+    /// another), searching each variant inside the range of the prefix it shares with `q`.
+    private func typoSearch(_ q: UnsafeBufferPointer<UInt8>, unit w: Int, alphabet: [UInt8], into top: inout TopPlaces) {
         let units = q.count / w
         var variant = [UInt8](repeating: 0, count: q.count + w)
         var shared = 0..<keyPlace.count
-        for i in 0..<units {
-            let at = i * w
-            if i > 0 { shared = prefixRange(UnsafeBufferPointer(rebasing: q[0..<at]), within: shared) }
-            if shared.isEmpty { return }
-            func probe(_ length: Int) {
-                variant.withUnsafeBufferPointer { v in
-                    for k in prefixRange(UnsafeBufferPointer(rebasing: v[0..<length]), within: shared).prefix(200) { top.offer(key: k, quality: .typo) }
+        alphabet.withUnsafeBufferPointer { letters in
+            variant.withUnsafeMutableBufferPointer { v in
+                func probe(_ length: Int) {
+                    for k in prefixRange(UnsafeBufferPointer(start: v.baseAddress, count: length), within: shared).prefix(200) { top.offer(key: k, quality: .typo) }
                 }
-            }
-            func restore() { for j in 0..<q.count { variant[j] = q[j] } }
-            // deletion of unit i
-            restore()
-            for j in (at + w)..<q.count { variant[j - w] = q[j] }
-            probe(q.count - w)
-            // transposition of units i and i + 1
-            if i + 1 < units, !(0..<w).allSatisfy({ q[at + $0] == q[at + w + $0] }) {
-                restore()
-                for j in 0..<w { variant[at + j] = q[at + w + j]; variant[at + w + j] = q[at + j] }
-                probe(q.count)
-            }
-            for c in alphabet {
-                // substitution of unit i by c
-                restore()
-                if !(0..<w).allSatisfy({ c[$0] == q[at + $0] }) {
-                    for j in 0..<w { variant[at + j] = c[j] }
-                    probe(q.count)
+                /// Whether unit `a` of `x` equals unit `b` of `y`.
+                func same(_ x: UnsafeBufferPointer<UInt8>, _ a: Int, _ y: UnsafeBufferPointer<UInt8>, _ b: Int) -> Bool {
+                    for j in 0..<w where x[a + j] != y[b + j] { return false }
+                    return true
                 }
-                // insertion of c before unit i
-                for j in 0..<w { variant[at + j] = c[j] }
-                for j in at..<q.count { variant[j + w] = q[j] }
-                probe(q.count + w)
+                for i in 0..<units {
+                    let at = i * w
+                    if i > 0 { shared = prefixRange(UnsafeBufferPointer(rebasing: q[0..<at]), within: shared) }
+                    if shared.isEmpty { return }
+                    for j in 0..<at { v[j] = q[j] }
+                    // deletion of unit i
+                    for j in (at + w)..<q.count { v[j - w] = q[j] }
+                    probe(q.count - w)
+                    // transposition of units i and i + 1
+                    if i + 1 < units, !same(q, at, q, at + w) {
+                        for j in at..<q.count { v[j] = q[j] }
+                        for j in 0..<w { v[at + j] = q[at + w + j]; v[at + w + j] = q[at + j] }
+                        probe(q.count)
+                    }
+                    for c in stride(from: 0, to: letters.count, by: w) {
+                        // substitution of unit i by c
+                        if !same(letters, c, q, at) {
+                            for j in 0..<w { v[at + j] = letters[c + j] }
+                            for j in (at + w)..<q.count { v[j] = q[j] }
+                            probe(q.count)
+                        }
+                        // insertion of c before unit i
+                        for j in 0..<w { v[at + j] = letters[c + j] }
+                        for j in at..<q.count { v[j + w] = q[j] }
+                        probe(q.count + w)
+                    }
+                }
             }
         }
     }
