@@ -107,7 +107,6 @@ public struct JSONParser {
     public static let maxDepth = 64
 
     /// Parses one complete JSON text (surrounding whitespace allowed).
-    /// - Throws: ``JSONParseError`` naming the byte offset.
     /// - Throws: ``JSONParseError`` naming the byte offset: `invalid_utf8` when the text has a
     ///   byte sequence that is not UTF-8 (before any grammar error; with the path of the string
     ///   that holds it, and the value read with U+FFFD in its place when the rest is valid),
