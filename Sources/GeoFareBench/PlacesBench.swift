@@ -11,7 +11,8 @@ struct PlacesBench: ParsableCommand {
         abstract: "Build a places index from an extract, then time searches (p50/p99) against a scan of every key, and reverse look-ups.",
         discussion: """
         Queries are drawn from the index's own names (seeded): whole names, prefixes of half the name,
-        초성 of Korean names, names without their spaces, and Latin names with one letter changed.
+        초성 of Korean names, names without their spaces, and Latin names with one letter changed;
+        timed apart, Korean names of three or more syllables with one vowel changed (a Hangul typo).
         The baseline is the same search by looking at every key in turn (PlacesIndex.searchByScan:
         same answers, no binary search; typo queries excluded from it). Reverse look-ups at random
         points in the places' box, radius 200 m. Per figure: the median of --rounds rounds and its range.
@@ -47,6 +48,10 @@ struct PlacesBench: ParsableCommand {
         let scan_mismatches: Int
         let reverse_p50_us: Double
         let reverse_p99_us: Double
+        /// Korean names of three or more syllables with one vowel changed (absent without any).
+        let hangul_typo_queries: Int
+        let hangul_typo_p50_us: Double?
+        let hangul_typo_p99_us: Double?
         let country_pbf_mb: Double
         let country_index_mb_estimate: Double
         let country_build_s_estimate: Double
@@ -63,6 +68,7 @@ struct PlacesBench: ParsableCommand {
         var mismatches = 0
         var index: PlacesIndex!
         var queryCount = 0
+        var h50: [Double] = [], h99: [Double] = [], hangulCount = 0
         for round in 0..<options.roundCount {
             index = nil
             var failure: GeoFareError?
@@ -100,6 +106,19 @@ struct PlacesBench: ParsableCommand {
             }
             scan.append(Statistics.percentile(scanTimes, 0.5))
             indexed.append(Statistics.percentile(indexedTimes, 0.5))
+            // the same Hangul typos every round (a name set this small would vary from round to round)
+            var typoRng = SeededGenerator(seed: options.seed &+ 0x4A)
+            let hangul = Self.hangulTypos(index, count: queries / 5, using: &typoRng)
+            hangulCount = hangul.count
+            if !hangul.isEmpty {
+                var hangulTimes: [Double] = []
+                for q in hangul {
+                    let near = Coordinate(uncheckedLatitude: .random(in: m.south...m.north, using: &rng), longitude: .random(in: m.west...m.east, using: &rng))
+                    hangulTimes.append(Stopwatch.seconds { _ = try? index.search(q, near: near, limit: 10) } * 1e6)
+                }
+                h50.append(Statistics.percentile(hangulTimes, 0.5))
+                h99.append(Statistics.percentile(hangulTimes, 0.99))
+            }
             var reverseTimes: [Double] = []
             for _ in 0..<reverses {
                 let at = Coordinate(uncheckedLatitude: .random(in: m.south...m.north, using: &rng), longitude: .random(in: m.west...m.east, using: &rng))
@@ -117,6 +136,8 @@ struct PlacesBench: ParsableCommand {
             bytes_per_place: Double(bytes) / Double(index.count), build_ms: build.median, queries: queryCount, rounds: options.roundCount,
             machine: .current, search_p50_us: s50.median, search_p99_us: s99.median, scan_p50_us: sc.median, indexed_p50_us: ix.median,
             speedup_p50: sc.median / max(ix.median, 1e-9), scan_mismatches: mismatches, reverse_p50_us: rv50.median, reverse_p99_us: rv99.median,
+            hangul_typo_queries: hangulCount, hangul_typo_p50_us: h50.isEmpty ? nil : Statistics.Rounds(h50).median,
+            hangul_typo_p99_us: h99.isEmpty ? nil : Statistics.Rounds(h99).median,
             country_pbf_mb: countryPbfMb, country_index_mb_estimate: Double(bytes) * scale / 1e6, country_build_s_estimate: build.median * scale / 1000,
             ranges: ["build_ms": build.range, "search_p50_us": s50.range, "search_p99_us": s99.range, "scan_p50_us": sc.range,
                      "indexed_p50_us": ix.range, "reverse_p50_us": rv50.range, "reverse_p99_us": rv99.range])
@@ -132,12 +153,37 @@ struct PlacesBench: ParsableCommand {
         print("  search     p50 \(f1(s50.median)) µs \(s50.rangeText(f1)), p99 \(f1(s99.median)) µs \(s99.rangeText(f1)) over \(queryCount) queries")
         print("  baseline   scan of every key p50 \(f1(sc.median)) µs vs indexed \(f1(ix.median)) µs: ×\(f1(report.speedup_p50)); answers differing: \(mismatches)")
         print("  reverse    p50 \(f1(rv50.median)) µs, p99 \(f1(rv99.median)) µs (radius 200 m)")
+        if !h50.isEmpty {
+            let t50 = Statistics.Rounds(h50), t99 = Statistics.Rounds(h99)
+            print("  hangul typo p50 \(f1(t50.median)) µs \(t50.rangeText(f1)), p99 \(f1(t99.median)) µs \(t99.rangeText(f1)) over \(hangulCount) queries (one vowel changed; ×\(f1(t50.median / max(s50.median, 1e-9))) the search p50)")
+        }
         print("  country    a \(f1(countryPbfMb)) MB extract, scaled from this one: ~\(f1(report.country_index_mb_estimate)) MB index, ~\(f1(report.country_build_s_estimate)) s build (estimate)")
     }
 
     struct Query {
         var text: String
         var typo: Bool
+    }
+
+    /// Korean names of three or more syllables (Hangul only) with one syllable's simple vowel
+    /// replaced by another simple vowel: one jamo wrong.
+    static func hangulTypos(_ index: PlacesIndex, count: Int, using rng: inout SeededGenerator) -> [String] {
+        let simple = [0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 17, 18, 20]
+        var out: [String] = []
+        for _ in 0..<(count * 20) where out.count < count {
+            let place = index.place(at: Int.random(in: 0..<index.count, using: &rng))
+            guard let name = place.names.randomElement(using: &rng)?.value, name.unicodeScalars.count >= 3,
+                  name.unicodeScalars.allSatisfy({ (0xAC00...0xD7A3).contains($0.value) }) else { continue }
+            var scalars = Array(name.unicodeScalars)
+            let at = Int.random(in: 0..<scalars.count, using: &rng)
+            let i = Int(scalars[at].value - 0xAC00)
+            let vowel = (i % 588) / 28
+            guard simple.contains(vowel), let other = simple.filter({ $0 != vowel }).randomElement(using: &rng) else { continue }
+            let code = 0xAC00 + (i / 588) * 588 + other * 28 + i % 28
+            scalars[at] = Unicode.Scalar(UInt32(code))!
+            out.append(String(String.UnicodeScalarView(scalars)))
+        }
+        return out
     }
 
     /// Queries drawn from the index's names: whole, half, 초성, without spaces, one Latin typo.

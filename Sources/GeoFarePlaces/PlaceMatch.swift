@@ -2,7 +2,8 @@ import GeoFareCore
 
 /// How well a query matched a place's name, best last (the first rank of a search's order).
 public enum MatchQuality: Int, Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// One edit (a letter left out, added, changed or two swapped) from a prefix of a Latin name.
+    /// One edit (a letter or jamo left out, added, changed or two swapped) from a prefix of a
+    /// name: a Latin query of three or more letters, or a Hangul one of three or more syllables.
     case typo = 1
     /// A prefix of a later word onward (스타벅스 공덕역점 for "공덕").
     case wordPrefix = 2

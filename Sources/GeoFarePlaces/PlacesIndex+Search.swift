@@ -20,18 +20,20 @@ extension PlacesIndex {
     ///
     /// The query and every name are reduced to ``SearchText`` keys; a place matches when the
     /// query's key is a prefix of one of its keys (a name, a later part of a name, its 초성 or its
-    /// romanisation) or, for a Latin query of three or more letters that starts no name (only
-    /// later words, or nothing), one edit away from such a prefix. Results are ordered by
+    /// romanisations) or, for a query that starts no name (only later words, or nothing), one
+    /// edit away from such a prefix: a letter of a Latin query of three or more letters, a jamo
+    /// of a Hangul query of three or more syllables. Results are ordered by
     /// ``MatchQuality``, then ``PlaceKind/importance``, then distance from `near`, then the
     /// shorter key, then index order.
     /// - Parameters:
     ///   - near: a point to rank equal matches by and measure `distanceMeters` from (WGS84).
     ///   - limit: 1...``maxLimit`` results.
-    ///   - typos: whether to look for one-edit matches of a Latin query (default true).
+    ///   - typos: whether to look for one-edit matches of a Latin or Hangul query (default true).
     /// - Throws: ``GeoFareError`` `query_too_long` (over ``SearchText/maxQueryBytes`` bytes),
     ///   `query_empty` (nothing searchable), `out_of_range` (`limit`).
     /// - Complexity: O(log k) per key range plus the keys in it (at most ``scanLimit``); a typo
-    ///   search adds about 40 × the query's length narrow range searches.
+    ///   search adds about 75 narrow range searches per letter of a Latin query, 70 per jamo of a
+    ///   Hangul one.
     public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10, typos: Bool = true) throws(GeoFareError) -> [PlaceMatch] {
         guard query.utf8.count <= SearchText.maxQueryBytes else {
             throw GeoFareError(code: .queryTooLong, message: "the query has \(query.utf8.count) bytes; at most \(SearchText.maxQueryBytes)", field: "q")
@@ -47,7 +49,12 @@ extension PlacesIndex {
         let all = 0..<keyPlace.count
         q.withUnsafeBufferPointer { qb in
             for k in prefixRange(qb, within: all).prefix(Self.scanLimit) { top.offer(key: k, quality: quality(key: k, queryLength: qb.count)) }
-            if typos, SearchText.isLatin(q), q.count >= 3, !top.hasNameStartMatch { typoSearch(qb, into: &top) }
+            guard typos, !top.hasNameStartMatch else { return }
+            if SearchText.isLatin(q), q.count >= 3 {
+                typoSearch(qb, unit: 1, alphabet: Self.latinAlphabet, into: &top)
+            } else if SearchText.isJamoOnly(q), SearchText.syllableCount(query) >= 3 {
+                typoSearch(qb, unit: 3, alphabet: Self.jamoAlphabet, into: &top)
+            }
         }
         return top.results()
     }
@@ -77,39 +84,58 @@ extension PlacesIndex {
         return keyFlags[k] & 1 == 1 ? (exact ? .exact : .prefix) : (exact ? .word : .wordPrefix)
     }
 
+    /// The letters a Latin typo may put in: a–z, 0–9, one byte each.
+    static let latinAlphabet: [UInt8] = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    /// The jamo a Hangul typo may put in, as keys spell them (3 bytes of UTF-8 each, one after
+    /// another): the 19 leading consonants (final clusters are split into them) and the 14
+    /// simple vowels (compound vowels are split into them).
+    static let jamoAlphabet: [UInt8] = Array("ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎㅏㅐㅑㅒㅓㅔㅕㅖㅗㅛㅜㅠㅡㅣ".utf8)
+
     /// Offers every key one edit away from a prefix match of `q` (deletion, substitution,
-    /// insertion, transposition at each position), searching each variant inside the range of
-    /// the prefix it shares with `q`.
-    private func typoSearch(_ q: UnsafeBufferPointer<UInt8>, into top: inout TopPlaces) {
-        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
-        var variant = [UInt8](repeating: 0, count: q.count + 1)
+    /// insertion, transposition of one unit at each position: a byte of a Latin query, a jamo,
+    /// `unit` bytes wide, of a Hangul one; `alphabet` is the units that may be put in, one after
+    /// another), searching each variant inside the range of the prefix it shares with `q`.
+    private func typoSearch(_ q: UnsafeBufferPointer<UInt8>, unit w: Int, alphabet: [UInt8], into top: inout TopPlaces) {
+        let units = q.count / w
+        var variant = [UInt8](repeating: 0, count: q.count + w)
         var shared = 0..<keyPlace.count
-        for i in 0..<q.count {
-            if i > 0 { shared = prefixRange(UnsafeBufferPointer(rebasing: q[0..<i]), within: shared) }
-            if shared.isEmpty { return }
-            func probe(_ length: Int) {
-                variant.withUnsafeBufferPointer { v in
-                    for k in prefixRange(UnsafeBufferPointer(rebasing: v[0..<length]), within: shared).prefix(200) { top.offer(key: k, quality: .typo) }
+        alphabet.withUnsafeBufferPointer { letters in
+            variant.withUnsafeMutableBufferPointer { v in
+                func probe(_ length: Int) {
+                    for k in prefixRange(UnsafeBufferPointer(start: v.baseAddress, count: length), within: shared).prefix(200) { top.offer(key: k, quality: .typo) }
                 }
-            }
-            for j in 0..<i { variant[j] = q[j] }
-            // deletion of q[i]
-            for j in (i + 1)..<q.count { variant[j - 1] = q[j] }
-            probe(q.count - 1)
-            // transposition of q[i] and q[i+1]
-            if i + 1 < q.count, q[i] != q[i + 1] {
-                for j in 0..<q.count { variant[j] = q[j] }
-                variant[i] = q[i + 1]; variant[i + 1] = q[i]
-                probe(q.count)
-            }
-            for c in alphabet {
-                // substitution of q[i] by c
-                for j in 0..<q.count { variant[j] = q[j] }
-                if c != q[i] { variant[i] = c; probe(q.count) }
-                // insertion of c before q[i]
-                variant[i] = c
-                for j in i..<q.count { variant[j + 1] = q[j] }
-                probe(q.count + 1)
+                /// Whether unit `a` of `x` equals unit `b` of `y`.
+                func same(_ x: UnsafeBufferPointer<UInt8>, _ a: Int, _ y: UnsafeBufferPointer<UInt8>, _ b: Int) -> Bool {
+                    for j in 0..<w where x[a + j] != y[b + j] { return false }
+                    return true
+                }
+                for i in 0..<units {
+                    let at = i * w
+                    if i > 0 { shared = prefixRange(UnsafeBufferPointer(rebasing: q[0..<at]), within: shared) }
+                    if shared.isEmpty { return }
+                    for j in 0..<at { v[j] = q[j] }
+                    // deletion of unit i
+                    for j in (at + w)..<q.count { v[j - w] = q[j] }
+                    probe(q.count - w)
+                    // transposition of units i and i + 1
+                    if i + 1 < units, !same(q, at, q, at + w) {
+                        for j in at..<q.count { v[j] = q[j] }
+                        for j in 0..<w { v[at + j] = q[at + w + j]; v[at + w + j] = q[at + j] }
+                        probe(q.count)
+                    }
+                    for c in stride(from: 0, to: letters.count, by: w) {
+                        // substitution of unit i by c
+                        if !same(letters, c, q, at) {
+                            for j in 0..<w { v[at + j] = letters[c + j] }
+                            for j in (at + w)..<q.count { v[j] = q[j] }
+                            probe(q.count)
+                        }
+                        // insertion of c before unit i
+                        for j in 0..<w { v[at + j] = letters[c + j] }
+                        for j in at..<q.count { v[j + w] = q[j] }
+                        probe(q.count + w)
+                    }
+                }
             }
         }
     }

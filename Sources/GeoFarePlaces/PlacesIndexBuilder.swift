@@ -105,7 +105,10 @@ public enum PlacesIndexBuilder {
             for (n, name) in p.names.enumerated() {
                 put(SearchText.key(name.value), fromStart: true, origin: .name, name: n)
                 put(SearchText.initialsKey(name.value), fromStart: true, origin: .initials, name: n)
-                put(SearchText.romanizedKey(name.value), fromStart: true, origin: .romanized, name: n)
+                let letters = SearchText.romanizedKey(name.value)
+                put(letters, fromStart: true, origin: .romanized, name: n)
+                // (nil without a Hangul syllable, as the letters are: not computed again)
+                if letters != nil { put(SearchText.revisedRomanizationKey(name.value), fromStart: true, origin: .romanized, name: n) }
                 for rest in SearchText.laterWords(name.value) {
                     put(SearchText.key(rest), fromStart: false, origin: .name, name: n)
                     put(SearchText.initialsKey(rest), fromStart: false, origin: .initials, name: n)

@@ -31,9 +31,10 @@ public enum SearchText {
         return sawSyllable ? Array(String(out).utf8) : nil
     }
 
-    /// `text` with its Hangul syllables romanised (Revised Romanization letter by letter,
-    /// without the sound changes between syllables: 공덕역 → gongdeokyeok), other letters and
-    /// digits as in ``key(_:)``. `nil` when `text` has no Hangul syllable.
+    /// `text` with its Hangul syllables romanised letter by letter (the Revised Romanization's
+    /// letters without the sound changes between syllables: 공덕역 → gongdeokyeok, 종로 → jongro),
+    /// other letters and digits as in ``key(_:)``. `nil` when `text` has no Hangul syllable.
+    /// ``revisedRomanizationKey(_:)`` writes the sound changes.
     public static func romanizedKey(_ text: String) -> [UInt8]? {
         var out = String.UnicodeScalarView()
         var sawSyllable = false
@@ -73,6 +74,16 @@ public enum SearchText {
         return String(decoding: key, as: UTF8.self).unicodeScalars.allSatisfy { (0x3131...0x314E).contains($0.value) }
     }
 
+    /// Whether a key is Hangul jamo only (a Hangul query, where one wrong jamo is tolerated).
+    public static func isJamoOnly(_ key: [UInt8]) -> Bool {
+        !key.isEmpty && String(decoding: key, as: UTF8.self).unicodeScalars.allSatisfy { (0x3131...0x3163).contains($0.value) }
+    }
+
+    /// The number of Hangul syllables in `text` (after NFKC, so conjoining jamo count once).
+    public static func syllableCount(_ text: String) -> Int {
+        text.precomposedStringWithCompatibilityMapping.unicodeScalars.count { syllable($0) != nil }
+    }
+
     /// Whether a key is ASCII letters and digits only (where one typo is tolerated).
     public static func isLatin(_ key: [UInt8]) -> Bool {
         !key.isEmpty && key.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }
@@ -80,7 +91,8 @@ public enum SearchText {
 
     // MARK: - Scalars
 
-    private static func append(_ s: Unicode.Scalar, to out: inout String.UnicodeScalarView) {
+    /// Appends `s` as ``key(_:)`` spells it (a syllable as its jamo, ASCII lower-cased, punctuation dropped).
+    static func append(_ s: Unicode.Scalar, to out: inout String.UnicodeScalarView) {
         let v = s.value
         if let (l, vowel, t) = syllable(s) {
             out.append(scalar(leading[l]))
@@ -110,7 +122,7 @@ public enum SearchText {
 
     /// (leading, vowel, trailing) indexes of a precomposed Hangul syllable (trailing 0: none).
     @inline(__always)
-    private static func syllable(_ s: Unicode.Scalar) -> (Int, Int, Int)? {
+    static func syllable(_ s: Unicode.Scalar) -> (Int, Int, Int)? {
         guard (0xAC00...0xD7A3).contains(s.value) else { return nil }
         let i = Int(s.value - 0xAC00)
         return (i / 588, (i % 588) / 28, i % 28)
@@ -144,9 +156,9 @@ public enum SearchText {
         0x3158: (0x3157, 0x314F), 0x3159: (0x3157, 0x3150), 0x315A: (0x3157, 0x3163), 0x315D: (0x315C, 0x3153),
         0x315E: (0x315C, 0x3154), 0x315F: (0x315C, 0x3163), 0x3162: (0x3161, 0x3163),
     ]
-    private static let romanLeading = ["g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj", "ch", "k", "t", "p", "h"]
-    private static let romanVowel = ["a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo", "u", "wo", "we", "wi",
+    static let romanLeading = ["g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj", "ch", "k", "t", "p", "h"]
+    static let romanVowel = ["a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo", "u", "wo", "we", "wi",
                                      "yu", "eu", "ui", "i"]
-    private static let romanTrailing = ["", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", "p", "l", "m", "p", "p", "t",
+    static let romanTrailing = ["", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", "p", "l", "m", "p", "p", "t",
                                         "t", "ng", "t", "t", "k", "t", "p", "t"]
 }

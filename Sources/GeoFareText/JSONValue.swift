@@ -75,13 +75,30 @@ public indirect enum JSONValue: Sendable, Hashable {
     public static func int(_ i: Int64) -> JSONValue { .number(String(i)) }
 }
 
-/// Why a line is not acceptable JSON, with the byte offset.
+/// Why a line is not acceptable JSON, with the byte offset (0-based, in the line).
+///
+/// `invalid_json` for the grammar; `invalid_utf8` when the text is not UTF-8 (RFC 8259 §8.1: JSON
+/// exchanged between systems must be), naming the first byte of the first bad sequence and, for
+/// a bad string, the JSON path of its value (`q`, `via[2].name`).
 public struct JSONParseError: CodedError {
     public let offset: Int
     public let reason: String
-    public var code: ErrorCode { .invalidJson }
+    /// `invalid_json`, or `invalid_utf8`.
+    public let code: ErrorCode
+    /// The JSON path of the string with invalid UTF-8 (`nil` at the top or for a grammar error).
+    public let field: String?
+    /// The text read with each invalid sequence replaced by U+FFFD, when its UTF-8 was all that
+    /// was wrong: the worker echoes its `id`.
+    public let value: JSONValue?
     public var message: String { "\(reason) at byte \(offset)" }
-    public var field: String? { nil }
+
+    public init(offset: Int, reason: String, code: ErrorCode = .invalidJson, field: String? = nil, value: JSONValue? = nil) {
+        self.offset = offset
+        self.reason = reason
+        self.code = code
+        self.field = field
+        self.value = value
+    }
 }
 
 /// A strict, fast JSON parser over bytes: RFC 8259 grammar, UTF-8 validated, no NaN/Infinity,
@@ -90,14 +107,69 @@ public struct JSONParser {
     public static let maxDepth = 64
 
     /// Parses one complete JSON text (surrounding whitespace allowed).
-    /// - Throws: ``JSONParseError`` naming the byte offset.
+    /// - Throws: ``JSONParseError`` naming the byte offset: `invalid_utf8` when the text has a
+    ///   byte sequence that is not UTF-8 (before any grammar error; with the path of the string
+    ///   that holds it, and the value read with U+FFFD in its place when the rest is valid),
+    ///   else `invalid_json`.
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONValue {
         var p = JSONParser(bytes: bytes)
-        p.skipWhitespace()
-        let value = try p.value(depth: 0)
-        p.skipWhitespace()
-        guard p.i == bytes.count else { throw p.fail("unexpected text after the JSON value") }
-        return value
+        let result = p.parseAll()
+        switch result {
+        case let .success(value) where p.firstBadUTF8 == nil:
+            return value
+        case let .failure(error) where p.firstBadUTF8 == nil:
+            // A grammar error at a byte that starts no UTF-8 sequence is the text's encoding.
+            if error.offset < bytes.count, bytes[error.offset] >= 0x80,
+               firstInvalidUTF8(bytes, in: error.offset..<min(bytes.count, error.offset + 4)) == error.offset {
+                throw JSONParseError(offset: error.offset, reason: "invalid UTF-8 (JSON text must be UTF-8)", code: .invalidUtf8)
+            }
+            throw error
+        default:
+            // Read again noting paths, to name the string that holds the first bad sequence.
+            var located = JSONParser(bytes: bytes)
+            located.tracksPath = true
+            _ = located.parseAll()
+            throw JSONParseError(offset: p.firstBadUTF8!, reason: "invalid UTF-8 in a string (JSON text must be UTF-8)", code: .invalidUtf8,
+                                 field: located.badUTF8Path, value: try? result.get())
+        }
+    }
+
+    /// The offset of the first byte of the first sequence in `range` that is not UTF-8 (RFC 3629:
+    /// no overlong forms, surrogates or values above U+10FFFF; a sequence cut by the range's end
+    /// counts as bad), or `nil`.
+    public static func firstInvalidUTF8(_ b: UnsafeRawBufferPointer, in range: Range<Int>) -> Int? {
+        var i = range.lowerBound
+        let end = range.upperBound
+        func continuation(_ k: Int, _ lo: UInt8 = 0x80, _ hi: UInt8 = 0xBF) -> Bool { k < end && b[k] >= lo && b[k] <= hi }
+        while i < end {
+            let c = b[i]
+            if c < 0x80 { i += 1; continue }
+            let n: Int
+            switch c {
+            case 0xC2...0xDF: n = continuation(i + 1) ? 2 : 0
+            case 0xE0: n = continuation(i + 1, 0xA0) && continuation(i + 2) ? 3 : 0
+            case 0xE1...0xEC, 0xEE, 0xEF: n = continuation(i + 1) && continuation(i + 2) ? 3 : 0
+            case 0xED: n = continuation(i + 1, 0x80, 0x9F) && continuation(i + 2) ? 3 : 0
+            case 0xF0: n = continuation(i + 1, 0x90) && continuation(i + 2) && continuation(i + 3) ? 4 : 0
+            case 0xF1...0xF3: n = continuation(i + 1) && continuation(i + 2) && continuation(i + 3) ? 4 : 0
+            case 0xF4: n = continuation(i + 1, 0x80, 0x8F) && continuation(i + 2) && continuation(i + 3) ? 4 : 0
+            default: n = 0
+            }
+            if n == 0 { return i }
+            i += n
+        }
+        return nil
+    }
+
+    /// One JSON text with surrounding whitespace.
+    private mutating func parseAll() -> Result<JSONValue, JSONParseError> {
+        Result { () throws(JSONParseError) -> JSONValue in
+            skipWhitespace()
+            let value = try value(depth: 0)
+            skipWhitespace()
+            guard i == b.count else { throw fail("unexpected text after the JSON value") }
+            return value
+        }
     }
 
     /// Parses one complete JSON text from an array of bytes.
@@ -110,10 +182,39 @@ public struct JSONParser {
 
     private let b: UnsafeRawBufferPointer
     private var i = 0
+    /// The offset of the first byte sequence that is not UTF-8 in a string read so far.
+    private var firstBadUTF8: Int?
+    /// With `tracksPath`, the path to the value being read (keys and indexes), and the path of
+    /// the first string with invalid UTF-8.
+    private var tracksPath = false
+    private var path: [JSONValue] = []
+    private var badUTF8Path: String?
 
     private init(bytes: UnsafeRawBufferPointer) { b = bytes }
 
     private func fail(_ reason: String) -> JSONParseError { JSONParseError(offset: i, reason: reason) }
+
+    /// Notes the first bad UTF-8 sequence of the string whose raw bytes (escapes are ASCII) are
+    /// `range`, if it is the first of the text, and where it sits.
+    private mutating func noteBadUTF8(in range: Range<Int>) {
+        guard firstBadUTF8 == nil else { return }
+        firstBadUTF8 = Self.firstInvalidUTF8(b, in: range) ?? range.lowerBound
+        if tracksPath { badUTF8Path = Self.pathText(path) }
+    }
+
+    /// `a.b[2].c` from keys (strings) and indexes (numbers); `nil` for the top.
+    private static func pathText(_ path: [JSONValue]) -> String? {
+        guard !path.isEmpty else { return nil }
+        var text = ""
+        for step in path {
+            switch step {
+            case let .number(n): text += "[\(n)]"
+            case let .string(key): text += text.isEmpty ? key : "." + key
+            default: break
+            }
+        }
+        return text
+    }
 
     private mutating func skipWhitespace() {
         while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
@@ -154,7 +255,9 @@ public struct JSONParser {
             guard i < b.count, b[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             i += 1
             skipWhitespace()
+            if tracksPath { path.append(.string(key)) }
             result[key] = try value(depth: depth + 1)
+            if tracksPath { path.removeLast() }
             skipWhitespace()
             guard i < b.count else { throw fail("unexpected end of input") }
             if b[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -170,7 +273,9 @@ public struct JSONParser {
         if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array(result) }
         while true {
             skipWhitespace()
+            if tracksPath { path.append(.int(Int64(result.count))) }
             result.append(try value(depth: depth + 1))
+            if tracksPath { path.removeLast() }
             skipWhitespace()
             guard i < b.count else { throw fail("unexpected end of input") }
             if b[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -215,7 +320,9 @@ public struct JSONParser {
             let c = b[i]
             if c == UInt8(ascii: "\"") {
                 guard let s = String(validating: UnsafeRawBufferPointer(rebasing: b[start..<i]), as: UTF8.self) else {
-                    throw JSONParseError(offset: start, reason: "invalid UTF-8 in a string")
+                    noteBadUTF8(in: start..<i)
+                    i += 1
+                    return String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<(i - 1)]), as: UTF8.self)
                 }
                 i += 1
                 return s
@@ -228,8 +335,12 @@ public struct JSONParser {
         while i < b.count {
             let c = b[i]
             if c == UInt8(ascii: "\"") {
+                guard let s = String(validating: bytes, as: UTF8.self) else {
+                    noteBadUTF8(in: start..<i)
+                    i += 1
+                    return String(decoding: bytes, as: UTF8.self)
+                }
                 i += 1
-                guard let s = String(validating: bytes, as: UTF8.self) else { throw JSONParseError(offset: start, reason: "invalid UTF-8 in a string") }
                 return s
             }
             if c < 0x20 { throw fail("control character in a string") }

@@ -77,9 +77,16 @@ public final class WorkerDispatcher: @unchecked Sendable {
     public func respond(toLine line: UnsafeRawBufferPointer) -> [UInt8] {
         let parsed: JSONValue
         do { parsed = try JSONParser.parse(line) } catch {
-            return response(id: .null, error: error)
+            return response(to: error)
         }
         return respond(to: parsed)
+    }
+
+    /// The answer to a line that does not parse: `invalid_json`, or `invalid_utf8` with the id
+    /// echoed when the rest of the line was a request with a scalar id.
+    func response(to error: JSONParseError) -> [UInt8] {
+        let id = error.value?.object?["id"].flatMap { $0.isScalar ? $0 : nil } ?? .null
+        return response(id: id, error: error)
     }
 
     /// A request taken apart: its id, op and fields, or the error response when it has none.

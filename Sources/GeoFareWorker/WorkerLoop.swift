@@ -160,7 +160,7 @@ public final class WorkerLoop: @unchecked Sendable {
                     }
                     switch Result(catching: { () throws(JSONParseError) in try JSONParser.parse(UnsafeRawBufferPointer(rebasing: base.raw[range])) }) {
                     case let .success(value): parsedBox.set(k, value)
-                    case let .failure(error): parseErrors.set(k, self.dispatcher.response(id: .null, error: error))
+                    case let .failure(error): parseErrors.set(k, self.dispatcher.response(to: error))
                     }
                 }
             }

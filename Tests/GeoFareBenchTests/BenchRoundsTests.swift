@@ -44,6 +44,8 @@ struct BenchRoundsTests {
         #expect(report["scan_mismatches"] as? Int == 0)
         #expect((report["places"] as? Int ?? 0) > 500 && (report["index_bytes"] as? Int ?? 0) > 10_000)
         #expect((report["speedup_p50"] as? Double ?? 0) > 0)
+        // Korean names with one vowel changed, timed apart
+        #expect((report["hangul_typo_queries"] as? Int ?? 0) == 100 && (report["hangul_typo_p50_us"] as? Double ?? 0) > 0)
     }
 
     @Test("bench --rounds 3 --json: rounds 3, and every figure's median lies in its range over the rounds",

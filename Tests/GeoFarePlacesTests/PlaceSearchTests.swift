@@ -111,7 +111,8 @@ struct PlaceSearchTests {
                 let q = SearchText.key(query)
                 for r in a {
                     let keys = r.place.names.flatMap { n in
-                        [SearchText.key(n.value), SearchText.initialsKey(n.value) ?? [], SearchText.romanizedKey(n.value) ?? []]
+                        [SearchText.key(n.value), SearchText.initialsKey(n.value) ?? [], SearchText.romanizedKey(n.value) ?? [],
+                         SearchText.revisedRomanizationKey(n.value) ?? []]
                             + SearchText.laterWords(n.value).flatMap { [SearchText.key($0), SearchText.initialsKey($0) ?? []] }
                     }
                     #expect(keys.contains { $0.starts(with: q) }, "\(extract): '\(query)' returned \(r.place.name)")

@@ -37,9 +37,22 @@ struct PlacesWorkerTests {
         #expect(code(#"{"id":6,"op":"places.search","q":"공덕","limit":0}"#) == "out_of_range")
         #expect(code(#"{"id":7,"op":"places.reverse","at":{"lat":37.5,"lon":126.9},"radius_m":9000}"#) == "out_of_range")
         #expect(code(#"{"id":8,"op":"places.search"}"#) == "missing_field")
-        // invalid UTF-8 inside the query: the line is not JSON
-        w.send(Array(#"{"id":9,"op":"places.search","q":""#.utf8) + [0xEA, 0xB3] + Array("\"}\n".utf8))
-        #expect(w.receive(1).first?.object?["error"]?.object?["code"]?.string == "invalid_json")
+        // invalid UTF-8: invalid_utf8 naming the first bad byte and the string, the id echoed
+        let head = #"{"id":9,"op":"places.search","q":"공"#
+        w.send(Array(head.utf8) + [0xEA, 0xB3] + Array("\"}\n".utf8))
+        let bad = try #require(w.receive(1).first?.object)
+        #expect(bad["id"] == .number("9"))
+        #expect(bad["error"]?.object?["code"]?.string == "invalid_utf8")
+        #expect(bad["error"]?.object?["field"]?.string == "q")
+        #expect(bad["error"]?.object?["message"]?.string?.contains("at byte \(head.utf8.count)") == true, "\(bad)")
+        // other ops alike (the fare's fast path declines non-ASCII bytes); outside a string, no id
+        w.send(Array(#"{"id":"f","op":"fare","from":{"lat":37.5,"lon":127.0},"to":{"lat":37.6,"lon":127.1},"tariff":"kr-"#.utf8) + [0xFF] + Array("\"}\n".utf8))
+        let fare = try #require(w.receive(1).first?.object)
+        #expect(fare["id"] == .string("f") && fare["error"]?.object?["field"]?.string == "tariff" && fare["error"]?.object?["code"]?.string == "invalid_utf8")
+        w.send(Array(#"{"id":13,"#.utf8) + [0xC3, 0x28] + Array("}\n".utf8))
+        let outside = try #require(w.receive(1).first?.object)
+        #expect(outside["id"] == .null && outside["error"]?.object?["code"]?.string == "invalid_utf8")
+        #expect(outside["error"]?.object?["message"]?.string?.contains("at byte 9") == true, "\(outside)")
         #expect(w.call(#"{"id":10,"op":"ping"}"#)?.object?["ok"] == .bool(true))
         let version = try #require(w.call(#"{"id":11,"op":"version"}"#)?.object?["result"]?.object?["places"]?.object)
         #expect(version["places"]?.int64 == Int64(index.count) && version["attribution"]?.string?.contains("ODbL") == true)

@@ -38,4 +38,34 @@ struct SearchTextTests {
         #expect(SearchText.laterWords("GS25 공덕점") == ["공덕점"])
         #expect(SearchText.laterWords("공덕역") == [])
     }
+
+    /// The Revised Romanization's own examples (2000 rules, chapter 3) and names from Seoul and Busan.
+    @Test("Revised Romanization with its sound changes", arguments: [
+        ("공덕역", "gongdeogyeok"), ("종로", "jongno"), ("합정", "hapjeong"), ("왕십리", "wangsimni"), ("독립문", "dongnimmun"),
+        ("신림", "sillim"), ("신라", "silla"), ("백마", "baengma"), ("선릉", "seolleung"), ("별내", "byeollae"),
+        ("울릉", "ulleung"), ("대관령", "daegwallyeong"), ("해돋이", "haedoji"), ("같이", "gachi"), ("좋고", "joko"), ("백암", "baegam"),
+        ("놓다", "nota"), ("낳지", "nachi"), ("묵호", "mukho"), ("집현전", "jiphyeonjeon"), ("압구정", "apgujeong"),
+        ("낙동강", "nakdonggang"), ("샛별", "saetbyeol"), ("울산", "ulsan"), ("구미", "gumi"), ("영동", "yeongdong"),
+        ("옥천", "okcheon"), ("합덕", "hapdeok"), ("호법", "hobeop"), ("월곶", "wolgot"), ("벚꽃", "beotkkot"), ("한밭", "hanbat"),
+        ("설악", "seorak"), ("칠곡", "chilgok"), ("임실", "imsil"), ("팔당", "paldang"),
+        // units written apart (article 5, road names): no sound change across them after two syllables
+        ("삼죽면", "samjukmyeon"), ("당산동", "dangsandong"), ("충청북도", "chungcheongbukdo"), ("독막로", "dongmakro"),
+        ("종로구", "jongnogu"), ("만리재로", "mallijaero"), ("서면", "seomyeon"),
+        // runs end at spaces, digits and Latin letters
+        ("종로 3가", "jongno3ga"), ("GS25 신림역점", "gs25sillimyeokjeom"), ("공덕 역", "gongdeokyeok"),
+    ])
+    func revisedRomanization(_ pair: (String, String)) {
+        #expect(SearchText.revisedRomanizationKey(pair.0) == Array(pair.1.utf8),
+                "\(pair.0): \(String(decoding: SearchText.revisedRomanizationKey(pair.0) ?? [], as: UTF8.self))")
+    }
+
+    @Test("The letter-by-letter key stays as it was, for the spellings that follow the letters")
+    func letterByLetter() {
+        let pairs = [("공덕역", "gongdeokyeok"), ("종로", "jongro"), ("신림", "sinrim"), ("독립문", "dokripmun"), ("같이", "gati")]
+        for (name, letters) in pairs {
+            #expect(SearchText.romanizedKey(name) == Array(letters.utf8))
+            #expect(SearchText.revisedRomanizationKey(name) != SearchText.romanizedKey(name), "\(name)")
+        }
+        #expect(SearchText.revisedRomanizationKey("Starbucks") == nil)
+    }
 }
