@@ -27,6 +27,7 @@ struct TierWorkedExampleTests {
 
     static let gunsan23 = "2023-08-01T00:00:00+09:00", gunsan19 = "2019-05"
     static let jeju23 = "2023-11-20T00:00:00+09:00", jeju19 = "2019-07-15T00:00:00+09:00"
+    static let yeosu23 = "2023-11-01T00:00:00+09:00", yeosu19 = "2019-04-20T00:00:00+09:00"
     static let day23 = "2026-11-18T14:00:00+09:00", night23 = "2026-11-19T00:30:00+09:00"
     static let day19 = "2021-05-12T14:00:00+09:00", night19 = "2021-05-13T00:30:00+09:00"
 
@@ -63,6 +64,54 @@ struct TierWorkedExampleTests {
         // Out of city: 3,000 m inside (8 units), then units 9–23 (15) at 120 and 24–59 (36) at 160:
         // 3,300 + 800 + 1,800 + 5,760 = 11,660 → 11,700.
         Case(name: "Gunsan 2019 out of city", tariff: "kr-jeonbuk/regular-gunsan", version: gunsan19, at: day19, segments: [s(3_000, 270), s(7_000, 630, outside: true)], units: 59, total: 11_700),
+
+        // Iksan 2023: Jeonbuk's 4,300 / 2,000 m, 100 per 134 m or 32 s; 복합할증 +40 % from 6,020 m of the
+        // counter: unit 31 ticks exactly there (2,000 + 30 × 134), after the meter shows 7,300.
+        Case(name: "Iksan 2023 base", tariff: "kr-jeonbuk/regular-iksan", version: gunsan23, at: day23, segments: [s(1_500, 180)], units: 0, total: 4_300),
+        // Over base: 4,000 m, 15 units → 5,800.
+        Case(name: "Iksan 2023 over base", tariff: "kr-jeonbuk/regular-iksan", version: gunsan23, at: day23, segments: [s(4_000, 480)], units: 15, total: 5_800),
+        // Past the tier: 10,000 m, 60 units; 1–30 at 100, 31–60 (30) at 140: 4,300 + 3,000 + 4,200 = 11,500.
+        Case(name: "Iksan 2023 past the tier", tariff: "kr-jeonbuk/regular-iksan", version: gunsan23, at: day23, segments: [s(10_000, 900)], units: 60, total: 11_500),
+        // Night: 5,160 + 30 × 120 + 30 × 160 = 13,560 → 13,600.
+        Case(name: "Iksan 2023 night", tariff: "kr-jeonbuk/regular-iksan", version: gunsan23, at: night23, segments: [s(10_000, 900)], units: 60, total: 13_600),
+        // Iksan 2019: 3,300 / 2,000 m, 137 m / 33 s; 복합할증 +40 % from 5,288 m (= 2,000 + 24 × 137: unit 25).
+        // 5,287 m: 24 units, the meter shows 5,700 (the notice's "5,700원부터 140원").
+        Case(name: "Iksan 2019 just before the tier", tariff: "kr-jeonbuk/regular-iksan", version: gunsan19, at: day19, segments: [s(5_287, 500)], units: 24, total: 5_700),
+        // 5,288 m: unit 25 at 140: 5,840 → 5,800.
+        Case(name: "Iksan 2019 at the tier", tariff: "kr-jeonbuk/regular-iksan", version: gunsan19, at: day19, segments: [s(5_288, 500)], units: 25, total: 5_800),
+        // Over base: 4,000 m, 15 units → 4,800.
+        Case(name: "Iksan 2019 over base", tariff: "kr-jeonbuk/regular-iksan", version: gunsan19, at: day19, segments: [s(4_000, 480)], units: 15, total: 4_800),
+        // Past the tier: 10,000 m, 59 units; 1–24 at 100, 25–59 (35) at 140: 3,300 + 2,400 + 4,900 = 10,600.
+        Case(name: "Iksan 2019 past the tier", tariff: "kr-jeonbuk/regular-iksan", version: gunsan19, at: day19, segments: [s(10_000, 900)], units: 59, total: 10_600),
+        // Night: 3,960 + 24 × 120 + 35 × 160 = 12,440 → 12,400.
+        Case(name: "Iksan 2019 night", tariff: "kr-jeonbuk/regular-iksan", version: gunsan19, at: night19, segments: [s(10_000, 900)], units: 59, total: 12_400),
+
+        // Yeosu 2023: 4,300 / 2,000 m, 100 per 130 m or 30 s; 140 KRW (+40 %) from 9 km of the counter:
+        // unit 55 is the first (2,000 + 54 × 130 = 9,020 m); 시계외 +35 %, night + 시계외 capped at 40 %.
+        Case(name: "Yeosu 2023 base", tariff: "kr-jeonnam/regular-yeosu", version: yeosu23, at: day23, segments: [s(1_500, 180)], units: 0, total: 4_300),
+        // Over base: 6,000 m, N = ⌊4,000 / 130⌋ + 1 = 31 → 4,300 + 3,100 = 7,400.
+        Case(name: "Yeosu 2023 over base", tariff: "kr-jeonnam/regular-yeosu", version: yeosu23, at: day23, segments: [s(6_000, 600)], units: 31, total: 7_400),
+        // Past the tier: 15,050 m, N = ⌊13,050 / 130⌋ + 1 = 101; 1–54 at 100, 55–101 (47) at 140:
+        // 4,300 + 5,400 + 6,580 = 16,280 → 16,300.
+        Case(name: "Yeosu 2023 past the tier", tariff: "kr-jeonnam/regular-yeosu", version: yeosu23, at: day23, segments: [s(15_050, 1_200)], units: 101, total: 16_300),
+        // Night: 5,160 + 54 × 120 + 47 × 160 = 5,160 + 6,480 + 7,520 = 19,160 → 19,200.
+        Case(name: "Yeosu 2023 night", tariff: "kr-jeonnam/regular-yeosu", version: yeosu23, at: night23, segments: [s(15_050, 1_200)], units: 101, total: 19_200),
+        // Out of city: 5,000 m inside (N = ⌊3,000 / 130⌋ + 1 = 24 at 100), 10,050 m outside: units 25–54
+        // (30) at 135 → 140, 55–101 (47) at 100 × 1.75 = 175 → 180: 4,300 + 2,400 + 4,200 + 8,460 = 19,360 → 19,400.
+        Case(name: "Yeosu 2023 out of city", tariff: "kr-jeonnam/regular-yeosu", version: yeosu23, at: day23, segments: [s(5_000, 400), s(10_050, 800, outside: true)], units: 101, total: 19_400),
+        // The same at 00:30: night + outside 55 % capped at 40 %: base 5,160, 24 × 120, then 30 × 140 and
+        // 47 × (40 + 40 % → 180): 5,160 + 2,880 + 4,200 + 8,460 = 20,700.
+        Case(name: "Yeosu 2023 night out of city", tariff: "kr-jeonnam/regular-yeosu", version: yeosu23, at: night23, segments: [s(5_000, 400), s(10_050, 800, outside: true)], units: 101, total: 20_700),
+        // Yeosu 2019: 3,300 / 2,000 m, 134 m / 32 s; the first unit from 9 km is unit 54 (9,102 m).
+        // Over base: 6,000 m, N = ⌊4,000 / 134⌋ + 1 = 30 → 6,300.
+        Case(name: "Yeosu 2019 over base", tariff: "kr-jeonnam/regular-yeosu", version: yeosu19, at: day19, segments: [s(6_000, 600)], units: 30, total: 6_300),
+        // Past the tier: 15,050 m, N = ⌊13,050 / 134⌋ + 1 = 98; 1–53 at 100, 54–98 (45) at 140: 3,300 + 5,300 + 6,300 = 14,900.
+        Case(name: "Yeosu 2019 past the tier", tariff: "kr-jeonnam/regular-yeosu", version: yeosu19, at: day19, segments: [s(15_050, 1_200)], units: 98, total: 14_900),
+        // Night: 3,960 + 53 × 120 + 45 × 160 = 17,520 → 17,500.
+        Case(name: "Yeosu 2019 night", tariff: "kr-jeonnam/regular-yeosu", version: yeosu19, at: night19, segments: [s(15_050, 1_200)], units: 98, total: 17_500),
+        // Out of city: 5,000 m inside (N = ⌊3,000 / 134⌋ + 1 = 23), then units 24–53 (30) at 140 and 54–98 (45) at 180:
+        // 3,300 + 2,300 + 4,200 + 8,100 = 17,900.
+        Case(name: "Yeosu 2019 out of city", tariff: "kr-jeonnam/regular-yeosu", version: yeosu19, at: day19, segments: [s(5_000, 400), s(10_050, 800, outside: true)], units: 98, total: 17_900),
 
         // Jeju 2023: 4,100 / 2,000 m, 100 per 126 m or 31 s; long-distance +20 % from 20,000 m of the
         // counter: the first unit past it is unit 144 (2,000 + 143 × 126 = 20,018 m).
@@ -116,6 +165,17 @@ struct TierWorkedExampleTests {
         #expect(q.total == 28_000)
         #expect(q.tariffBasis == .assumed)
         #expect(q.high > q.total)
+        let error = try #require(throws: GeoFareError.self) { try sharedPricer.quote(Self.request(c)) }
+        #expect(error.code == .unknownOutOfZoneRate)
+    }
+
+    @Test("Iksan out of Jeonbuk: no source gives the 시계외 rate, so assumed at 0 % with the tier; strict refuses")
+    func iksanOutOfZone() throws {
+        // 3,000 m inside, 7,000 m outside: the counter of "Iksan 2023 past the tier", outside at 0 % → 11,500.
+        let c = Case(name: "Iksan 2023 out of zone", tariff: "kr-jeonbuk/regular-iksan", version: Self.gunsan23, at: Self.day23,
+                     segments: [Self.s(3_000, 270), Self.s(7_000, 630, outside: true)], units: 60, total: 11_500)
+        let q = try sharedPricer.quote(Self.request(c, strict: false)).quote
+        #expect(q.total == 11_500 && q.tariffBasis == .assumed && q.high > q.total)
         let error = try #require(throws: GeoFareError.self) { try sharedPricer.quote(Self.request(c)) }
         #expect(error.code == .unknownOutOfZoneRate)
     }
