@@ -108,10 +108,16 @@ GROUPS = [
      "경상남도 시 지역 (진주시, 통영시, 사천시, 김해시, 밀양시, 거제시, 양산시)", "kr-gyeongnam",
      ["48170", "48220", "48240", "48250", "48270", "48310", "48330"]),
     ("kr-gyeongbuk-andong", "Andong (Gyeongbuk provincial tariff)", "안동시 (경상북도 기준 요금)", "kr-gyeongbuk", ["47170"]),
-    ("kr-jeonnam-cities", "Jeonnam cities' tier (Mokpo, Yeosu, Naju, Gwangyang)", "전라남도 시 지역 (목포시, 여수시, 나주시, 광양시)",
-     "kr-jeonnam", ["46110", "46130", "46170", "46230"]),
+    ("kr-jeonnam-cities", "Jeonnam cities' tier (Mokpo, Naju, Gwangyang)", "전라남도 시 지역 (목포시, 나주시, 광양시)",
+     "kr-jeonnam", ["46110", "46170", "46230"]),
     ("kr-jeonnam-hampyeong", "Hampyeong-gun (Jeonnam counties' 160-won tier)", "함평군 (전라남도 군 지역 160원 단위)", "kr-jeonnam",
      ["46860"]),
+    # Issue 19, distance tiers: 시·군 whose own 복합할증 beyond a distance a source states, on a
+    # copy of their provincial tariff with the tier (kr-jeonbuk/regular-iksan,
+    # kr-jeonnam/regular-yeosu). Yeosu left the cities' tier above for its own.
+    ("kr-jeonbuk-iksan", "Iksan (Jeonbuk tariff with Iksan's 복합할증)", "익산시 (전라북도 요금, 익산 복합할증)", "kr-jeonbuk", ["45140"]),
+    ("kr-jeonnam-yeosu", "Yeosu (Jeonnam cities' tier with 140-won units beyond 9 km)", "여수시 (전라남도 시 지역 요금, 9km 이상 140원)", "kr-jeonnam",
+     ["46130"]),
 ]
 GROUP_FILE = "kr-tariff-groups.geojson"
 
@@ -451,6 +457,8 @@ CHECKS = [
     ("Hapcheon-gun Office (no group)", 35.5665, 128.1658, "kr-gyeongnam", False, None),
     ("Andong City Hall", 36.5684, 128.7296, "kr-gyeongbuk", False, "kr-gyeongbuk-andong"),
     ("Mokpo City Hall", 34.8118, 126.3922, "kr-jeonnam", False, "kr-jeonnam-cities"),
+    ("Yeosu City Hall", 34.7604, 127.6622, "kr-jeonnam", False, "kr-jeonnam-yeosu"),
+    ("Iksan City Hall", 35.9483, 126.9577, "kr-jeonbuk", False, "kr-jeonbuk-iksan"),
     ("Hampyeong-gun Office", 35.0659, 126.5164, "kr-jeonnam", False, "kr-jeonnam-hampyeong"),
     ("Haenam-gun Office (no group)", 34.5732, 126.5989, "kr-jeonnam", False, None),
     ("Wirye (Seongnam, Changgok-dong)", 37.4660, 127.1450, "kr-gyeonggi", True, "kr-gyeonggi-standard"),

@@ -104,6 +104,10 @@ static const unsigned char tariffs_kr_jeonbuk_regular_gunsan_json[] = {
 #embed "../../Data/tariffs/kr-jeonbuk-regular-gunsan.json"
 };
 
+static const unsigned char tariffs_kr_jeonbuk_regular_iksan_json[] = {
+#embed "../../Data/tariffs/kr-jeonbuk-regular-iksan.json"
+};
+
 static const unsigned char tariffs_kr_jeonbuk_regular_jeonju_json[] = {
 #embed "../../Data/tariffs/kr-jeonbuk-regular-jeonju.json"
 };
@@ -122,6 +126,10 @@ static const unsigned char tariffs_kr_jeonnam_regular_county_json[] = {
 
 static const unsigned char tariffs_kr_jeonnam_regular_suncheon_json[] = {
 #embed "../../Data/tariffs/kr-jeonnam-regular-suncheon.json"
+};
+
+static const unsigned char tariffs_kr_jeonnam_regular_yeosu_json[] = {
+#embed "../../Data/tariffs/kr-jeonnam-regular-yeosu.json"
 };
 
 static const unsigned char tariffs_kr_jeonnam_regular_json[] = {
@@ -194,11 +202,13 @@ static const geofare_data_file files[] = {
     {"tariffs/kr-incheon-regular.json", tariffs_kr_incheon_regular_json, sizeof(tariffs_kr_incheon_regular_json)},
     {"tariffs/kr-jeju-regular.json", tariffs_kr_jeju_regular_json, sizeof(tariffs_kr_jeju_regular_json)},
     {"tariffs/kr-jeonbuk-regular-gunsan.json", tariffs_kr_jeonbuk_regular_gunsan_json, sizeof(tariffs_kr_jeonbuk_regular_gunsan_json)},
+    {"tariffs/kr-jeonbuk-regular-iksan.json", tariffs_kr_jeonbuk_regular_iksan_json, sizeof(tariffs_kr_jeonbuk_regular_iksan_json)},
     {"tariffs/kr-jeonbuk-regular-jeonju.json", tariffs_kr_jeonbuk_regular_jeonju_json, sizeof(tariffs_kr_jeonbuk_regular_jeonju_json)},
     {"tariffs/kr-jeonbuk-regular-wanju.json", tariffs_kr_jeonbuk_regular_wanju_json, sizeof(tariffs_kr_jeonbuk_regular_wanju_json)},
     {"tariffs/kr-jeonbuk-regular.json", tariffs_kr_jeonbuk_regular_json, sizeof(tariffs_kr_jeonbuk_regular_json)},
     {"tariffs/kr-jeonnam-regular-county.json", tariffs_kr_jeonnam_regular_county_json, sizeof(tariffs_kr_jeonnam_regular_county_json)},
     {"tariffs/kr-jeonnam-regular-suncheon.json", tariffs_kr_jeonnam_regular_suncheon_json, sizeof(tariffs_kr_jeonnam_regular_suncheon_json)},
+    {"tariffs/kr-jeonnam-regular-yeosu.json", tariffs_kr_jeonnam_regular_yeosu_json, sizeof(tariffs_kr_jeonnam_regular_yeosu_json)},
     {"tariffs/kr-jeonnam-regular.json", tariffs_kr_jeonnam_regular_json, sizeof(tariffs_kr_jeonnam_regular_json)},
     {"tariffs/kr-sejong-regular.json", tariffs_kr_sejong_regular_json, sizeof(tariffs_kr_sejong_regular_json)},
     {"tariffs/kr-seoul-deluxe.json", tariffs_kr_seoul_deluxe_json, sizeof(tariffs_kr_seoul_deluxe_json)},

@@ -12,8 +12,10 @@ import GeoFareCore
 ///   else ⌊(F − base)/unit⌋ + 1); with ``TariffVersion/ChargeUnit/onComplete`` when F reaches
 ///   `base + k·unit`.
 /// - A unit is priced at the moment it ticks: the night rate in force then plus the out-of-zone
-///   rate if its segment is outside, added (capped by `maxCombinedRatePercent`), rounded to
-///   `surchargedUnitStep`. The base fare is priced once at boarding.
+///   rate if its segment is outside, added (capped by `maxCombinedRatePercent`), plus the rate of
+///   the version's last ``TariffVersion/DistanceTier`` whose start the counter has reached when
+///   the unit ticks (not capped), rounded to `surchargedUnitStep`. The base fare is priced once
+///   at boarding.
 ///
 /// The counter is kept in "metre·seconds" (distance × unit time + time × unit distance), so
 /// integer inputs stay exact in floating point and units tick exactly at the thresholds.
@@ -80,6 +82,11 @@ public final class Meter: Sendable {
     private let rates: [Int]
     private let scaledBase: Double
     private let scaledUnit: Double
+    /// For each distance tier, the first unit (1-based) it prices: the first that ticks with the
+    /// counter at or beyond the tier's start. Empty for a version without tiers, whose units
+    /// are priced as before tiers existed (one branch per charge).
+    private let tierFirstUnits: [Int64]
+    private let tierRates: [Int]
 
     public init(tariff: Tariff, version: TariffVersion, clock: LocalClock) {
         self.tariff = tariff
@@ -103,6 +110,16 @@ public final class Meter: Sendable {
         }
         scaledBase = version.baseDistanceMeters * version.unitTimeSeconds
         scaledUnit = version.unitDistanceMeters * version.unitTimeSeconds
+        // The units reached just short of a tier's start (within the micrometre tolerance of
+        // `unitsReached`) tick before it; the next one is the tier's first.
+        let (unitT, base, unit, onStart) = (version.unitTimeSeconds, version.baseDistanceMeters * version.unitTimeSeconds,
+                                            version.unitDistanceMeters * version.unitTimeSeconds, version.chargeUnit == .onStart)
+        tierFirstUnits = version.distanceTiers.map { tier in
+            let x = tier.fromMeters * unitT - 1e-6 * unitT - base
+            let before: Int64 = x < 0 ? 0 : Int64((x / unit).rounded(.down)) + (onStart ? 1 : 0)
+            return before + 1
+        }
+        tierRates = version.distanceTiers.map(\.ratePercent)
     }
 
     /// A meter equal to this one but its own object: a thread that prices millions of trips
@@ -265,11 +282,31 @@ public final class Meter: Sendable {
     private func charge(_ counter: Double, _ add: Double, whole: Bool, fraction: Double, rate: Int, before: inout Int64, into reading: inout Reading) {
         let after = unitsReached(whole ? counter + add : counter + add * fraction)
         guard after > before else { return }
+        if !tierFirstUnits.isEmpty { return chargeTiered(through: after, rate: rate, before: &before, into: &reading) }
         let n = after - before
         let price = unitPrice(rate)
         reading.units += n
         reading.unitsAmount += n * version.unitPrice
         reading.unitSurcharges += n * (price - version.unitPrice)
+        before = after
+    }
+
+    /// Charges units `before + 1 ... after` of a version with distance tiers: each run of units
+    /// inside one tier (or before the first) at `rate` plus that tier's rate.
+    private func chargeTiered(through after: Int64, rate: Int, before: inout Int64, into reading: inout Reading) {
+        var k = before + 1
+        var t = -1  // the last tier whose first unit is at or before k
+        while t + 1 < tierFirstUnits.count && tierFirstUnits[t + 1] <= k { t += 1 }
+        while k <= after {
+            let end = t + 1 < tierFirstUnits.count ? min(after, tierFirstUnits[t + 1] - 1) : after
+            let n = end - k + 1
+            let price = unitPrice(rate + (t >= 0 ? tierRates[t] : 0))
+            reading.units += n
+            reading.unitsAmount += n * version.unitPrice
+            reading.unitSurcharges += n * (price - version.unitPrice)
+            k = end + 1
+            t += 1
+        }
         before = after
     }
 

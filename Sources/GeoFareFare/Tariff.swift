@@ -117,6 +117,19 @@ public struct TariffVersion: Sendable, Hashable {
         public let zone: String?
     }
 
+    /// A surcharge on the units charged once the counter has passed a distance (복합할증 beyond
+    /// a distance, long-distance tiers): the file's `distance_tiers`.
+    public struct DistanceTier: Sendable, Hashable {
+        /// Metres of the counter (distance plus slow time converted at the changeover speed, as
+        /// the units count it) from which the tier applies: a unit that ticks with the counter
+        /// at or beyond it carries the tier's rate. At least the base distance.
+        public let fromMeters: Double
+        /// Percent added to those units' price, on top of the night and out-of-zone rates
+        /// (which ``TariffVersion/maxCombinedRatePercent`` caps; the tier's rate is not capped).
+        /// A later tier replaces an earlier one.
+        public let ratePercent: Int
+    }
+
     /// The instant the version is known to be in force from. For a version whose start is
     /// known only to the month (`effective_month`), the first instant of the next month.
     public let effectiveFrom: Date
@@ -158,6 +171,9 @@ public struct TariffVersion: Sendable, Hashable {
     /// A surcharged unit price is rounded half-up to a multiple of this.
     public let surchargedUnitStep: Int64
     public let flatSurcharges: [FlatSurcharge]
+    /// Unit surcharges from a counter distance on, in increasing order of `fromMeters`; empty
+    /// for most tariffs.
+    public let distanceTiers: [DistanceTier]
     /// The amount paid is rounded half-up to a multiple of this.
     public let roundingStep: Int64
 

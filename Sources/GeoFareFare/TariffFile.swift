@@ -14,6 +14,7 @@ struct TariffFile: Decodable {
             let zone: String?
         }
         struct Rounding: Decodable { let step: Int64; let mode: String }
+        struct Tier: Decodable { let from_m: Double; let rate_percent: Int }
         let effective_from: String?
         let effective_month: String?
         let in_force_on: String?
@@ -32,6 +33,7 @@ struct TariffFile: Decodable {
         let surcharged_base_step: Int64
         let surcharged_unit_step: Int64
         let flat_surcharges: [Flat]
+        let distance_tiers: [Tier]?
         let rounding: Rounding
     }
     let id: String
@@ -138,13 +140,21 @@ struct TariffFile: Decodable {
                 if let days = f.weekdays, !days.allSatisfy({ (1...7).contains($0) }) { throw fail("\(fat).weekdays", "ISO weekdays are 1 (Monday) ... 7") }
                 flats.append(.init(name: f.name, amount: f.amount, fromSecond: a, toSecond: b, weekdays: f.weekdays.map(Set.init), zone: f.zone))
             }
+            var tiers: [TariffVersion.DistanceTier] = []
+            for (j, t) in (v.distance_tiers ?? []).enumerated() {
+                let tat = "\(at).distance_tiers[\(j)]"
+                guard t.from_m.isFinite, t.from_m >= v.base_distance_m else { throw fail("\(tat).from_m", "must be a distance of the counter at or beyond the base distance (\(v.base_distance_m) m), got \(t.from_m)") }
+                if let last = tiers.last, t.from_m <= last.fromMeters { throw fail("\(tat).from_m", "tiers must be in increasing order of from_m, got \(t.from_m) after \(last.fromMeters)") }
+                guard (0...500).contains(t.rate_percent) else { throw fail("\(tat).rate_percent", "must be within 0...500, got \(t.rate_percent)") }
+                tiers.append(.init(fromMeters: t.from_m, ratePercent: t.rate_percent))
+            }
             out.append(TariffVersion(
                 effectiveFrom: from, uncertainFrom: uncertainFrom, startsAtPeriodStart: v.in_force_on != nil, label: label, sources: v.sources, secondary: v.secondary ?? [],
                 baseFare: v.base_fare, baseDistanceMeters: v.base_distance_m, unitPrice: v.unit_price,
                 unitDistanceMeters: v.unit_distance_m, unitTimeSeconds: v.unit_time_s, mode: v.mode, chargeUnit: v.charge_unit,
                 night: night, outOfZoneRatePercent: v.out_of_zone_rate_percent, maxCombinedRatePercent: v.max_combined_rate_percent,
                 surchargedBaseStep: v.surcharged_base_step, surchargedUnitStep: v.surcharged_unit_step,
-                flatSurcharges: flats, roundingStep: v.rounding.step
+                flatSurcharges: flats, distanceTiers: tiers, roundingStep: v.rounding.step
             ))
         }
         return Tariff(id: id, aliases: aliases ?? [], name: name, currency: currency, timeZone: tz, region: region, alsoRegions: alsoRegions,

@@ -130,13 +130,15 @@ struct FareCSVTests {
             #expect(basis[id]! == ("", "sourced", "") && strictBasis[id]! == ("", "sourced", ""), "\(id)")
             #expect(rows.first { $0[0] == id } == strictRows.first { $0[0] == id })
         }
+        // O1 and O2 start in Iksan: since its 복합할증 became a distance tier, on Iksan's own copy of the
+        // provincial tariff, which gives no 시계외 rate either.
         for (id, code, why) in [("G1", "unknown_tariff_group", "Gyeonggi standard group (kr-gyeonggi/regular): no source names"),
                                 ("G2", "unknown_tariff_group", "Gyeonggi standard group (kr-gyeonggi/regular): no source names"),
                                 ("W1", "no_tariff_version", "priced on its earliest modelled version"),
                                 ("W2", "no_tariff_version", "priced on its earliest modelled version"),
                                 ("J1", "tariff_version_uncertain", "on a day no source gives"),
-                                ("O1", "unknown_out_of_zone_rate", "no source gives kr-jeonbuk/regular's out-of-zone (시계외) rate in version 2023-08-01T00:00:00+09:00: priced without it (0 %)"),
-                                ("O2", "no_tariff_version", "fares before it were likely lower; no source gives kr-jeonbuk/regular's out-of-zone (시계외) rate in version 2019-05")] {
+                                ("O1", "unknown_out_of_zone_rate", "no source gives kr-jeonbuk/regular-iksan's out-of-zone (시계외) rate in version 2023-08-01T00:00:00+09:00: priced without it (0 %)"),
+                                ("O2", "no_tariff_version", "fares before it were likely lower; no source gives kr-jeonbuk/regular-iksan's out-of-zone (시계외) rate in version 2019-05")] {
             let (error, b, assumption) = basis[id]!
             #expect(error == "" && b == "assumed" && assumption.contains(why), "\(id): \(assumption)")
             let (strictError, sb, sa) = strictBasis[id]!

@@ -61,15 +61,15 @@ struct JSONOutputTests {
         #expect(seoulTable.stdout.split(separator: "\n").last?.hasPrefix("tariff basis ") == true && seoulTable.stdout.hasSuffix("  sourced\n"), "\(seoulTable.stdout)")
     }
 
-    @Test("fare: Iksan to Seoul (Jeonbuk's out-of-city rate in no source) prices assumed at 0 % in --json (as the worker) and in the table; --strict refuses with unknown_out_of_zone_rate")
+    @Test("fare: Gimje to Seoul (Jeonbuk's out-of-city rate in no source) prices assumed at 0 % in --json (as the worker) and in the table; --strict refuses with unknown_out_of_zone_rate")
     func assumedOutOfZoneRate() throws {
         let worker = try WorkerProcess(arguments: ["--db", ":memory:"])
         defer { worker.closeInput(); _ = worker.wait() }
-        let args = ["fare", "--from", "35.9483,126.9577", "--to", "37.5665,126.9780", "--at", "2024-05-15T14:00:00+09:00"]
+        let args = ["fare", "--from", "35.8036,126.8808", "--to", "37.5665,126.9780", "--at", "2024-05-15T14:00:00+09:00"]
         let json = try GeoFareBinary.run(args + ["--json"])
         #expect(json.status == 0, "\(json.stderr)")
         #expect(json.stdout.contains(#","tariff_basis":"assumed","assumption":"no source gives kr-jeonbuk/regular's out-of-zone (시계외) rate in version 2023-08-01T00:00:00+09:00: priced without it (0 %), band up to 50 %"#), "\(json.stdout)")
-        let fare = try #require(worker.call(#"{"id":1,"op":"fare","from":{"lat":35.9483,"lon":126.9577},"to":{"lat":37.5665,"lon":126.9780},"depart_at":"2024-05-15T14:00:00+09:00","route":true}"#))
+        let fare = try #require(worker.call(#"{"id":1,"op":"fare","from":{"lat":35.8036,"lon":126.8808},"to":{"lat":37.5665,"lon":126.9780},"depart_at":"2024-05-15T14:00:00+09:00","route":true}"#))
         #expect(try JSONParser.parse(Array(json.stdout.utf8.dropLast())) == fare.object?["result"])
         let table = try GeoFareBinary.run(args)
         #expect(table.status == 0)

@@ -9,8 +9,9 @@ import GeoFareRoute
 /// out-of-zone rate in the data; `strict` keeps `unknown_out_of_zone_rate` (issue 19). Real
 /// data: the embedded tariffs and zones.
 struct AssumedOutOfZoneRateTests {
-    /// Iksan city hall: Jeonbuk, outside Jeonju, Gunsan and Wanju, so on the provincial tariff.
-    static let iksan = Coordinate(uncheckedLatitude: 35.9483, longitude: 126.9577)
+    /// Gimje city hall: Jeonbuk, outside Jeonju, Gunsan, Wanju and Iksan, so on the provincial tariff.
+    /// (Iksan, the origin here before its 복합할증 got its own file, is on `kr-jeonbuk/regular-iksan`.)
+    static let gimje = Coordinate(uncheckedLatitude: 35.8036, longitude: 126.8808)
     static let seoul = Coordinate(uncheckedLatitude: 37.5665, longitude: 126.9780)
     static let day = "2024-05-15T14:00:00+09:00"
     /// The highest out-of-zone rate of any KRW tariff in the data (Jeonju's, Pohang's 2019 one).
@@ -32,9 +33,9 @@ struct AssumedOutOfZoneRateTests {
         return TripPricer(catalog: try TariffCatalog(tariffs: tariffs, zones: sharedCatalog.zones, slowTime: sharedCatalog.slowTime), estimator: sharedPricer.estimator)
     }
 
-    @Test("Iksan to Seoul: priced at 0 % out of Jeonbuk, assumed and saying so, high = the same route priced on a copy of the tariff at 50 %")
+    @Test("Gimje to Seoul: priced at 0 % out of Jeonbuk, assumed and saying so, high = the same route priced on a copy of the tariff at 50 %")
     func jeonbukToSeoul() throws {
-        let (q, route) = try sharedPricer.quote(FareRequest(from: Self.iksan, to: Self.seoul, departure: at(Self.day)))
+        let (q, route) = try sharedPricer.quote(FareRequest(from: Self.gimje, to: Self.seoul, departure: at(Self.day)))
         #expect(q.tariff == "kr-jeonbuk/regular" && q.tariffVersion == "2023-08-01T00:00:00+09:00")
         #expect(q.tariffBasis == .assumed)
         let assumption = try #require(q.assumption)
@@ -44,7 +45,7 @@ struct AssumedOutOfZoneRateTests {
         #expect(try #require(route).segments.contains(where: \.outsideZone))
         // The same request on copies of the tariff that give a rate (sourced there): 0 % is the fare and the low,
         // 50 % the high, and it is well above the 0 % one (most of the 230 km is outside Jeonbuk).
-        var strict = FareRequest(from: Self.iksan, to: Self.seoul, departure: at(Self.day))
+        var strict = FareRequest(from: Self.gimje, to: Self.seoul, departure: at(Self.day))
         strict.strict = true
         let zero = try Self.jeonbukPricer(outOfZoneRate: 0).quote(strict).quote
         let fifty = try Self.jeonbukPricer(outOfZoneRate: Self.top).quote(strict).quote
@@ -75,7 +76,7 @@ struct AssumedOutOfZoneRateTests {
 
     @Test("strict: unknown_out_of_zone_rate, byte for byte as before")
     func strictKeepsTheError() throws {
-        var r = FareRequest(from: Self.iksan, to: Self.seoul, departure: at(Self.day))
+        var r = FareRequest(from: Self.gimje, to: Self.seoul, departure: at(Self.day))
         r.strict = true
         let error = try #require(throws: GeoFareError.self) { try sharedPricer.quote(r) }
         #expect(error.code == .unknownOutOfZoneRate)
@@ -90,9 +91,9 @@ struct AssumedOutOfZoneRateTests {
 
     @Test("Inside the zone nothing changes: sourced, no assumption, the same figures strict or not")
     func insideUnchanged() throws {
-        let to = Coordinate(uncheckedLatitude: 35.9300, longitude: 126.9700)
-        let q = try sharedPricer.quote(FareRequest(from: Self.iksan, to: to, departure: at(Self.day))).quote
-        var r = FareRequest(from: Self.iksan, to: to, departure: at(Self.day))
+        let to = Coordinate(uncheckedLatitude: 35.7900, longitude: 126.9000)
+        let q = try sharedPricer.quote(FareRequest(from: Self.gimje, to: to, departure: at(Self.day))).quote
+        var r = FareRequest(from: Self.gimje, to: to, departure: at(Self.day))
         r.strict = true
         let s = try sharedPricer.quote(r).quote
         #expect(q.tariff == "kr-jeonbuk/regular" && q.tariffBasis == .sourced && q.assumption == nil)
@@ -101,7 +102,7 @@ struct AssumedOutOfZoneRateTests {
 
     @Test("An assumed version and an assumed rate at once (Jeonbuk in 2018, before its first modelled version): the text names both")
     func bothAssumptions() throws {
-        let (q, _) = try sharedPricer.quote(FareRequest(from: Self.iksan, to: Self.seoul, departure: at("2018-06-01T14:00:00+09:00")))
+        let (q, _) = try sharedPricer.quote(FareRequest(from: Self.gimje, to: Self.seoul, departure: at("2018-06-01T14:00:00+09:00")))
         #expect(q.tariffBasis == .assumed && q.tariffVersion == "2019-05")
         let assumption = try #require(q.assumption)
         #expect(assumption.hasPrefix("no version of kr-jeonbuk/regular is modelled at the departure (its first modelled version starts 2019-05): priced on its earliest modelled version, 2019-05; fares before it were likely lower; "

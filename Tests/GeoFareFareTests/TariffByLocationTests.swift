@@ -93,7 +93,9 @@ struct TariffByLocationTests {
                                    (37.5392, 127.2149, "kr-gyeonggi/regular-1800"), (37.8949, 127.2003, "kr-gyeonggi/regular-2000"),
                                    (35.2285, 128.8894, "kr-gyeongnam/regular"), (36.5684, 128.7296, "kr-gyeongbuk/regular"),
                                    (34.8118, 126.3922, "kr-jeonnam/regular"), (35.0659, 126.5164, "kr-jeonnam/regular-county"),
-                                   (35.9403, 126.9545, "kr-jeonbuk/regular")] {
+                                   (35.8036, 126.8808, "kr-jeonbuk/regular"),
+                                   // Iksan and Yeosu have their own files for their distance tiers.
+                                   (35.9403, 126.9545, "kr-jeonbuk/regular-iksan"), (34.7604, 127.6622, "kr-jeonnam/regular-yeosu")] {
             #expect(try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: lat, longitude: lon)).id == tariff, "\(lat),\(lon)")
         }
         // Every province whose cities set their own tariffs and has 시·군 no source places. Gyeonggi: Uijeongbu,
