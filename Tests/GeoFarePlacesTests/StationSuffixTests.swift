@@ -2,6 +2,7 @@ import Foundation
 import GeoFareCore
 import GeoFarePlaces
 import GeoFareTestSupport
+import GeoFareText
 import Testing
 
 /// What riders type that the tags do not say: a station's generic suffix (서면 → "서면역",
@@ -68,6 +69,13 @@ struct StationSuffixTests {
         let fdr = try #require(try nyc.search("FDR Drive", limit: 100).first { $0.place.kind == .street && $0.place.name == "FDR Drive" }?.place)
         let alts = Set(fdr.names.filter { $0.key == "alt_name" }.map(\.value))
         #expect(alts.isSuperset(of: ["South Street Viaduct", "East River Drive"]), "\(fdr.names)")
+        // on the wire, a tag's several values are one string joined with ';' (OSM's separator)
+        let file = PlacesData.directory.appendingPathComponent("nyc_lower_manhattan.osm.pbf.places").path
+        let run = try GeoFareBinary.run(["places", "search", file, "East River Drive", "--json", "--limit", "1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let names = try JSONParser.parse(Array(run.stdout.utf8)).object?["results"]?.array?.first?.object?["names"]?.object
+        let wire = Set((names?["alt_name"]?.string ?? "").split(separator: ";").map(String.init))
+        #expect(names?["name"]?.string == "FDR Drive" && wire.isSuperset(of: ["South Street Viaduct", "East River Drive"]), "\(String(describing: names))")
     }
 
     @Test("Hangul fillers are blanks: alone they are query_empty, inside a query they are ignored", arguments: ["\u{3164}", "\u{115F}", "\u{1160}", "\u{FFA0}", "\u{3164} \u{3164}"])
