@@ -23,6 +23,8 @@ struct PlaceRecord: Sendable {
 struct PlaceExtractor {
     /// Pieces of a street with the same name join when their boxes come closer than this, metres.
     static let streetJoinMeters = 150.0
+    /// The most names a merged street keeps (a search key names its name in one byte).
+    static let maxNames = 64
 
     struct Counts: Sendable {
         var nodesRead = 0, waysRead = 0
@@ -107,11 +109,18 @@ struct PlaceExtractor {
             for i in 0..<group.count { members[find(i), default: []].append(group[i]) }
             for root in members.keys.sorted() {
                 let ids = members[root]!.sorted { pieces[$0].way.id < pieces[$1].way.id }
-                var names = pieces[ids[0]].way.names
-                for i in ids.dropFirst() {
-                    for n in pieces[i].way.names where !names.contains(where: { $0.key == n.key }) { names.append(n) }
+                // Every distinct value of every name tag (a key may come more than once: the FDR
+                // Drive's ways carry two alt_names), in name-key order, then in way order.
+                var names: [(key: String, value: String)] = []
+                for i in ids {
+                    for n in pieces[i].way.names where names.count < maxNames && !names.contains(where: { $0.key == n.key && $0.value == n.value }) {
+                        names.append(n)
+                    }
                 }
-                names.sort { PlaceTags.nameKeys.firstIndex(of: $0.key)! < PlaceTags.nameKeys.firstIndex(of: $1.key)! }
+                names = names.enumerated().sorted { a, b in
+                    let ka = PlaceTags.nameKeys.firstIndex(of: a.element.key)!, kb = PlaceTags.nameKeys.firstIndex(of: b.element.key)!
+                    return ka != kb ? ka < kb : a.offset < b.offset
+                }.map(\.element)
                 let shape = ids.map { pieces[$0].points }
                 let (lat, lon) = representative(shape.flatMap { $0 })
                 out.append(PlaceRecord(osmID: "w\(pieces[ids[0]].way.id)", kind: .street, latitudeE7: lat, longitudeE7: lon,

@@ -2,7 +2,7 @@
 /// ``GeoFareGraph/GraphFileWriter`` writes both) with magic "GEOFAREP" and these sections.
 enum PlacesFileLayout {
     static let magic: [UInt8] = Array("GEOFAREP".utf8)
-    static let currentVersion: UInt32 = 2
+    static let currentVersion: UInt32 = 3
 
     enum Section {
         /// ``PlacesMetadata`` as JSON.

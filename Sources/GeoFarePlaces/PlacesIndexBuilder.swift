@@ -109,6 +109,9 @@ public enum PlacesIndexBuilder {
                 put(letters, fromStart: true, origin: .romanized, name: n)
                 // (nil without a Hangul syllable, as the letters are: not computed again)
                 if letters != nil { put(SearchText.revisedRomanizationKey(name.value), fromStart: true, origin: .romanized, name: n) }
+                if p.kind == .station {
+                    for extra in StationSuffix.keys(of: name.value) { put(extra.bytes, fromStart: true, origin: extra.origin, name: n) }
+                }
                 for rest in SearchText.laterWords(name.value) {
                     put(SearchText.key(rest), fromStart: false, origin: .name, name: n)
                     put(SearchText.initialsKey(rest), fromStart: false, origin: .initials, name: n)

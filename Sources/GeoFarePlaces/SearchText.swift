@@ -4,7 +4,7 @@ import Foundation
 /// key is a prefix of the name's key.
 ///
 /// A key is the text in Unicode NFKC (full-width forms and compatibility jamo folded), lower-cased,
-/// with diacritics, spaces, punctuation and symbols removed, and every Hangul syllable spelt as
+/// with diacritics, spaces, Hangul fillers, punctuation and symbols removed, and every Hangul syllable spelt as
 /// its jamo in typing order (compatibility jamo, compound vowels and final clusters split:
 /// 과 → ㄱㅗㅏ, 닭 → ㄷㅏㄹㄱ). So a query typed half-way through its last syllable is a prefix of
 /// the name ("공더" and "공ㄷ" of 공덕역), and a final consonant that is the next syllable's first
@@ -94,6 +94,7 @@ public enum SearchText {
     /// Appends `s` as ``key(_:)`` spells it (a syllable as its jamo, ASCII lower-cased, punctuation dropped).
     static func append(_ s: Unicode.Scalar, to out: inout String.UnicodeScalarView) {
         let v = s.value
+        if fillers.contains(v) { return }
         if let (l, vowel, t) = syllable(s) {
             out.append(scalar(leading[l]))
             appendVowel(0x314F + UInt32(vowel), to: &out)
@@ -119,6 +120,10 @@ public enum SearchText {
             }
         }
     }
+
+    /// The Hangul fillers (choseong, jungseong, compatibility and half-width): letters to
+    /// Unicode, blanks to a reader, so dropped like spaces (U+3164 alone is `query_empty`).
+    static let fillers: Set<UInt32> = [0x115F, 0x1160, 0x3164, 0xFFA0]
 
     /// (leading, vowel, trailing) indexes of a precomposed Hangul syllable (trailing 0: none).
     @inline(__always)

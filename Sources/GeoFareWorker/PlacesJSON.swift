@@ -5,13 +5,14 @@ import GeoFareText
 /// The wire shapes of `places.search` and `places.reverse` (keys sorted), used by the worker and
 /// by `geofare places search|reverse --json`.
 public enum PlacesJSON {
-    /// One place: `name`, `kind`, `lat`, `lon`, `osm_id`, `names` (every name tag), `address`
+    /// One place: `name`, `kind`, `lat`, `lon`, `osm_id`, `names` (every name tag; a merged street's
+    /// several values of one tag joined with `;`, as OSM writes them), `address`
     /// (`addr:*` parts without the prefix, only when tagged).
     public static func place(_ p: Place) -> JSONValue {
         var o: [String: JSONValue] = [
             "name": .string(p.name), "kind": .string(p.kind.description),
             "lat": .double(p.coordinate.latitude), "lon": .double(p.coordinate.longitude), "osm_id": .string(p.osmID),
-            "names": .object(Dictionary(p.names.map { ($0.key, JSONValue.string($0.value)) }, uniquingKeysWith: { a, _ in a })),
+            "names": .object(Dictionary(p.names.map { ($0.key, $0.value) }, uniquingKeysWith: { a, b in a + ";" + b }).mapValues { JSONValue.string($0) }),
         ]
         if !p.address.isEmpty {
             o["address"] = .object(Dictionary(p.address.map { ($0.key, JSONValue.string($0.value)) }, uniquingKeysWith: { a, _ in a }))

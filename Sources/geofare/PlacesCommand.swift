@@ -23,6 +23,18 @@ struct PlacesCommand: ParsableCommand {
         }
     }
 
+    /// The bytes of the command-line argument that Swift decoded to `text` (the last such), as
+    /// the process received them: `nil` if none did.
+    static func rawArgument(decodingTo text: String) -> [UInt8]? {
+        var found: [UInt8]?
+        for i in 1..<Int(CommandLine.argc) {
+            guard let p = CommandLine.unsafeArgv[i] else { continue }
+            let raw = Array(UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p)))
+            if String(decoding: raw, as: UTF8.self) == text { found = raw }
+        }
+        return found
+    }
+
     /// Runs `body`, printing a ``GeoFareError`` as the CLI does and exiting 65.
     static func reporting<T>(_ body: () throws(GeoFareError) -> T) throws -> T {
         do { return try body() } catch {
@@ -106,7 +118,11 @@ struct PlacesSearchCommand: ParsableCommand {
     func run() throws {
         let index = try PlacesCommand.open(file)
         let point = try near.map { try coordinate($0, field: "near") }
-        let matches = try PlacesCommand.reporting { () throws(GeoFareError) in try index.search(query, near: point, limit: limit) }
+        // The raw bytes of the query as the shell passed them: Swift's arguments replace a byte
+        // that is not UTF-8 with U+FFFD, which a key drops, so the library must see the bytes
+        // to answer invalid_utf8 as it does for the worker.
+        let bytes = PlacesCommand.rawArgument(decodingTo: query) ?? Array(query.utf8)
+        let matches = try PlacesCommand.reporting { () throws(GeoFareError) in try index.search(utf8: bytes, near: point, limit: limit) }
         if json { print(JSONWriter.string(PlacesJSON.search(matches))); return }
         for m in matches {
             let distance = m.distanceMeters.map { " \(Int($0.rounded())) m" } ?? ""

@@ -114,11 +114,21 @@ struct PlaceSearchTests {
                         [SearchText.key(n.value), SearchText.initialsKey(n.value) ?? [], SearchText.romanizedKey(n.value) ?? [],
                          SearchText.revisedRomanizationKey(n.value) ?? []]
                             + SearchText.laterWords(n.value).flatMap { [SearchText.key($0), SearchText.initialsKey($0) ?? []] }
+                            + (r.place.kind == .station ? Self.suffixed(n.value) : [])
                     }
                     #expect(keys.contains { $0.starts(with: q) }, "\(extract): '\(query)' returned \(r.place.name)")
                 }
             }
         }
+    }
+
+    /// A station's name with the generic suffix as docs/places.md states it: + 역 (its key, 초성,
+    /// romanisations), and its Latin spellings + station / stn.
+    static func suffixed(_ name: String) -> [[UInt8]] {
+        let yeok = name + "역"
+        let latin = [SearchText.key(name), SearchText.romanizedKey(name) ?? [], SearchText.revisedRomanizationKey(name) ?? []]
+        return [SearchText.key(yeok), SearchText.initialsKey(yeok) ?? [], SearchText.romanizedKey(yeok) ?? [], SearchText.revisedRomanizationKey(yeok) ?? []]
+            + latin.flatMap { [$0 + Array("station".utf8), $0 + Array("stn".utf8)] }
     }
 
     @Test("A station outranks a shop of the same name")

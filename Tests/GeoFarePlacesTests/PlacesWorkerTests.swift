@@ -87,6 +87,11 @@ struct PlacesWorkerTests {
         let reverse = try GeoFareBinary.run(["places", "reverse", out, "--at", "35.1578,129.0597", "--json"])
         #expect(reverse.status == 0, "\(reverse.stderr)")
         #expect(try JSONParser.parse(Array(reverse.stdout.utf8)).object?["area"]?.object?["region"]?.object?["id"]?.string == "kr-busan")
+        #expect(parsed.object?["results"]?.array?.first?.object?["kind"]?.string == "station", "서면 역: the station 서면 first")
+        // A byte that is not UTF-8 in the argument is an error, as in the worker, not dropped
+        // (Swift's arguments would have made it U+FFFD, which a key drops: "gongdeok").
+        let bad = try GeoFareBinary.runTool("/bin/sh", ["-c", "exec \"$0\" places search \"$1\" \"$(printf 'seo\\377myeon')\"", GeoFareBinary.url.path, out])
+        #expect(bad.status == 65 && bad.stderr.contains("[invalid_utf8]"), "\(bad.status) \(bad.stderr)")
         let empty = try GeoFareBinary.run(["places", "search", out, "  "])
         #expect(empty.status == 65 && empty.stderr.contains("[query_empty]"))
         let missing = try GeoFareBinary.run(["places", "build", "/nonexistent/x.osm.pbf", "-o", out + ".x"])
