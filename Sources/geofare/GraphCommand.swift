@@ -92,15 +92,14 @@ struct GraphBuildCommand: ParsableCommand {
             }
             // the two metrics are independent: one thread each, so the build takes the slower one's time
             let metrics = GraphMetric.allCases
-            let t = Date()
-            let tally = ContractionProgress(total: network.nodeCount, metrics: metrics.map(\.rawValue), bar: bar)
+            let tally = ContractionProgress(total: network.nodeCount, metrics: metrics.map(\.rawValue), bar: bar, quiet: quiet)
             let built = try ContractionHierarchy.contractConcurrently(network: network, metrics: metrics, progress: tally.update)
             bar.finish()
             var hierarchies: [GraphMetric: ContractionHierarchy] = [:]
             for (k, ch) in built.enumerated() {
                 hierarchies[metrics[k]] = ch
                 let perArc = Double(ch.edgeCount) / Double(max(network.arcCount, 1))
-                let ms = Int(((tally.finished(k) ?? Date()).timeIntervalSince(t)) * 1000)
+                let ms = Int(((tally.finished(k) ?? Date()).timeIntervalSince(tally.started)) * 1000)
                 say("  contraction (\(metrics[k].rawValue)): \(ms) ms (on its own thread); \(ch.edgeCount) hierarchy arcs, \(String(format: "%.2f", perArc)) per network arc")
             }
             let stamp = report.osmTimestampSeconds > 0
@@ -204,6 +203,13 @@ final class BuildProgress: @unchecked Sendable {
         FileHandle.standardError.write(Data("\r\u{1B}[K  \(text())".utf8))
     }
 
+    /// Prints `text` as a line of its own (over the progress line, which the next ``show(_:force:)`` redraws).
+    func say(_ text: String) {
+        lock.lock(); defer { lock.unlock() }
+        if drew { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)); drew = false }
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
     /// Clears the progress line.
     func finish() {
         lock.lock(); defer { lock.unlock() }
@@ -218,26 +224,35 @@ final class ContractionProgress: @unchecked Sendable {
     let total: Int
     let metrics: [String]
     let bar: BuildProgress
+    let quiet: Bool
+    let started = Date()
     private let lock = NSLock()
     private var done: [Int]
     private var finishedAt: [Date?]
 
-    init(total: Int, metrics: [String], bar: BuildProgress) {
+    init(total: Int, metrics: [String], bar: BuildProgress, quiet: Bool) {
         self.total = total
+        self.quiet = quiet
         self.metrics = metrics
         self.bar = bar
         done = Array(repeating: 0, count: metrics.count)
         finishedAt = Array(repeating: nil, count: metrics.count)
     }
 
-    /// Called after each contracted node of metric `k`; takes the lock once every 1,024 nodes and at the end.
+    /// Called after each contracted node of metric `k`; takes the lock once every 1,024 nodes and at
+    /// the end, when it says at once that the metric is done (unless quiet): on a large build the
+    /// other metric may take much longer.
     func update(_ k: Int, _ count: Int) {
         guard count & 1023 == 0 || count == total else { return }
         lock.lock()
         done[k] = count
-        if count == total { finishedAt[k] = Date() }
+        let now = Date()
+        if count == total { finishedAt[k] = now }
         let line = zip(metrics, done).map { "\($0) \(100 * $1 / max(total, 1)) %" }.joined(separator: ", ")
         lock.unlock()
+        if count == total && !quiet {
+            bar.say("  contraction (\(metrics[k])) done after \(Int(now.timeIntervalSince(started) * 1000)) ms")
+        }
         bar.show("contraction: \(line) (of \(total) nodes)")
     }
 
