@@ -69,6 +69,7 @@ struct GraphBuildCommand: ParsableCommand {
 
     func build(with roadProfile: RoadProfile) throws {
         let start = Date()
+        let bar = BuildProgress(enabled: !quiet)
         do {
             let network: RoadNetwork, report: ImportReport
             if let side = syntheticCity {
@@ -79,21 +80,27 @@ struct GraphBuildCommand: ParsableCommand {
             } else {
                 let input = input ?? ""
                 say("geofare graph build: reading \(input) with profile \(roadProfile.id)")
-                (network, report) = try OSMRoadNetworkBuilder(profile: roadProfile).build(pbfAt: URL(fileURLWithPath: input))
+                (network, report) = try OSMRoadNetworkBuilder(profile: roadProfile).build(pbfAt: URL(fileURLWithPath: input)) { phase, done, total in
+                    bar.show(total > 0 ? "import: reading the PBF (\(phase)): \(100 * done / total) % (\(done) of \(total) blocks)" : "import: \(phase) …",
+                             force: done == 0)
+                }
+                bar.finish()
                 say("  read \(report.nodesRead) nodes, \(report.waysRead) ways, \(report.relationsRead) relations; kept \(report.waysKept) ways")
                 say("  network: \(report.nodes) nodes, \(report.arcs) arcs (largest strongly connected part of \(report.nodesBeforeComponent) nodes); \(report.loopsSplit) closed loops kept (split at their middle node)")
                 say("  turn restrictions: \(GraphBuildCommand.restrictionLine(report))")
                 for p in report.phaseMilliseconds { say("  \(p.name): \(Int(p.milliseconds)) ms") }
             }
+            // the two metrics are independent: one thread each, so the build takes the slower one's time
+            let metrics = GraphMetric.allCases
+            let tally = ContractionProgress(total: network.nodeCount, metrics: metrics.map(\.rawValue), bar: bar, quiet: quiet)
+            let built = try ContractionHierarchy.contractConcurrently(network: network, metrics: metrics, progress: tally.update)
+            bar.finish()
             var hierarchies: [GraphMetric: ContractionHierarchy] = [:]
-            for metric in GraphMetric.allCases {
-                let t = Date()
-                let bar = ContractionProgress(total: network.nodeCount, label: "contraction (\(metric.rawValue))", enabled: !quiet)
-                let ch = try ContractionHierarchy(network: network, metric: metric, progress: bar.update)
-                bar.finish()
-                hierarchies[metric] = ch
+            for (k, ch) in built.enumerated() {
+                hierarchies[metrics[k]] = ch
                 let perArc = Double(ch.edgeCount) / Double(max(network.arcCount, 1))
-                say("  contraction (\(metric.rawValue)): \(Int(Date().timeIntervalSince(t) * 1000)) ms; \(ch.edgeCount) hierarchy arcs, \(String(format: "%.2f", perArc)) per network arc")
+                let ms = Int(((tally.finished(k) ?? Date()).timeIntervalSince(tally.started)) * 1000)
+                say("  contraction (\(metrics[k].rawValue)): \(ms) ms (on its own thread); \(ch.edgeCount) hierarchy arcs, \(String(format: "%.2f", perArc)) per network arc")
             }
             let stamp = report.osmTimestampSeconds > 0
                 ? ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(report.osmTimestampSeconds))) : ""
@@ -172,33 +179,86 @@ extension GraphInfoCommand {
     }
 }
 
-/// A contraction's progress on stderr, redrawn in place, only when stderr is a terminal (the
-/// build's counts and timings are printed either way).
-final class ContractionProgress {
-    let total: Int
-    let label: String
+/// The build's live progress on stderr: one line redrawn in place, only when stderr is a terminal
+/// and not `--quiet` (the counts and timings are printed either way). Safe to call from the two
+/// contraction threads.
+final class BuildProgress: @unchecked Sendable {
     let enabled: Bool
-    var lastDraw = Date()
-    var drew = false
+    private let lock = NSLock()
+    private var lastDraw = Date.distantPast
+    private var drew = false
 
-    init(total: Int, label: String, enabled: Bool) {
-        self.total = total
-        self.label = label
+    init(enabled: Bool) {
         self.enabled = enabled && isatty(2) == 1
     }
 
-    /// Called after each contracted node; looks at the clock once every 1,024 nodes.
-    func update(_ done: Int) {
-        guard enabled, done & 1023 == 0 else { return }
+    /// Draws `text` unless the line was drawn less than 0.2 s ago; `force` draws anyway (a new phase).
+    func show(_ text: @autoclosure () -> String, force: Bool = false) {
+        guard enabled else { return }
+        lock.lock(); defer { lock.unlock() }
         let now = Date()
-        guard now.timeIntervalSince(lastDraw) >= 0.2 else { return }
+        guard force || now.timeIntervalSince(lastDraw) >= 0.2 else { return }
         lastDraw = now
         drew = true
-        FileHandle.standardError.write(Data("\r  \(label): \(100 * done / max(total, 1)) % (\(done) of \(total) nodes)   ".utf8))
+        FileHandle.standardError.write(Data("\r\u{1B}[K  \(text())".utf8))
+    }
+
+    /// Prints `text` as a line of its own (over the progress line, which the next ``show(_:force:)`` redraws).
+    func say(_ text: String) {
+        lock.lock(); defer { lock.unlock() }
+        if drew { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)); drew = false }
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
     /// Clears the progress line.
     func finish() {
+        lock.lock(); defer { lock.unlock() }
         if drew { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        drew = false
+    }
+}
+
+/// The contractions' progress, one count per metric, drawn on a ``BuildProgress``; remembers
+/// when each metric finished (for its timing line).
+final class ContractionProgress: @unchecked Sendable {
+    let total: Int
+    let metrics: [String]
+    let bar: BuildProgress
+    let quiet: Bool
+    let started = Date()
+    private let lock = NSLock()
+    private var done: [Int]
+    private var finishedAt: [Date?]
+
+    init(total: Int, metrics: [String], bar: BuildProgress, quiet: Bool) {
+        self.total = total
+        self.quiet = quiet
+        self.metrics = metrics
+        self.bar = bar
+        done = Array(repeating: 0, count: metrics.count)
+        finishedAt = Array(repeating: nil, count: metrics.count)
+    }
+
+    /// Called after each contracted node of metric `k`; takes the lock once every 1,024 nodes and at
+    /// the end, when it says at once that the metric is done (unless quiet): on a large build the
+    /// other metric may take much longer.
+    func update(_ k: Int, _ count: Int) {
+        guard count & 1023 == 0 || count == total else { return }
+        lock.lock()
+        done[k] = count
+        let now = Date()
+        if count == total { finishedAt[k] = now }
+        let line = zip(metrics, done).map { "\($0) \(100 * $1 / max(total, 1)) %" }.joined(separator: ", ")
+        lock.unlock()
+        if count == total && !quiet {
+            bar.say("  contraction (\(metrics[k])) done after \(Int(now.timeIntervalSince(started) * 1000)) ms")
+        }
+        bar.show("contraction: \(line) (of \(total) nodes)")
+    }
+
+    /// When metric `k` finished, if it has.
+    func finished(_ k: Int) -> Date? {
+        lock.lock(); defer { lock.unlock() }
+        return finishedAt[k]
     }
 }

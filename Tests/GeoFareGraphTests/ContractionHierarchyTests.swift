@@ -1,4 +1,5 @@
 import GeoFareCore
+import Foundation
 import Testing
 @testable import GeoFareGraph
 
@@ -74,5 +75,40 @@ import Testing
                                        targets: [RouteEndpoint(node: 10, offset: 4)]))
         #expect(r2.sourceIndex == 1)
         #expect(r2.weight == r.weight - 1)
+    }
+}
+
+/// `graph build` contracts the two metrics on two threads: each result must be exactly the
+/// hierarchy its metric builds alone, in the caller's order, with progress told per metric.
+@Suite struct ConcurrentContractionTests {
+    /// Counts the progress calls per metric index, from the contraction threads.
+    final class Tally: @unchecked Sendable {
+        let lock = NSLock()
+        var calls: [Int: Int] = [:], last: [Int: Int] = [:], outOfOrder = 0
+        func record(_ k: Int, _ done: Int) {
+            lock.lock(); defer { lock.unlock() }
+            calls[k, default: 0] += 1
+            if done != (last[k] ?? 0) + 1 { outOfOrder += 1 }
+            last[k] = done
+        }
+    }
+
+    @Test(arguments: [[GraphMetric.fastest, .shortest], [.shortest, .fastest]])
+    func equalsEachMetricBuiltAlone(_ metrics: [GraphMetric]) throws {
+        let net = TestNetworks.grid(seed: 5, width: 40, height: 30)
+        let tally = Tally()
+        let both = try ContractionHierarchy.contractConcurrently(network: net, metrics: metrics, progress: tally.record)
+        #expect(both.map(\.metric) == metrics)
+        for (k, ch) in both.enumerated() {
+            let alone = try ContractionHierarchy(network: net, metric: metrics[k])
+            #expect(ch.views.count == alone.views.count)
+            for (a, b) in zip(ch.views, alone.views) { #expect(Array(a) == Array(b), "\(metrics[k])") }
+            // one call per contracted node, counting up to the node count
+            #expect(tally.calls[k] == net.nodeCount && tally.last[k] == net.nodeCount)
+        }
+        #expect(tally.outOfOrder == 0)
+        // and still exact (the hierarchies of both metrics, against Dijkstra)
+        let byMetric = Dictionary(uniqueKeysWithValues: both.map { ($0.metric, $0) })
+        #expect(try checkExactness(network: net, pairs: 300, seed: 9, hierarchies: byMetric).isEmpty)
     }
 }

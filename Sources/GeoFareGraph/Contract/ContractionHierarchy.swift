@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import GeoFareCore
 /// A contraction hierarchy of a road network under one metric, read-only and shareable between
 /// threads; query it with a per-thread ``ContractionHierarchyQuery``.
@@ -46,6 +48,33 @@ public final class ContractionHierarchy: @unchecked Sendable {
         self.init(metric: metric, owner: owner,
                   views: [arrays.rank, arrays.order, arrays.upFirst, arrays.upHead, arrays.upWeight, arrays.downFirst,
                           arrays.downTail, arrays.downWeight, arrays.unpackA, arrays.unpackB].map { owner.keep($0) })
+    }
+
+    /// Contracts `network` under each of `metrics` at the same time, one thread per metric (the
+    /// contractions are independent and deterministic: each result equals what
+    /// ``init(network:metric:settleLimit:progress:)`` builds alone; peak memory is the sum of theirs).
+    ///
+    /// Blocks the calling thread until every metric is done (it runs on Dispatch's threads, not
+    /// Swift concurrency's pool): call it from a command or a thread of your own, not from async code.
+    /// - Parameter progress: called after each contracted node with the metric's index in
+    ///   `metrics` and that metric's number contracted so far (of `network.nodeCount`), from the
+    ///   metric's thread, so it must be safe to call from two threads at once.
+    /// - Returns: one hierarchy per metric, in the order of `metrics`.
+    /// - Throws: ``GeoFareError`` `graph_invalid_network` (the first in `metrics` order when several fail).
+    public static func contractConcurrently(network: RoadNetwork, metrics: [GraphMetric], settleLimit: Int = 200,
+                                            progress: (@Sendable (_ metricIndex: Int, _ done: Int) -> Void)? = nil)
+        throws(GeoFareError) -> [ContractionHierarchy] {
+        try network.validate()
+        let slots = ResultSlots(count: metrics.count)
+        DispatchQueue.concurrentPerform(iterations: metrics.count) { k in
+            let result: Result<ContractionHierarchy, GeoFareError>
+            do throws(GeoFareError) {
+                result = .success(try ContractionHierarchy(network: network, metric: metrics[k], settleLimit: settleLimit,
+                                                           progress: progress.map { p in { p(k, $0) } }))
+            } catch { result = .failure(error) }
+            slots.set(k, result)
+        }
+        return try slots.values()
     }
 
     /// Wraps views in the order of ``Arrays``' fields; `owner` keeps their memory alive.
@@ -101,5 +130,26 @@ public final class ContractionHierarchy: @unchecked Sendable {
                       head[a] < tail[i], head[a] < head[i] else { throw bad("shortcut \(i) does not unpack") }
             }
         }
+    }
+}
+
+/// One result per concurrent contraction, written from the threads that made them.
+private final class ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<ContractionHierarchy, GeoFareError>?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func set(_ k: Int, _ result: Result<ContractionHierarchy, GeoFareError>) {
+        lock.lock(); defer { lock.unlock() }
+        results[k] = result
+    }
+
+    /// The hierarchies in order, or the first error.
+    func values() throws(GeoFareError) -> [ContractionHierarchy] {
+        lock.lock(); defer { lock.unlock() }
+        var out: [ContractionHierarchy] = []
+        for r in results { out.append(try r!.get()) }
+        return out
     }
 }

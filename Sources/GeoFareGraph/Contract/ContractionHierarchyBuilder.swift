@@ -31,6 +31,14 @@ struct ContractionHierarchyBuilder {
     let settleLimit: Int
     /// Neighbours' priorities are recomputed after a contraction only when it had at most this many arcs.
     static let maxNeighboursUpdated = 16
+    /// A node with more arcs than this is in a dense core (the shortest metric on a grid makes one).
+    static let denseCoreArcs = 32
+    /// In a dense core, a popped node whose fresh priority is within 1/`denseCoreSlack` of the queue's
+    /// smallest key is contracted rather than re-queued. There keys go stale (neighbours are not
+    /// updated) and the exact check re-simulated each node about 11 times, each simulation hundreds
+    /// of witness searches; on the 100k grid, shortest metric: 327 → 159 s, 4.33 → 4.59 hierarchy
+    /// arcs per network arc (1/4: 172 s, 4.98). Any order gives exact answers.
+    static let denseCoreSlack: UInt64 = 8
 
     init(nodeCount: Int, tails: [UInt32], heads: [UInt32], weights: [UInt32], settleLimit: Int = 200) {
         n = nodeCount
@@ -166,7 +174,9 @@ struct ContractionHierarchyBuilder {
         while !queue.isEmpty {
             let (v, key) = queue.pop()
             let fresh = priority(v)
-            if fresh > key && !queue.isEmpty && fresh > queue.minKey {
+            let dense = inLinks[Int(v)].count + outLinks[Int(v)].count > Self.denseCoreArcs
+            let slack = dense ? queue.minKey / Self.denseCoreSlack : 0
+            if fresh > key && !queue.isEmpty && fresh > queue.minKey + slack {
                 queue.push(v, key: fresh)
                 continue
             }

@@ -26,22 +26,33 @@ public struct OSMRoadNetworkBuilder: Sendable {
         self.profile = profile
     }
 
+    /// Where an import is: the phase (named as in ``ImportReport/phaseMilliseconds``) and, while
+    /// the PBF is read (`ways`, `nodes`), the data blocks decoded of the file's total; the later
+    /// phases report `done == 0, total == 0` once, when they start.
+    public typealias Progress = (_ phase: String, _ done: Int, _ total: Int) -> Void
+
     /// Reads the PBF file at `url` and extracts its road network.
+    /// - Parameter progress: called as phases start and after each data block read, on the calling thread.
     /// - Throws: ``GeoFareError`` when the file cannot be read or decoded.
-    public func build(pbfAt url: URL) throws(GeoFareError) -> (network: RoadNetwork, report: ImportReport) {
-        try build(reader: try PBFReader(contentsOf: url))
+    public func build(pbfAt url: URL, progress: Progress? = nil) throws(GeoFareError) -> (network: RoadNetwork, report: ImportReport) {
+        try build(reader: try PBFReader(contentsOf: url), progress: progress)
     }
 
     /// Extracts the road network of an opened PBF file.
+    /// - Parameter progress: called as phases start and after each data block read, on the calling thread.
     /// - Throws: ``GeoFareError`` when a data block does not decode.
-    public func build(reader: PBFReader) throws(GeoFareError) -> (network: RoadNetwork, report: ImportReport) {
+    public func build(reader: PBFReader, progress: Progress? = nil) throws(GeoFareError) -> (network: RoadNetwork, report: ImportReport) {
         var report = ImportReport()
         var clock = PhaseClock()
+        let blocks = reader.dataBlockCount
+        func reading(_ phase: String) -> ((Int) -> Void)? {
+            progress.map { p in p(phase, 0, blocks); return { p(phase, $0, blocks) } }
+        }
         report.writingProgram = reader.header.writingProgram
 
         // 1. ways, signals, restrictions
         var ways = WayCollector(profile: profile)
-        let newest = try reader.visit(&ways, kinds: .all)
+        let newest = try reader.visit(&ways, kinds: .all, progress: reading("ways"))
         report.nodesRead = ways.nodesRead
         report.waysRead = ways.waysRead
         report.relationsRead = ways.relationsRead
@@ -62,14 +73,16 @@ public struct OSMRoadNetworkBuilder: Sendable {
         for i in 0..<ids.count where i == 0 || ids[i] != ids[unique - 1] { ids[unique] = ids[i]; unique += 1 }
         ids.removeSubrange(unique...)
         var nodes = NodeLocator(ids: ids)
-        try reader.visit(&nodes, kinds: .nodes)
+        try reader.visit(&nodes, kinds: .nodes, progress: reading("nodes"))
         clock.lap("nodes", into: &report)
 
         // 3. arcs
+        progress?("arcs", 0, 0)
         var graph = ArcSplitter.split(ways: ways, nodes: nodes, profile: profile, report: &report)
         clock.lap("arcs", into: &report)
 
         // 4. turn restrictions
+        progress?("restrictions", 0, 0)
         if profile.turnRestrictions {
             graph.applyRestrictions(ways.restrictions, ways: ways, nodeIds: nodes.ids, report: &report)
         }
@@ -78,8 +91,10 @@ public struct OSMRoadNetworkBuilder: Sendable {
         clock.lap("restrictions", into: &report)
 
         // 5. largest strongly connected component, renumbered
+        progress?("component", 0, 0)
         let keep = graph.largestComponent()
         clock.lap("component", into: &report)
+        progress?("renumber", 0, 0)
         let network = graph.network(keeping: keep)
         report.nodes = network.nodeCount
         report.arcs = network.arcCount

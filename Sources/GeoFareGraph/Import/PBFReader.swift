@@ -109,20 +109,29 @@ public struct PBFReader: Sendable {
         self.header = try decoded.get()
     }
 
+    /// The number of data blocks (`OSMData` blobs): what ``visit(_:kinds:progress:)`` counts its progress in.
+    public var dataBlockCount: Int { blobs.reduce(0) { $0 + ($1.isData ? 1 : 0) } }
+
     /// Decodes every data block and hands the elements of `kinds` to `visitor`, in file order.
+    /// - Parameter progress: called after each data block with the number decoded so far (of
+    ///   ``dataBlockCount``), on the calling thread.
     /// - Returns: the newest object timestamp seen in the decoded elements, seconds since 1970 (0 when none).
     /// - Throws: ``GeoFareError`` located at the failing blob.
     @discardableResult
-    public func visit<V: PBFVisitor>(_ visitor: inout V, kinds: PBFElementKinds = .all) throws(GeoFareError) -> Int64 {
+    public func visit<V: PBFVisitor>(_ visitor: inout V, kinds: PBFElementKinds = .all,
+                                     progress: ((_ blocksDone: Int) -> Void)? = nil) throws(GeoFareError) -> Int64 {
         var decoder = PBFBlockDecoder()
         let scratch = InflateBuffer()
         let blobs = self.blobs
+        var done = 0
         let result: Result<Void, GeoFareError> = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<Void, GeoFareError> in
             for entry in blobs where entry.isData {
                 do throws(GeoFareError) {
                     let content = try Self.blobContent(raw, entry, scratch: scratch)
                     try decoder.decode(content, kinds: kinds, visitor: &visitor)
                 } catch { return .failure(error.located(blob: entry.index, offset: entry.headerOffset)) }
+                done += 1
+                progress?(done)
             }
             return .success(())
         }
