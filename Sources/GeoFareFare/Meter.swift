@@ -115,9 +115,7 @@ public final class Meter: Sendable {
         let (unitT, base, unit, onStart) = (version.unitTimeSeconds, version.baseDistanceMeters * version.unitTimeSeconds,
                                             version.unitDistanceMeters * version.unitTimeSeconds, version.chargeUnit == .onStart)
         tierFirstUnits = version.distanceTiers.map { tier in
-            let x = tier.fromMeters * unitT - 1e-6 * unitT - base
-            let before: Int64 = x < 0 ? 0 : Int64((x / unit).rounded(.down)) + (onStart ? 1 : 0)
-            return before + 1
+            Self.units(past: tier.fromMeters * unitT - 1e-6 * unitT - base, unit: unit, onStart: onStart) + 1
         }
         tierRates = version.distanceTiers.map(\.ratePercent)
     }
@@ -315,11 +313,15 @@ public final class Meter: Sendable {
     /// floating-point rounding.
     @inline(__always)
     func unitsReached(_ f: Double) -> Int64 {
-        let x = f + 1e-6 * version.unitTimeSeconds - scaledBase
-        switch version.chargeUnit {
-        case .onStart: return x < 0 ? 0 : Int64((x / scaledUnit).rounded(.down)) + 1
-        case .onComplete: return x < 0 ? 0 : Int64((x / scaledUnit).rounded(.down))
-        }
+        Self.units(past: f + 1e-6 * version.unitTimeSeconds - scaledBase, unit: scaledUnit,
+                   onStart: version.chargeUnit == .onStart)
+    }
+
+    /// Units charged when the scaled counter is `x` past the base (negative: still inside it):
+    /// one per whole `unit`, plus the one charged at its start with ``TariffVersion/ChargeUnit/onStart``.
+    @inline(__always)
+    static func units(past x: Double, unit: Double, onStart: Bool) -> Int64 {
+        x < 0 ? 0 : Int64((x / unit).rounded(.down)) + (onStart ? 1 : 0)
     }
 
     @inline(__always)
