@@ -142,7 +142,9 @@ let package = Package(
         .testTarget(
             name: "GeoFarePostgresTests",
             dependencies: ["GeoFareStore", "GeoFareCluster", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare",
-                           .target(name: "GeoFarePostgres", condition: .when(traits: ["PostgreSQL"]))],
+                           .target(name: "GeoFarePostgres", condition: .when(traits: ["PostgreSQL"])),
+                           // For the failure tests that drive a connection directly.
+                           .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"]))],
             swiftSettings: swiftSettings
         ),
         // The statistics helper, and every benchmark run with --rounds through the built binary.

@@ -7,7 +7,7 @@ import PostgresNIO
 /// own transaction, and recorded in the table `geofare_migrations` (as GRDB's
 /// `DatabaseMigrator` does for the SQLite store in `grdb_migrations`).
 ///
-/// - Every store runs ``migrate(on:logger:)`` when it opens, under a session advisory lock
+/// - Every store runs ``migrate(_:logger:)`` when it opens, under a session advisory lock
 ///   (``PostgresPartyStore/schemaLock``): workers starting at once apply each migration once.
 /// - A database made before migrations existed (its tables, no `geofare_migrations`) is
 ///   adopted: v1 creates only what is missing (`IF NOT EXISTS`), v2 replaces the functions, and
@@ -80,8 +80,8 @@ enum PostgresMigrator {
     ]
 
     /// The migrations recorded in the database (in the order they were applied).
-    static func applied(on c: PostgresConnection, logger: Logger) throws -> [String] {
-        let rows = try c.query("SELECT identifier FROM \(unescaped: table) ORDER BY applied_at, identifier", logger: logger).wait().rows
+    static func applied(_ call: ServerCall, logger: Logger) throws -> [String] {
+        let rows = try call.wait(call.connection.query("SELECT identifier FROM \(unescaped: table) ORDER BY applied_at, identifier", logger: logger)).rows
         return try rows.map { try $0.decode(String.self) }
     }
 
@@ -90,27 +90,28 @@ enum PostgresMigrator {
     /// - Throws: ``GeoFareError`` `storage_error` when the database records a migration this
     ///   build does not know; PostgresNIO's error when a statement fails (that migration's
     ///   transaction is rolled back; the ones before it stay applied).
-    static func migrate(on c: PostgresConnection, logger: Logger) throws -> [String] {
-        _ = try c.query("SELECT pg_advisory_lock(\(PostgresPartyStore.schemaLock))", logger: logger).wait()
-        defer { _ = try? c.query("SELECT pg_advisory_unlock(\(PostgresPartyStore.schemaLock))", logger: logger).wait() }
-        _ = try c.query("CREATE TABLE IF NOT EXISTS \(unescaped: table) (identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT clock_timestamp())",
-                        logger: logger).wait()
-        let done = Set(try applied(on: c, logger: logger))
+    static func migrate(_ call: ServerCall, logger: Logger) throws -> [String] {
+        let c = call.connection
+        _ = try call.wait(c.query("SELECT pg_advisory_lock(\(PostgresPartyStore.schemaLock))", logger: logger))
+        defer { _ = try? call.wait(c.query("SELECT pg_advisory_unlock(\(PostgresPartyStore.schemaLock))", logger: logger)) }
+        _ = try call.wait(c.query("CREATE TABLE IF NOT EXISTS \(unescaped: table) (identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT clock_timestamp())",
+                                  logger: logger))
+        let done = Set(try applied(call, logger: logger))
         let unknown = done.subtracting(migrations.map(\.identifier)).sorted()
         guard unknown.isEmpty else {
             throw GeoFareError(code: .storageError, message: "the database was migrated by a newer geofare (\(unknown.map { "'\($0)'" }.joined(separator: ", ")) unknown to this one): upgrade geofare before it opens this database")
         }
         var newlyApplied: [String] = []
         for m in migrations where !done.contains(m.identifier) {
-            _ = try c.query("BEGIN", logger: logger).wait()
+            _ = try call.wait(c.query("BEGIN", logger: logger))
             do {
                 for statement in m.statements {
-                    _ = try c.query(PostgresQuery(unsafeSQL: statement), logger: logger).wait()
+                    _ = try call.wait(c.query(PostgresQuery(unsafeSQL: statement), logger: logger))
                 }
-                _ = try c.query("INSERT INTO \(unescaped: table) (identifier) VALUES (\(m.identifier))", logger: logger).wait()
-                _ = try c.query("COMMIT", logger: logger).wait()
+                _ = try call.wait(c.query("INSERT INTO \(unescaped: table) (identifier) VALUES (\(m.identifier))", logger: logger))
+                _ = try call.wait(c.query("COMMIT", logger: logger))
             } catch {
-                _ = try? c.query("ROLLBACK", logger: logger).wait()
+                _ = try? call.wait(c.query("ROLLBACK", logger: logger))
                 throw error
             }
             newlyApplied.append(m.identifier)

@@ -66,8 +66,8 @@ extension PostgresPartyStore {
         let what = "importing \(parties.count) parties into \(location)"
         let c = try connected()
         do {
-            let versions = try guarded(c, statements: parties.count) { () throws -> [Int64] in
-                try runImport(parties, now: now, on: c, doing: what)
+            let versions = try guarded(c, statements: parties.count) { call throws -> [Int64] in
+                try runImport(parties, now: now, in: call, doing: what)
             }
             guard versions.count == parties.count else {
                 throw GeoFareError(code: .storageError, message: "\(what): \(versions.count) versions returned for \(parties.count) parties")
@@ -83,16 +83,17 @@ extension PostgresPartyStore {
         }
     }
 
-    private func runImport(_ parties: [Party], now: Date, on c: PostgresConnection, doing what: String) throws -> [Int64] {
+    private func runImport(_ parties: [Party], now: Date, in call: ServerCall, doing what: String) throws -> [Int64] {
+        let c = call.connection
         let begin = c.query("BEGIN", logger: logger)
         let create = c.query(Self.createImportTable, logger: logger)
         do {
-            _ = try begin.wait()
-            _ = try create.wait()
-            try copy(parties, on: c)
+            _ = try call.wait(begin)
+            _ = try call.wait(create)
+            try copy(parties, in: call)
         } catch {
             // Leave the connection idle, outside any transaction (fails harmlessly when it broke).
-            _ = try? c.query("ROLLBACK", logger: logger).wait()
+            _ = try? call.wait(c.query("ROLLBACK", logger: logger))
             throw error
         }
         let applied = Self.applyImport(now: now).map { c.query($0, logger: logger) }
@@ -103,10 +104,10 @@ extension PostgresPartyStore {
         // Wait for every statement before throwing, so the connection is idle again.
         var firstError: (any Error)?
         for q in applied {
-            do { _ = try q.wait() } catch { firstError = firstError ?? error }
+            do { _ = try call.wait(q) } catch { firstError = firstError ?? error }
         }
-        do { _ = try versions.wait() } catch { firstError = firstError ?? error }
-        let committed = try commit.wait()
+        do { _ = try call.wait(versions) } catch { firstError = firstError ?? error }
+        let committed = try call.wait(commit)
         if let firstError { throw firstError }
         guard committed.metadata.command == "COMMIT" else {
             throw GeoFareError(code: .storageError, message: "\(what): the transaction was rolled back (\(committed.metadata.command))")
@@ -118,9 +119,10 @@ extension PostgresPartyStore {
     /// chunks of about 1 MiB, waiting for the copy to finish. PostgresNIO's copy is async: it
     /// runs as a task on the connection's event loop (``EventLoopTaskExecutor``), never on the
     /// cooperative pool, so this thread's wait cannot hold a thread the copy needs.
-    private func copy(_ parties: [Party], on c: PostgresConnection) throws {
+    private func copy(_ parties: [Party], in call: ServerCall) throws {
         let logger = logger
-        try asyncExecutor.submit {
+        let c = call.connection
+        try call.wait(asyncExecutor.submit {
             try await c.copyFrom(table: Self.importTable, columns: PostgresCopyText.partyColumns, logger: logger) { writer in
                 var chunk = ByteBuffer()
                 chunk.reserveCapacity(1 << 20 + 4096)
@@ -133,7 +135,7 @@ extension PostgresPartyStore {
                 }
                 if chunk.readableBytes > 0 { try await writer.write(chunk) }
             }
-        }.wait()
+        })
     }
 
     /// The versions of the import's last query, appended on the connection's event loop and

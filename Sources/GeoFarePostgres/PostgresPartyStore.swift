@@ -18,7 +18,9 @@ import PostgresNIO
 ///   request little.
 /// - A statement (or a transaction, per 10,000 statements) that gets no answer within
 ///   `statementTimeoutSeconds` (a server or network that hangs without closing the connection)
-///   closes the connection and fails with `storage_error`, as a lost connection does.
+///   closes the connection and fails with `storage_error`, as a lost connection does. Every
+///   wait is bounded on the caller's side (``ServerCall``): no call waits forever, whatever
+///   the connection or its event loop does.
 /// - The password is used to connect and nowhere else: ``location`` and every error carry the
 ///   URL without it.
 ///
@@ -36,10 +38,13 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
     let asyncExecutor: EventLoopTaskExecutor
     let logger: Logger
     private var connection: PostgresConnection?
+    /// Whether ``connection`` has closed, seen from the caller's thread.
+    private var connectionWatch = ConnectionWatch()
     private var retryAt = Date.distantPast
     private var backoffSeconds: TimeInterval = 0
     private var nextConnectionID = 1
-    private let statementTimeout: TimeAmount
+    private let statementTimeoutSeconds: Double
+    private let connectTimeoutSeconds: Double
     /// Called on NOTIFY `geofare_party` (see ``onChangeNotice(_:)``).
     private var changeNotice: (@Sendable () -> Void)?
     /// The channel every write notifies, with its change's sequence number as payload.
@@ -68,7 +73,8 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
         }
         config.options.connectTimeout = .seconds(connectTimeoutSeconds)
         configuration = config
-        statementTimeout = .seconds(statementTimeoutSeconds)
+        self.statementTimeoutSeconds = Double(statementTimeoutSeconds)
+        self.connectTimeoutSeconds = Double(connectTimeoutSeconds)
         eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         asyncExecutor = EventLoopTaskExecutor(eventLoop)
         // PostgresNIO logs through swift-log, whose default handler writes to a standard stream:
@@ -80,8 +86,11 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
     }
 
     deinit {
-        // PostgresNIO wants a connection closed before it goes.
-        if let connection { try? connection.close().wait() }
+        // PostgresNIO wants a connection closed before it goes (a few seconds at most).
+        if let connection {
+            _ = connectionWatch.wait(for: connection.close(), until: Date().addingTimeInterval(5))
+            withExtendedLifetime(connection) {}
+        }
     }
 
     /// PostgresNIO's TLS setting for `location`'s `sslmode` and `sslrootcert`.
@@ -116,7 +125,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
     private func migrate() throws(GeoFareError) {
         let c = try connected()
         do {
-            _ = try guarded(c) { try PostgresMigrator.migrate(on: c, logger: logger) }
+            _ = try guarded(c) { call in try PostgresMigrator.migrate(call, logger: logger) }
         } catch {
             throw fail(error, doing: "bringing the party tables in \(location) up to date")
         }
@@ -133,9 +142,18 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
             throw GeoFareError(code: .storageError, message: "PostgreSQL at \(location) is unreachable; next connection attempt in \(Int((retryAt.timeIntervalSince(now) * 1000).rounded(.up))) ms")
         }
         do {
-            let c = try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: nextConnectionID, logger: logger).wait()
+            let attempt = PostgresConnection.connect(on: eventLoop, configuration: configuration, id: nextConnectionID, logger: logger)
+            // PostgresNIO bounds the attempt by `connectTimeout`; the caller's wait is bounded too.
+            let c: PostgresConnection
+            switch ConnectionWatch().wait(for: attempt, until: Date().addingTimeInterval(connectTimeoutSeconds + 5)) {
+            case let .answered(result): c = try result.get()
+            case .closed, .timedOut:
+                attempt.whenSuccess { Self.close($0) }
+                throw ServerCallError.noConnection(seconds: connectTimeoutSeconds + 5)
+            }
             nextConnectionID += 1
             connection = c
+            connectionWatch = ConnectionWatch(c)
             listen(on: c)
             backoffSeconds = 0
             retryAt = .distantPast
@@ -179,6 +197,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
     }
 
     static func breaksConnection(_ error: any Error) -> Bool {
+        if error is ServerCallError { return true }
         guard let p = error as? PSQLError else { return false }
         return p.code != .server
     }
@@ -215,20 +234,19 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
         return nil
     }
 
-    /// Closes `c` if `body` has not returned within the statement timeout (the pending queries
-    /// then fail).
+    /// Runs `body` with a ``ServerCall`` on `c` whose waits end at the statement timeout (the
+    /// connection is then closed and the call fails).
     /// - Parameter statements: how many statements `body` waits for: a transaction of `n`
     ///   statements gets the timeout once per 10,000 (an import of 1M parties is one transaction).
-    func guarded<T>(_ c: PostgresConnection, statements: Int = 1, _ body: () throws -> T) throws -> T {
-        let timer = eventLoop.scheduleTask(in: statementTimeout * Int64(1 + statements / 10_000)) { Self.close(c) }
-        defer { timer.cancel() }
-        return try body()
+    func guarded<T>(_ c: PostgresConnection, statements: Int = 1, _ body: (ServerCall) throws -> T) throws -> T {
+        let seconds = statementTimeoutSeconds * Double(1 + statements / 10_000)
+        return try body(ServerCall(connection: c, watch: connectionWatch, deadline: Date().addingTimeInterval(seconds), seconds: seconds))
     }
 
     /// Runs one statement and returns its rows.
     private func rows(_ query: PostgresQuery, doing what: String) throws(GeoFareError) -> [PostgresRow] {
         let c = try connected()
-        do { return try guarded(c) { try c.query(query, logger: logger).wait().rows } } catch {
+        do { return try guarded(c) { call in try call.wait(c.query(query, logger: logger)).rows } } catch {
             throw fail(error, doing: what)
         }
     }
@@ -239,24 +257,25 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
     private func transaction(_ statements: [PostgresQuery], begin: PostgresQuery = "BEGIN", doing what: String) throws(GeoFareError) -> [[PostgresRow]] {
         let c = try connected()
         do {
-            return try guarded(c, statements: statements.count) { () throws -> [[PostgresRow]] in try run(statements, begin: begin, on: c, doing: what) }
+            return try guarded(c, statements: statements.count) { call throws -> [[PostgresRow]] in try run(statements, begin: begin, in: call, doing: what) }
         } catch {
             throw fail(error, doing: what)
         }
     }
 
-    private func run(_ statements: [PostgresQuery], begin: PostgresQuery, on c: PostgresConnection, doing what: String) throws -> [[PostgresRow]] {
+    private func run(_ statements: [PostgresQuery], begin: PostgresQuery, in call: ServerCall, doing what: String) throws -> [[PostgresRow]] {
+        let c = call.connection
         let begin = c.query(begin, logger: logger)
         let results = statements.map { c.query($0, logger: logger) }
         let commit = c.query("COMMIT", logger: logger)
         do {
-            _ = try begin.wait()
+            _ = try call.wait(begin)
             var out: [[PostgresRow]] = []
             var firstError: (any Error)?
             for r in results {
-                do { out.append(try r.wait().rows) } catch { if firstError == nil { firstError = error } }
+                do { out.append(try call.wait(r).rows) } catch { if firstError == nil { firstError = error } }
             }
-            let committed = try commit.wait()
+            let committed = try call.wait(commit)
             if let firstError { throw firstError }
             guard committed.metadata.command == "COMMIT" else {
                 throw GeoFareError(code: .storageError, message: "\(what): the transaction was rolled back (\(committed.metadata.command))")
@@ -377,7 +396,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
         let c = try connected()
         let sink = PartySink()
         do {
-            return try guarded(c) { () throws -> (parties: [Party], last: Int64) in
+            return try guarded(c) { call throws -> (parties: [Party], last: Int64) in
                 let begin = c.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
                 let newest = c.query("SELECT coalesce(max(seq), 0)::bigint FROM party_change", logger: logger)
                 let streamed = c.query("SELECT \(unescaped: Self.columns) FROM party ORDER BY id", logger: logger) { row in
@@ -387,10 +406,10 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
                 // Wait for every statement before throwing, so the connection is idle again.
                 var firstError: (any Error)?
                 var last: Int64 = 0
-                do { _ = try begin.wait() } catch { firstError = firstError ?? error }
-                do { last = try newest.wait().rows.first?.decode(Int64.self) ?? 0 } catch { firstError = firstError ?? error }
-                do { _ = try streamed.wait() } catch { firstError = firstError ?? error }
-                let committed = try commit.wait()
+                do { _ = try call.wait(begin) } catch { firstError = firstError ?? error }
+                do { last = try call.wait(newest).rows.first?.decode(Int64.self) ?? 0 } catch { firstError = firstError ?? error }
+                do { _ = try call.wait(streamed) } catch { firstError = firstError ?? error }
+                let committed = try call.wait(commit)
                 if let firstError { throw firstError }
                 guard committed.metadata.command == "COMMIT" else {
                     throw GeoFareError(code: .storageError, message: "\(what): the transaction was rolled back (\(committed.metadata.command))")

@@ -146,6 +146,19 @@ public final class PostgresServer: @unchecked Sendable {
         try command("\(bin)/pg_ctl", ["-D", "\(directory)/data", "-m", mode, "-w", "stop"])
     }
 
+    /// Freezes the server (SIGSTOP to the postmaster and every backend) or thaws it
+    /// (SIGCONT): a server, or a network, that stops answering without closing a connection.
+    public func setPaused(_ paused: Bool) throws {
+        let pidFile = try String(contentsOfFile: "\(directory)/data/postmaster.pid", encoding: .utf8)
+        guard let first = pidFile.split(separator: "\n").first, let postmaster = Int32(first) else {
+            throw Failure(description: "no postmaster pid in \(directory)/data/postmaster.pid")
+        }
+        let children = try Self.run("/usr/bin/pgrep", ["-P", String(postmaster)]).output.split(separator: "\n").compactMap { Int32($0) }
+        for pid in [postmaster] + children where kill(pid, paused ? SIGSTOP : SIGCONT) != 0 {
+            throw Failure(description: "cannot signal PostgreSQL process \(pid): errno \(errno)")
+        }
+    }
+
     /// Starts the server again on the same port and data.
     public func start() throws {
         try Self.startServer(bin: bin, directory: directory, port: port, asPostgres: getuid() == 0, tls: tls)
