@@ -321,7 +321,9 @@ public final class Meter: Sendable {
     /// one per whole `unit`, plus the one charged at its start with ``TariffVersion/ChargeUnit/onStart``.
     @inline(__always)
     static func units(past x: Double, unit: Double, onStart: Bool) -> Int64 {
-        x < 0 ? 0 : Int64((x / unit).rounded(.down)) + (onStart ? 1 : 0)
+        // x ≥ 0 and unit > 0: truncation is the floor (one instruction; `rounded(.down)` is a
+        // call to libm's `floor` on this target, several per row). NaN traps as before.
+        x < 0 ? 0 : Int64(x / unit) + (onStart ? 1 : 0)
     }
 
     @inline(__always)

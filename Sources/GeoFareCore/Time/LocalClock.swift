@@ -71,7 +71,14 @@ public struct LocalClock: Sendable, Hashable {
     @inlinable
     public static func secondOfDay(_ localSeconds: Double) -> Double {
         // floor instead of fmod: the same value for every finite input, several times cheaper.
-        localSeconds - (localSeconds / 86_400).rounded(.down) * 86_400
+        let q = localSeconds / 86_400
+        guard abs(q) < 9e18 else { return localSeconds - q.rounded(.down) * 86_400 }
+        // floor(q) from a truncation (an instruction, where `rounded(.down)` calls libm's
+        // `floor` on this target): the truncation is exact, and one less when it rounded a
+        // negative q up. The same value as before for every input.
+        var day = Double(Int64(q))
+        if day > q { day -= 1 }
+        return localSeconds - day * 86_400
     }
 
     /// The ISO weekday (1 = Monday ... 7 = Sunday) of a local-seconds value.
