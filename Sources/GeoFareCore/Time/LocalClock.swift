@@ -68,7 +68,7 @@ public struct LocalClock: Sendable, Hashable {
     }
 
     /// Seconds after local midnight (0 ..< 86,400) of a local-seconds value.
-    @inlinable
+    @inlinable @inline(__always)
     public static func secondOfDay(_ localSeconds: Double) -> Double {
         // floor instead of fmod: the same value for every finite input, several times cheaper.
         let q = localSeconds / 86_400
