@@ -72,7 +72,8 @@ public struct LocalClock: Sendable, Hashable {
     public static func secondOfDay(_ localSeconds: Double) -> Double {
         // floor instead of fmod: the same value for every finite input, several times cheaper.
         let q = localSeconds / 86_400
-        guard abs(q) < 9e18 else { return localSeconds - q.rounded(.down) * 86_400 }
+        // (A zero q keeps the old formula: it gives +0 for −0, where the truncation gives −0.)
+        guard q != 0, abs(q) < 9e18 else { return localSeconds - q.rounded(.down) * 86_400 }
         // floor(q) from a truncation (an instruction, where `rounded(.down)` calls libm's
         // `floor` on this target): the truncation is exact, and one less when it rounded a
         // negative q up. The same value as before for every input.
