@@ -336,7 +336,7 @@ public final class Meter: Sendable {
     @inline(__always)
     static func units(past x: Double, unit: Double, onStart: Bool) -> Int64 {
         // x ≥ 0 and unit > 0: truncation is the floor (one instruction; `rounded(.down)` is a
-        // call to libm's `floor` on this target, several per row). NaN traps as before.
+        // call to libm's `floor` when building for baseline x86-64, which lacks SSE4.1's `roundsd`; several per row). NaN traps as before.
         x < 0 ? 0 : Int64(x / unit) + (onStart ? 1 : 0)
     }
 

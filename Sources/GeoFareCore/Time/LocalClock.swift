@@ -75,7 +75,7 @@ public struct LocalClock: Sendable, Hashable {
         // (A zero q keeps the old formula: it gives +0 for −0, where the truncation gives −0.)
         guard q != 0, abs(q) < 9e18 else { return localSeconds - q.rounded(.down) * 86_400 }
         // floor(q) from a truncation (an instruction, where `rounded(.down)` calls libm's
-        // `floor` on this target): the truncation is exact, and one less when it rounded a
+        // `floor` when building for baseline x86-64, without SSE4.1): the truncation is exact, and one less when it rounded a
         // negative q up. The same value as before for every input.
         var day = Double(Int64(q))
         if day > q { day -= 1 }
