@@ -130,7 +130,7 @@ let package = Package(
         .testTarget(name: "GeoFarePlacesTests", dependencies: ["GeoFarePlaces", "GeoFareGraph", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareDataTests", dependencies: ["GeoFareData"], swiftSettings: swiftSettings),
-        .testTarget(name: "GeoFareBatchTests", dependencies: ["GeoFareBatch", "GeoFareCore", "GeoFareText"], swiftSettings: swiftSettings),
+        .testTarget(name: "GeoFareBatchTests", dependencies: ["GeoFareBatch", "GeoFareCore", "GeoFareFare", "GeoFareText"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareStoreTests",
             dependencies: ["GeoFareStore", "GeoFareCluster", "GeoFareCore", .product(name: "GRDB", package: "GRDB.swift")],

@@ -21,6 +21,11 @@ extension FareCSVJob {
         var lastMeter: Meter?
         var tariffField: [UInt8] = []
         var currencyField: [UInt8] = []
+        /// The row being priced and its figures, filled in place row after row: building a
+        /// fresh 272-byte request and copying 160 bytes of figures out of the pricer per row was
+        /// a measurable share of a row (issue 22 part 2, third pass).
+        var request = FareRequest(trip: .totals(distanceMeters: 0, durationSeconds: 0), departure: Date(timeIntervalSince1970: 0))
+        var figures = FareFigures()
 
         init(layout: Layout, pricer: TripPricer, strict: Bool = false) {
             self.layout = layout
@@ -49,18 +54,18 @@ extension FareCSVJob {
             do {
                 // Figures (equal splits) straight from the pricer, or the whole quote: no enum
                 // around them, whose payload (a quote) would be copied on every row.
-                let request = try request(&scanner, in: bytes)
+                try parse(&scanner, in: bytes)
                 if request.split == .equal {
-                    let (f, meter) = try pricer.figures(request)
+                    let meter = try pricer.figures(request, into: &figures)
                     use(meter)
                     let riders = request.partySize
-                    basis = (f.tariffBasis, f.assumption)
-                    FareCSVJob.appendMoney(distance: f.distanceMeters, duration: f.durationSeconds, meter: f.reading.amount,
-                                           surcharges: f.surcharges, tolls: f.tolls, total: f.total, low: f.low, high: f.high, to: &out)
+                    basis = (figures.tariffBasis, figures.assumption)
+                    FareCSVJob.appendMoney(distance: figures.distanceMeters, duration: figures.durationSeconds, meter: figures.reading.amount,
+                                           surcharges: figures.surcharges, tolls: figures.tolls, total: figures.total, low: figures.low, high: figures.high, to: &out)
                     out.append(currencyField)
                     out.append(0x2C)
-                    if f.tolls == 0 && f.callFee == 0 {
-                        let shares = FareSplit.EqualShares(total: f.total, riders: riders, unit: f.splitUnit)
+                    if figures.tolls == 0 && figures.callFee == 0 {
+                        let shares = FareSplit.EqualShares(total: figures.total, riders: riders, unit: figures.splitUnit)
                         for k in 0..<riders {
                             if k > 0 { out.append(0x3B) }
                             out.appendDecimal(shares[k])
@@ -68,7 +73,7 @@ extension FareCSVJob {
                     } else {
                         for k in 0..<riders {
                             if k > 0 { out.append(0x3B) }
-                            out.appendDecimal(f.equalShare(k, riders: riders))
+                            out.appendDecimal(figures.equalShare(k, riders: riders))
                         }
                     }
                     out.append(0x2C)
@@ -143,9 +148,13 @@ extension FareCSVJob {
             return try tariffResolved!.get()
         }
 
-        /// One row's fields parsed into a ``FareRequest``, to be priced by the lane's
-        /// ``TripPricer`` exactly as the worker's `fare` op and the library price it.
-        mutating func request(_ scanner: inout CSVRecordScanner, in bytes: UnsafeBufferPointer<UInt8>) throws -> FareRequest {
+        /// One row's fields parsed into ``request``, to be priced by the lane's ``TripPricer``
+        /// exactly as the worker's `fare` op and the library price it. A distance/duration row
+        /// sets every field that such a row's fresh request would differ in (trip, departure,
+        /// origin, destination, cruise, riders, split, strict, tariff index); a row by
+        /// coordinates gets a fresh request. On an error ``request`` is left half-filled: the
+        /// next row sets it again.
+        mutating func parse(_ scanner: inout CSVRecordScanner, in bytes: UnsafeBufferPointer<UInt8>) throws {
             func text(_ i: Int?) -> UnsafeBufferPointer<UInt8>? {
                 guard let i, i < scanner.fieldCount else { return nil }
                 let t = ByteNumber.trimmed(scanner.field(i, in: bytes))
@@ -177,13 +186,18 @@ extension FareCSVJob {
                 split = m
             }
             let tariffColumn = text(layout.tariff)
-            var r: FareRequest
             if let d = try number(layout.distance, "distance_m"), let t = try number(layout.duration, "duration_s") {
-                r = FareRequest(trip: .totals(distanceMeters: d, durationSeconds: t), departure: departure)
-                if tariffColumn == nil, let lat = try number(layout.originLat, "origin_lat"), let lon = try number(layout.originLon, "origin_lon") {
-                    r.origin = try Coordinate(latitude: lat, longitude: lon)
+                if case .totals = request.trip {} else {
+                    // After a row by coordinates: its request had a route's fields.
+                    request = FareRequest(trip: .totals(distanceMeters: d, durationSeconds: t), departure: departure)
                 }
-                r.cruiseKmh = try number(layout.cruise, "cruise_kmh")
+                request.trip = .totals(distanceMeters: d, durationSeconds: t)
+                request.departure = departure
+                request.origin = nil
+                if tariffColumn == nil, let lat = try number(layout.originLat, "origin_lat"), let lon = try number(layout.originLon, "origin_lon") {
+                    request.origin = try Coordinate(latitude: lat, longitude: lon)
+                }
+                request.cruiseKmh = try number(layout.cruise, "cruise_kmh")
             } else {
                 guard let oLat = try number(layout.originLat, "origin_lat"), let oLon = try number(layout.originLon, "origin_lon"),
                       let dLat = try number(layout.destLat, "dest_lat"), let dLon = try number(layout.destLon, "dest_lon") else {
@@ -192,13 +206,13 @@ extension FareCSVJob {
                 let origin: Coordinate, destination: Coordinate
                 do { origin = try Coordinate(latitude: oLat, longitude: oLon) } catch { throw error.prefixed("origin") }
                 do { destination = try Coordinate(latitude: dLat, longitude: dLon) } catch { throw error.prefixed("dest") }
-                r = FareRequest(from: origin, to: destination, departure: departure)
+                request = FareRequest(from: origin, to: destination, departure: departure)
             }
-            r.partySize = party
-            r.split = split
-            r.strict = strict
-            if let t = tariffColumn { r.tariffIndex = try tariffIndex(t) }
-            return r
+            request.partySize = party
+            request.split = split
+            request.strict = strict
+            request.tariffIndex = nil
+            if let t = tariffColumn { request.tariffIndex = try tariffIndex(t) }
         }
     }
 

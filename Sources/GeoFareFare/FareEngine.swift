@@ -30,23 +30,32 @@ struct FareEngine: Sendable {
         let segments = try tripSegments(request, meter: meter)
         let flats = meter.hasFlatSurcharges ? flatSurcharges(meter.version, request: request, clock: meter.clock) : []
         let band = modelBand(request, segments: segments)
-        let figures = segments.withUnsafeBufferPointer { self.figures(request, meter: meter, segments: $0, flats: flats, band: band) }
+        var figures = FareFigures()
+        segments.withUnsafeBufferPointer { self.figures(request, meter: meter, segments: $0, flats: flats, band: band, into: &figures) }
         return try quote(request, figures: figures, meter: meter, segments: segments, flats: flats)
     }
 
     /// ``quote(_:meter:)`` up to the money figures (no breakdown, no shares array): the batch
     /// path, on the same terms.
     func figures(_ request: FareRequest, meter: Meter) throws(GeoFareError) -> FareFigures {
+        var f = FareFigures()
+        try figures(request, meter: meter, into: &f)
+        return f
+    }
+
+    /// ``figures(_:meter:)`` written into `f` (every field set; a batch reuses one value).
+    func figures(_ request: FareRequest, meter: Meter, into f: inout FareFigures) throws(GeoFareError) {
         if case let .totals(distance, duration) = request.trip {
             var one = try totalsSegment(request, distance: distance, duration: duration, meter: meter)
             let band = request.cruiseKmh == nil ? catalog.slowTime.map { Self.bandPerSecond($0, tripSeconds: duration) } : nil
-            return withUnsafePointer(to: &one) { p in
-                self.figures(request, meter: meter, segments: UnsafeBufferPointer(start: p, count: 1), flats: nil, band: band)
+            withUnsafePointer(to: &one) { p in
+                self.figures(request, meter: meter, segments: UnsafeBufferPointer(start: p, count: 1), flats: nil, band: band, into: &f)
             }
+            return
         }
         let segments = try tripSegments(request, meter: meter)
         let band = modelBand(request, segments: segments)
-        return segments.withUnsafeBufferPointer { self.figures(request, meter: meter, segments: $0, flats: nil, band: band) }
+        segments.withUnsafeBufferPointer { self.figures(request, meter: meter, segments: $0, flats: nil, band: band, into: &f) }
     }
 
     /// Checks the request's ``FareOptions`` (party size, tolls, call fee): run once per request,
@@ -83,7 +92,9 @@ struct FareEngine: Sendable {
     /// The three meter runs (estimate, low, high) and the payment rounding.
     /// - Parameter band: the slow-time model's band (``bandPerSecond(_:tripSeconds:)``), or
     ///   `nil` for the physical bounds.
-    func figures(_ request: FareRequest, meter: Meter, segments: UnsafeBufferPointer<TripSegment>, flats: [FareQuote.FlatItem]?, band: Double?) -> FareFigures {
+    /// - Parameter f: set field by field (no figures value is built and copied in).
+    func figures(_ request: FareRequest, meter: Meter, segments: UnsafeBufferPointer<TripSegment>, flats: [FareQuote.FlatItem]?, band: Double?,
+                 into f: inout FareFigures) {
         let (reading, lowReading, highReading) = meter.runScenarios(buffer: segments, bandSecondsPerSecond: band)
         var flatTotal: Int64 = 0
         if meter.hasFlatSurcharges {
@@ -100,10 +111,19 @@ struct FareEngine: Sendable {
             duration += s.durationSeconds
             slow += s.slowSeconds ?? 0
         }
-        return FareFigures(reading: reading, distanceMeters: distance, durationSeconds: duration, slowSeconds: slow,
-                       surcharges: flatTotal, tolls: request.tolls, callFee: request.callFee,
-                       total: total, low: min(low, total), high: max(high, total),
-                       splitUnit: request.splitUnit ?? meter.defaultSplitUnit)
+        f.reading = reading
+        f.distanceMeters = distance
+        f.durationSeconds = duration
+        f.slowSeconds = slow
+        f.surcharges = flatTotal
+        f.tolls = request.tolls
+        f.callFee = request.callFee
+        f.total = total
+        f.low = min(low, total)
+        f.high = max(high, total)
+        f.splitUnit = request.splitUnit ?? meter.defaultSplitUnit
+        f.tariffBasis = .sourced
+        if f.assumption != nil { f.assumption = nil }
     }
 
     /// The quote around computed figures: shares and the breakdown.

@@ -26,6 +26,13 @@ public struct FareFigures: Sendable {
     public var tariffBasis: TariffBasis = .sourced
     public var assumption: String?
 
+    /// All zero, sourced, no assumption: a value to fill (``TripPricer/figures(_:into:)``).
+    public init() {
+        reading = Meter.Reading()
+        (distanceMeters, durationSeconds, slowSeconds) = (0, 0, 0)
+        (surcharges, tolls, callFee, total, low, high, splitUnit) = (0, 0, 0, 0, 0, 0, 0)
+    }
+
     /// Rider `i`'s equal share of the total (0-based): tolls and call fee split equally as
     /// their own items, as ``TripPricer/quote(_:)`` splits them.
     public func equalShare(_ i: Int, riders: Int) -> Int64 {

@@ -173,9 +173,14 @@ public final class Meter: Sendable {
     ///   run with `slowSeconds ∓ band·T_i`, clamped to [max(0, T_i − D_i/v*) in exclusive mode
     ///   or 0, T_i], for the `low` and `high` readings (the model's 10th and 90th percentiles).
     public func runScenarios(buffer segments: UnsafeBufferPointer<TripSegment>, bandSecondsPerSecond band: Double? = nil) -> (estimate: Reading, low: Reading, high: Reading) {
-        guard let first = segments.first else { return (Reading(), Reading(), Reading()) }
-        var e = boardingReading(first)
+        guard !segments.isEmpty else { return (Reading(), Reading(), Reading()) }
+        // The base fare's rate is the one in force at boarding: the rate of the first period
+        // of the first segment's walk below (the same clock reading ``boardingReading(_:)``
+        // makes), so the clock is read once for it.
+        var e = Reading()
+        e.baseFare = version.baseFare
         var l = e, h = e
+        var boardingRate: Int?
         var ce = 0.0, cl = 0.0, ch = 0.0     // scaled counters
         var de = 0.0, dl = 0.0, dh = 0.0     // their distance parts
         for segment in segments {
@@ -197,6 +202,7 @@ public final class Meter: Sendable {
             }
             var be = unitsReached(ce), bl = unitsReached(cl), bh = unitsReached(ch)
             forEachRatePeriod(of: segment) { whole, fraction, rate in
+                if boardingRate == nil { boardingRate = rate }
                 // A counter adding nothing is left alone, as `run` skips it.
                 if step.estimate > 0 { charge(ce, step.estimate, whole: whole, fraction: fraction, rate: rate, before: &be, into: &e) }
                 if step.low > 0 { charge(cl, step.low, whole: whole, fraction: fraction, rate: rate, before: &bl, into: &l) }
@@ -204,6 +210,8 @@ public final class Meter: Sendable {
             }
             ce += step.estimate; cl += step.low; ch += step.high
         }
+        let baseSurcharge = baseSurcharge(atRate: boardingRate ?? 0)  // set: every walk has a period
+        (e.baseSurcharge, l.baseSurcharge, h.baseSurcharge) = (baseSurcharge, baseSurcharge, baseSurcharge)
         let unitT = version.unitTimeSeconds
         e.distanceUnits = min(unitsReached(de), e.units)
         l.distanceUnits = min(unitsReached(dl), l.units)
@@ -219,8 +227,14 @@ public final class Meter: Sendable {
         var reading = Reading()
         let boardingRate = combinedRate(night: nightRate(at: first.start.timeIntervalSince1970), outside: first.outsideZone)
         reading.baseFare = version.baseFare
-        reading.baseSurcharge = Self.roundHalfUp(version.baseFare * Int64(100 + boardingRate), divisor: 100, step: version.surchargedBaseStep) - version.baseFare
+        reading.baseSurcharge = baseSurcharge(atRate: boardingRate)
         return reading
+    }
+
+    /// The extra on the base fare at a combined rate (percent), rounded half-up to the step.
+    @inline(__always)
+    private func baseSurcharge(atRate rate: Int) -> Int64 {
+        Self.roundHalfUp(version.baseFare * Int64(100 + rate), divisor: 100, step: version.surchargedBaseStep) - version.baseFare
     }
 
     /// What one segment adds to the scaled counter in each scenario, and the part of it that
@@ -321,7 +335,9 @@ public final class Meter: Sendable {
     /// one per whole `unit`, plus the one charged at its start with ``TariffVersion/ChargeUnit/onStart``.
     @inline(__always)
     static func units(past x: Double, unit: Double, onStart: Bool) -> Int64 {
-        x < 0 ? 0 : Int64((x / unit).rounded(.down)) + (onStart ? 1 : 0)
+        // x ≥ 0 and unit > 0: truncation is the floor (one instruction; `rounded(.down)` is a
+        // call to libm's `floor` when building for baseline x86-64, which lacks SSE4.1's `roundsd`; several per row). NaN traps as before.
+        x < 0 ? 0 : Int64(x / unit) + (onStart ? 1 : 0)
     }
 
     @inline(__always)

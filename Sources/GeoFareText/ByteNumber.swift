@@ -5,10 +5,6 @@ import GeoFareCore
 /// `Int(String)`, ``Swift/String/trimmingSpaces()``): common forms take a fast path, anything
 /// else falls back to the standard parser.
 public enum ByteNumber {
-    /// Exact powers of ten, 10⁰ ... 10²².
-    @usableFromInline
-    static let exactPowers: [Double] = (0...22).map { p in (0..<p).reduce(1.0) { r, _ in r * 10 } }
-
     /// `Double(String(decoding: bytes, as: UTF8.self))`.
     ///
     /// Fast path (Clinger): `[+-]digits[.digits]` with a mantissa below 2⁵³ and at most 22
@@ -37,7 +33,11 @@ public enum ByteNumber {
             if fracDigits == 0 { return slowDouble(bytes) }
         }
         guard i == n, intDigits > 0, mantissa <= 1 << 53, fracDigits <= 22 else { return slowDouble(bytes) }
-        let value = Double(mantissa) / exactPowers[fracDigits]
+        // 10^fracDigits by repeated multiplication, exact up to 10²² (no lazily made table:
+        // its accessor was a call on every field).
+        var power = 1.0
+        for _ in 0..<fracDigits { power *= 10 }
+        let value = Double(mantissa) / power
         return negative ? -value : value
     }
 

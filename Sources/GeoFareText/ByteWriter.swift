@@ -97,11 +97,17 @@ public struct ByteWriter {
     @inlinable @inline(__always)
     mutating func appendDigits(_ value: UInt64) {
         var n = value
-        var digits = 1
-        var power: UInt64 = 10
-        while digits < 20 && n >= power {
-            digits &+= 1
-            power = power &* 10
+        var digits: Int
+        if n < 100_000 {
+            // A fare, a share, a count: a few comparisons instead of a multiply per digit.
+            digits = n < 100 ? (n < 10 ? 1 : 2) : (n < 1_000 ? 3 : (n < 10_000 ? 4 : 5))
+        } else {
+            digits = 6
+            var power: UInt64 = 1_000_000
+            while digits < 20 && n >= power {
+                digits &+= 1
+                power = power &* 10
+            }
         }
         var i = used &+ digits &- 1
         // A literal, not a lazily made table: no `swift_once` check per call.
@@ -138,14 +144,19 @@ public struct ByteWriter {
         // ``DecimalFormat/powersOfTen`` without reading that lazily made array.
         var unit = 1.0
         for _ in 0..<d { unit *= 10 }
-        let scaled = (abs(value) * unit).rounded()
-        guard value.isFinite, scaled < 9.2e18 else {
+        let x = abs(value) * unit
+        // Below 9.2e18 every double at or above 2^52 is an integer, so `x < 9.2e18` is the
+        // earlier `x.rounded() < 9.2e18`.
+        guard value.isFinite, x < 9.2e18 else {
             var text: [UInt8] = []
             DecimalFormat.append(value, decimals: d, to: &text)
             append(text)
             return
         }
-        let n = UInt64(scaled)
+        // `x.rounded()` (half away from zero) from a truncation: x ≥ 0 and x − trunc(x) is
+        // exact, so this is the same integer without a call to libm's `round`.
+        var n = UInt64(x)
+        if x - Double(n) >= 0.5 { n &+= 1 }
         reserve(d &+ 22)
         if value < 0 && n != 0 { base[used] = UInt8(ascii: "-"); used &+= 1 }
         if d == 1 {

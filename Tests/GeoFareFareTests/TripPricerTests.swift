@@ -87,3 +87,71 @@ struct TripPricerTests {
         #expect(q.perPerson[1] - q.perPerson[2] >= 0 && q.perPerson[1] - q.perPerson[2] <= 100)
     }
 }
+
+/// The shortcut of ``TripPricer/checkedMeter`` for a tariff given by index with a version in
+/// force (the batch path's common case, issue 22 part 2, third pass) against the general path
+/// (the same tariff given by name): the same meter, money, basis and assumption, or the same
+/// error, at every version boundary of every tariff.
+struct CheckedMeterShortcutTests {
+    @Test("A tariff by index and by name price alike one second before, at and after every version start and uncertain month, strict or not")
+    func indexAndNameAgreeAtVersionBoundaries() throws {
+        let catalog = pricer.catalog
+        var compared = 0, inForce = 0, notInForce = 0
+        for (i, tariff) in catalog.tariffs.enumerated() {
+            var instants: [Date] = [Date(timeIntervalSince1970: 0), at("2024-05-15T23:30:00+09:00")]
+            for v in tariff.versions {
+                for edge in [v.effectiveFrom, v.uncertainFrom].compactMap({ $0 }) {
+                    instants += [-1, 0, 1, 86_400 * 20].map { edge.addingTimeInterval($0) }
+                }
+            }
+            for when in instants {
+                for strict in [false, true] {
+                    var named = FareRequest(trip: .totals(distanceMeters: 7_000, durationSeconds: 1_500), departure: when, tariff: tariff.id)
+                    named.strict = strict
+                    named.partySize = 2
+                    var indexed = named
+                    indexed.tariff = nil
+                    indexed.tariffIndex = i
+                    let a = Result { try pricer.figures(named) }, b = Result { try pricer.figures(indexed) }
+                    switch (a, b) {
+                    case let (.success(x), .success(y)):
+                        #expect(x.meter === y.meter, "\(tariff.id) at \(when)")
+                        #expect([x.figures.total, x.figures.low, x.figures.high, x.figures.reading.amount]
+                                == [y.figures.total, y.figures.low, y.figures.high, y.figures.reading.amount], "\(tariff.id) at \(when)")
+                        #expect(x.figures.tariffBasis == y.figures.tariffBasis && x.figures.assumption == y.figures.assumption, "\(tariff.id) at \(when)")
+                    case let (.failure(x), .failure(y)):
+                        #expect("\(x)" == "\(y)", "\(tariff.id) at \(when)")
+                    default:
+                        Issue.record("\(tariff.id) at \(when), strict \(strict): by name \(a), by index \(b)")
+                    }
+                    if case .inForce = catalog.versionLookup(tariffAt: i, at: when) { inForce += 1 } else { notInForce += 1 }
+                    compared += 1
+                }
+            }
+        }
+        // Both sides of the shortcut were taken.
+        #expect(inForce > 100 && notInForce > 20, "\(compared) compared: \(inForce) in force, \(notInForce) not")
+    }
+
+    @Test("meterInForce is versionLookup's meter in force and nil otherwise, also for a month-only version after another (not in the data today)")
+    func meterInForceAgrees() throws {
+        let tariff = try TariffFile.load(Data(FareErrorTests.withMonthVersion("2024-02").utf8), origin: "month.json")
+        let month = try TariffCatalog(tariffs: [tariff], zones: ZoneSet())
+        var rng = SeededGenerator(seed: 5)
+        var uncertain = 0
+        for catalog in [pricer.catalog, month] {
+            for (i, tariff) in catalog.tariffs.enumerated() {
+                for date in CatalogLookupTests.dates(tariff, rng: &rng) {
+                    let m = catalog.meterInForce(tariffAt: i, at: date)
+                    switch catalog.versionLookup(tariffAt: i, at: date) {
+                    case .inForce: #expect(m != nil && m === (try? catalog.meter(tariffAt: i, at: date)), "\(tariff.id) at \(date)")
+                    case .uncertainMonth: uncertain += 1; #expect(m == nil, "\(tariff.id) at \(date)")
+                    case .beforeFirst: #expect(m == nil, "\(tariff.id) at \(date)")
+                    }
+                }
+            }
+            #expect(catalog.meterInForce(tariffAt: -1, at: Date()) == nil && catalog.meterInForce(tariffAt: catalog.tariffs.count, at: Date()) == nil)
+        }
+        #expect(uncertain > 0)
+    }
+}

@@ -68,10 +68,18 @@ public struct LocalClock: Sendable, Hashable {
     }
 
     /// Seconds after local midnight (0 ..< 86,400) of a local-seconds value.
-    @inlinable
+    @inlinable @inline(__always)
     public static func secondOfDay(_ localSeconds: Double) -> Double {
         // floor instead of fmod: the same value for every finite input, several times cheaper.
-        localSeconds - (localSeconds / 86_400).rounded(.down) * 86_400
+        let q = localSeconds / 86_400
+        // (A zero q keeps the old formula: it gives +0 for −0, where the truncation gives −0.)
+        guard q != 0, abs(q) < 9e18 else { return localSeconds - q.rounded(.down) * 86_400 }
+        // floor(q) from a truncation (an instruction, where `rounded(.down)` calls libm's
+        // `floor` when building for baseline x86-64, without SSE4.1): the truncation is exact, and one less when it rounded a
+        // negative q up. The same value as before for every input.
+        var day = Double(Int64(q))
+        if day > q { day -= 1 }
+        return localSeconds - day * 86_400
     }
 
     /// The ISO weekday (1 = Monday ... 7 = Sunday) of a local-seconds value.
