@@ -89,46 +89,76 @@ public final class CSVBlockStream {
         let pool = BufferPool()
         var previous: PartBox?
         var spare: [UInt8] = []
+        // Where the next block ends and how it is cut, found while the lanes priced the block
+        // before it: the lanes never wait for this scan of the whole block (issue 22 part 2,
+        // fourth pass). `nil`: not planned yet (the first block, or `pending` changed).
+        var plan: Plan?
         while !pending.isEmpty {
-            // Everything up to the last record boundary goes now; the rest waits for more bytes.
-            let complete = eof ? pending.count : (pending.withUnsafeBufferPointer { CSVRecordScanner.lastRecordEnd($0) }.map { $0 + 1 } ?? 0)
-            if complete == 0 {
+            guard let p = plan ?? Self.plan(pending, eof: eof, maxLanes: maxLanes) else {
+                // No record ends in `pending` yet: everything waits for more bytes.
                 eof = fill(&pending, upTo: pending.count + blockBytes)
+                plan = nil
                 continue
             }
+            // Everything up to the last record boundary goes now; the rest waits for more bytes.
             // The next block starts with this one's incomplete last record and is read into
             // the spare buffer while the lanes work (no copy of the block itself).
             spare.removeAll(keepingCapacity: true)
-            spare.append(contentsOf: pending[complete...])
+            spare.append(contentsOf: pending[p.complete...])
             var nextEOF = eof
+            var nextPlan: Plan?
             let firstLine = nextLine
-            let (parts, newlines) = pending.withUnsafeBufferPointer { all in
-                let block = UnsafeBufferPointer(rebasing: all[0..<complete])
-                let (group, parts, newlines) = startLanes(block, firstLine: firstLine, pool: pool, lane: lane)
+            let parts = pending.withUnsafeBufferPointer { all in
+                let block = UnsafeBufferPointer(rebasing: all[0..<p.complete])
+                let (group, parts) = startLanes(block, plan: p, firstLine: firstLine, pool: pool, lane: lane)
                 if let previous { previous.emit(write, into: pool) }
                 if !eof { nextEOF = fill(&spare, upTo: blockBytes) }
+                nextPlan = spare.isEmpty ? nil : Self.plan(spare, eof: nextEOF, maxLanes: maxLanes)
                 group.wait()
-                return (parts, newlines)
+                return parts
             }
             previous = parts
             total.rows += parts.counts.rows
             total.failed += parts.counts.failed
-            nextLine += newlines
+            nextLine += p.newlines
             swap(&pending, &spare)
             eof = nextEOF
+            plan = nextPlan
             if !afterBlock(total) { break }
         }
         previous?.emit(write, into: pool)
         return total
     }
 
-    /// Starts the lanes of one block: the bytes are cut at record ends into a few pieces per
-    /// thread, each handed to `lane` on the global queue with its own output buffer. `block`
-    /// must stay valid until the group is done.
-    private func startLanes(_ block: UnsafeBufferPointer<UInt8>, firstLine: Int, pool: BufferPool,
-                            lane: @escaping @Sendable (Piece, inout ByteWriter) -> Counts) -> (DispatchGroup, PartBox, Int) {
-        let lanes = max(1, min(maxLanes, block.count / 65_536 + 1))
-        let (cutPoints, before, newlines) = CSVRecordScanner.cuts(block, parts: lanes)
+    /// How a buffer starting at a record boundary goes to the lanes: its complete records
+    /// (all of it at the end of the input), cut at record ends into a few pieces per thread.
+    struct Plan {
+        /// Bytes handed out now (the rest waits for more input).
+        let complete: Int
+        /// Piece boundaries (first 0, last `complete`) and the line feeds before each piece.
+        let cuts: [Int]
+        let newlinesBefore: [Int]
+        /// Line feeds in the `complete` bytes.
+        let newlines: Int
+    }
+
+    /// The plan of `buffer`, or nil when no record ends in it yet (and more input may come).
+    static func plan(_ buffer: [UInt8], eof: Bool, maxLanes: Int) -> Plan? {
+        buffer.withUnsafeBufferPointer { all in
+            let complete = eof ? all.count : (CSVRecordScanner.lastRecordEnd(all).map { $0 + 1 } ?? 0)
+            guard complete > 0 else { return nil }
+            let block = UnsafeBufferPointer(rebasing: all[0..<complete])
+            let lanes = max(1, min(maxLanes, block.count / 65_536 + 1))
+            let (cuts, before, newlines) = CSVRecordScanner.cuts(block, parts: lanes)
+            return Plan(complete: complete, cuts: cuts, newlinesBefore: before, newlines: newlines)
+        }
+    }
+
+    /// Starts the lanes of one block, one per piece of `plan`, each handed to `lane` on the
+    /// global queue with its own output buffer. `block` must stay valid until the group is done.
+    private func startLanes(_ block: UnsafeBufferPointer<UInt8>, plan: Plan, firstLine: Int, pool: BufferPool,
+                            lane: @escaping @Sendable (Piece, inout ByteWriter) -> Counts) -> (DispatchGroup, PartBox) {
+        let cutPoints = plan.cuts, before = plan.newlinesBefore
         let parts = PartBox(count: cutPoints.count - 1)
         let shared = SharedBytes(buffer: block)
         let group = Parallel.start(lanes: 0..<(cutPoints.count - 1)) { k in
@@ -139,7 +169,7 @@ public final class CSVBlockStream {
             let counts = lane(piece, &out)
             parts.set(k, out, counts)
         }
-        return (group, parts, newlines)
+        return (group, parts)
     }
 
     /// Output buffers handed back after writing, so lanes reuse their capacity instead of

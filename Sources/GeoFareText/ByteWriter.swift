@@ -151,11 +151,11 @@ public struct ByteWriter {
 
     /// Appends `value` with exactly `decimals` digits after the point (0...12), rounded half
     /// away from zero: the same text as ``DecimalFormat/append(_:decimals:to:)``.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func append(_ value: Double, decimals: Int) {
         if decimals == 1, value >= 0, value < 1e17 {
             // The CSV's distances and durations (finite, non-negative, below 10¹⁸ tenths): the
-            // general path below for d = 1 with its checks and branches already decided.
+            // general path for d = 1 with its checks and branches already decided, inlined.
             let x = value * 10
             let t = Int64(x)
             var n = UInt64(bitPattern: t)
@@ -167,6 +167,12 @@ public struct ByteWriter {
             used &+= 2
             return
         }
+        appendGeneral(value, decimals: decimals)
+    }
+
+    /// ``append(_:decimals:)`` for every value and count of decimals.
+    @usableFromInline
+    mutating func appendGeneral(_ value: Double, decimals: Int) {
         let d = min(max(decimals, 0), 12)
         // 10^d by repeated multiplication by 10: the same exact values as
         // ``DecimalFormat/powersOfTen`` without reading that lazily made array.
