@@ -83,8 +83,14 @@ public final class CSVBlockStream {
     ///     and counts its rows.
     ///   - write: receives the output bytes in input order (on this thread).
     ///   - afterBlock: called after each block with the totals so far; return false to stop.
+    ///   - overlap: start each block's lanes before the block before it is done, so a lane that
+    ///     finishes its share early goes on with the next block instead of waiting for the
+    ///     others (two blocks in memory at once instead of one). The output, the counts and
+    ///     `afterBlock`'s calls are the same; what lanes report on the side (not through their
+    ///     output) may then arrive while an earlier block's `afterBlock` runs.
     public func run(lane: @escaping @Sendable (Piece, inout ByteWriter) -> Counts, write: (UnsafeBufferPointer<UInt8>) -> Void,
-                    afterBlock: (Counts) -> Bool = { _ in true }) -> Counts {
+                    afterBlock: (Counts) -> Bool = { _ in true }, overlap: Bool = false) -> Counts {
+        if overlap { return runOverlapped(lane: lane, write: write, afterBlock: afterBlock) }
         var total = Counts()
         let pool = BufferPool()
         var previous: PartBox?
@@ -127,6 +133,81 @@ public final class CSVBlockStream {
             if !afterBlock(total) { break }
         }
         previous?.emit(write, into: pool)
+        return total
+    }
+
+    /// A block whose lanes may still be running: its bytes (held unchanged, so the lanes'
+    /// pointer into them stays valid, until ``group`` is done) and their outputs.
+    final class BlockInFlight {
+        var bytes: [UInt8]
+        let group: DispatchGroup
+        let parts: PartBox
+        init(bytes: [UInt8], group: DispatchGroup, parts: PartBox) {
+            self.bytes = bytes
+            self.group = group
+            self.parts = parts
+        }
+    }
+
+    /// ``run(lane:write:afterBlock:overlap:)`` with two blocks in flight: this thread starts
+    /// block k's lanes, then waits for block k − 1's, writes its output and reports it, then
+    /// reads and plans block k + 1, while the lanes go from block k − 1's last pieces straight
+    /// on to block k's. (With one block at a time, the lane that finished first waited at
+    /// every block's end for the other, which this thread's reading had slowed: about 2 ms of
+    /// every 16 ms block on an idle 2-core machine.)
+    private func runOverlapped(lane: @escaping @Sendable (Piece, inout ByteWriter) -> Counts, write: (UnsafeBufferPointer<UInt8>) -> Void,
+                               afterBlock: (Counts) -> Bool) -> Counts {
+        var total = Counts()
+        let pool = BufferPool()
+        var inFlight: BlockInFlight?
+        var free: [UInt8] = []
+        var plan: Plan?
+        while !pending.isEmpty {
+            guard let p = plan ?? Self.plan(pending, eof: eof, maxLanes: maxLanes) else {
+                eof = fill(&pending, upTo: pending.count + blockBytes)
+                plan = nil
+                continue
+            }
+            // The next block starts with this one's incomplete last record.
+            var next = free
+            free = []
+            next.removeAll(keepingCapacity: true)
+            next.append(contentsOf: pending[p.complete...])
+            // This block's bytes move into its in-flight record, unchanged until its lanes end.
+            let bytes = pending
+            pending = next
+            let all = bytes.withUnsafeBufferPointer { $0 }
+            let (group, parts) = startLanes(UnsafeBufferPointer(rebasing: all[0..<p.complete]), plan: p, firstLine: nextLine, pool: pool, lane: lane)
+            let started = BlockInFlight(bytes: bytes, group: group, parts: parts)
+            nextLine += p.newlines
+            if let previous = inFlight {
+                previous.group.wait()
+                previous.parts.emit(write, into: pool)
+                let counts = previous.parts.counts
+                total.rows += counts.rows
+                total.failed += counts.failed
+                free = previous.bytes
+                previous.bytes = []
+                inFlight = nil
+                if !afterBlock(total) {
+                    // Stopped: the block just started is neither written nor counted.
+                    started.group.wait()
+                    started.parts.discard(into: pool)
+                    return total
+                }
+            }
+            inFlight = started
+            if !eof { eof = fill(&pending, upTo: blockBytes) }
+            plan = pending.isEmpty ? nil : Self.plan(pending, eof: eof, maxLanes: maxLanes)
+        }
+        if let last = inFlight {
+            last.group.wait()
+            last.parts.emit(write, into: pool)
+            let counts = last.parts.counts
+            total.rows += counts.rows
+            total.failed += counts.failed
+            _ = afterBlock(total)
+        }
         return total
     }
 
@@ -213,6 +294,13 @@ public final class CSVBlockStream {
         var counts: Counts {
             lock.lock(); defer { lock.unlock() }
             return perLane.reduce(into: Counts()) { $0.rows += $1.rows; $0.failed += $1.failed }
+        }
+        /// Hands the buffers back to the pool unwritten.
+        func discard(into pool: BufferPool) {
+            for i in bytes.indices {
+                if let b = bytes[i] { pool.give(b) }
+                bytes[i] = nil
+            }
         }
         /// Hands the parts to `write` in order, then their buffers to the pool.
         func emit(_ write: (UnsafeBufferPointer<UInt8>) -> Void, into pool: BufferPool) {
