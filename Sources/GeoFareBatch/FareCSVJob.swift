@@ -117,7 +117,7 @@ public final class FareCSVJob: @unchecked Sendable {
                 return false
             }
             return true
-        })
+        }, overlap: true)
         summary.rows = counts.rows
         summary.failed = counts.failed
         summary.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

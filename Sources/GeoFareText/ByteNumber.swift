@@ -37,7 +37,9 @@ public enum ByteNumber {
         // its accessor was a call on every field).
         var power = 1.0
         for _ in 0..<fracDigits { power *= 10 }
-        let value = Double(mantissa) / power
+        // Through Int64 (mantissa ≤ 2⁵³): the same exact conversion, without the unsigned one's
+        // extra steps on x86-64.
+        let value = Double(Int64(bitPattern: mantissa)) / power
         return negative ? -value : value
     }
 

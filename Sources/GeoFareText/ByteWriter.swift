@@ -66,13 +66,26 @@ public struct ByteWriter {
         if n <= 64 {
             // A record or a few bytes (a currency, a tariff id): word loads and stores beat a
             // memmove call. Only bytes inside both buffers are read or written.
+            // The tail is one more word (or two half words) ending at the last byte, overlapping
+            // what is already copied, instead of a loop of single bytes.
             let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(p)
-            var j = 0
-            while j &+ 8 <= n {
-                to.storeBytes(of: from.loadUnaligned(fromByteOffset: j, as: UInt64.self), toByteOffset: j, as: UInt64.self)
-                j &+= 8
+            if n >= 8 {
+                var j = 0
+                while j &+ 8 <= n {
+                    to.storeBytes(of: from.loadUnaligned(fromByteOffset: j, as: UInt64.self), toByteOffset: j, as: UInt64.self)
+                    j &+= 8
+                }
+                if j < n {
+                    to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), toByteOffset: n &- 8, as: UInt64.self)
+                }
+            } else if n >= 4 {
+                let head = from.loadUnaligned(as: UInt32.self), tail = from.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+                to.storeBytes(of: head, as: UInt32.self)
+                to.storeBytes(of: tail, toByteOffset: n &- 4, as: UInt32.self)
+            } else {
+                var j = 0
+                while j < n { p[j] = source[j]; j &+= 1 }
             }
-            while j < n { p[j] = source[j]; j &+= 1 }
         } else {
             p.update(from: source, count: n)
         }
@@ -86,7 +99,8 @@ public struct ByteWriter {
     }
 
     /// Appends an integer in decimal (what ``DecimalFormat/append(_:to:)`` writes).
-    @inlinable
+    /// Always inlined: a `fare-csv` row writes about ten (issue 22, fourth pass).
+    @inlinable @inline(__always)
     public mutating func appendDecimal(_ value: Int64) {
         reserve(20)
         if value < 0 { base[used] = UInt8(ascii: "-"); used &+= 1 }
@@ -137,8 +151,28 @@ public struct ByteWriter {
 
     /// Appends `value` with exactly `decimals` digits after the point (0...12), rounded half
     /// away from zero: the same text as ``DecimalFormat/append(_:decimals:to:)``.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func append(_ value: Double, decimals: Int) {
+        if decimals == 1, value >= 0, value < 1e17 {
+            // The CSV's distances and durations (finite, non-negative, below 10¹⁸ tenths): the
+            // general path for d = 1 with its checks and branches already decided, inlined.
+            let x = value * 10
+            let t = Int64(x)
+            var n = UInt64(bitPattern: t)
+            if x - Double(t) >= 0.5 { n &+= 1 }
+            reserve(24)
+            appendDigits(n / 10)
+            base[used] = UInt8(ascii: ".")
+            base[used &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n % 10)
+            used &+= 2
+            return
+        }
+        appendGeneral(value, decimals: decimals)
+    }
+
+    /// ``append(_:decimals:)`` for every value and count of decimals.
+    @usableFromInline
+    mutating func appendGeneral(_ value: Double, decimals: Int) {
         let d = min(max(decimals, 0), 12)
         // 10^d by repeated multiplication by 10: the same exact values as
         // ``DecimalFormat/powersOfTen`` without reading that lazily made array.
@@ -155,8 +189,11 @@ public struct ByteWriter {
         }
         // `x.rounded()` (half away from zero) from a truncation: x ≥ 0 and x − trunc(x) is
         // exact, so this is the same integer without a call to libm's `round`.
-        var n = UInt64(x)
-        if x - Double(n) >= 0.5 { n &+= 1 }
+        // Through Int64 (x < 9.2e18 < 2⁶³): the same truncation as `UInt64(x)`, without the
+        // unsigned conversions' extra range handling on x86-64 in both directions.
+        let t = Int64(x)
+        var n = UInt64(bitPattern: t)
+        if x - Double(t) >= 0.5 { n &+= 1 }
         reserve(d &+ 22)
         if value < 0 && n != 0 { base[used] = UInt8(ascii: "-"); used &+= 1 }
         if d == 1 {

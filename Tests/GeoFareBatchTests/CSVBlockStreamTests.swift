@@ -8,7 +8,10 @@ import Testing
 struct CSVBlockStreamTests {
     /// Every record of `text` after its header, as the stream's lanes see them (each record
     /// re-encoded with its line), joined in output order.
-    static func streamed(_ text: [UInt8], blockBytes: Int, lanes: Int) throws -> (header: [String]?, records: [String], counts: CSVBlockStream.Counts) {
+    /// `stopAfter`: `afterBlock` returns false once this many rows are done; `reports` gets
+    /// every total `afterBlock` saw.
+    static func streamed(_ text: [UInt8], blockBytes: Int, lanes: Int, overlap: Bool = false, stopAfter: Int = .max,
+                         reports: UnsafeMutablePointer<[CSVBlockStream.Counts]>? = nil) throws -> (header: [String]?, records: [String], counts: CSVBlockStream.Counts) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-stream-\(UUID().uuidString).csv")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(text).write(to: file)
@@ -35,7 +38,10 @@ struct CSVBlockStreamTests {
                 out.append(Array("broken\n".utf8))
             }
             return counts
-        }, write: { output.append(contentsOf: $0) })
+        }, write: { output.append(contentsOf: $0) }, afterBlock: { total in
+            reports?.pointee.append(total)
+            return total.rows < stopAfter
+        }, overlap: overlap)
         let records = output.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
         return (header, records, counts)
     }
@@ -62,14 +68,37 @@ struct CSVBlockStreamTests {
             if round % 10 == 9 { text += "last,\"never closed\n" }
             let bytes = Array(text.utf8)
             let block = [64, 100, 333, 4096, 1 << 20][round % 5]
-            let got = try Self.streamed(bytes, blockBytes: block, lanes: 1 + round % 8)
-            #expect(got.header == ["id", "note"])
-            let want = Self.expected(bytes)
-            #expect(got.records.count == want.count, "round \(round), block \(block)")
-            #expect(got.records == want, "round \(round), block \(block): first difference at \(zip(got.records, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
-            #expect(got.counts.rows == got.records.count)
-            #expect(got.counts.failed == (round % 10 == 9 ? 1 : 0))
+            for overlap in [false, true] {
+                let got = try Self.streamed(bytes, blockBytes: block, lanes: 1 + round % 8, overlap: overlap)
+                #expect(got.header == ["id", "note"])
+                let want = Self.expected(bytes)
+                #expect(got.records.count == want.count, "round \(round), block \(block), overlap \(overlap)")
+                #expect(got.records == want, "round \(round), block \(block), overlap \(overlap): first difference at \(zip(got.records, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
+                #expect(got.counts.rows == got.records.count)
+                #expect(got.counts.failed == (round % 10 == 9 ? 1 : 0))
+            }
         }
+    }
+
+    @Test("With blocks overlapped, a stop after any block writes, counts and reports what the stream one block at a time does (the block already started is dropped)")
+    func overlappedStopsLikeOneAtATime() throws {
+        var rng = SeededGenerator(seed: 29)
+        var cutShort = 0
+        for round in 0..<40 {
+            var text = "id,note\n"
+            for i in 0..<Int.random(in: 50...600, using: &rng) { text += "\(i),\(String(repeating: "x", count: Int.random(in: 0...30, using: &rng)))\n" }
+            let bytes = Array(text.utf8)
+            let block = [64, 200, 1000][round % 3], stop = Int.random(in: 0...400, using: &rng)
+            var plain: [CSVBlockStream.Counts] = [], overlapped: [CSVBlockStream.Counts] = []
+            let a = try Self.streamed(bytes, blockBytes: block, lanes: 1 + round % 4, stopAfter: stop, reports: &plain)
+            let b = try Self.streamed(bytes, blockBytes: block, lanes: 1 + round % 4, overlap: true, stopAfter: stop, reports: &overlapped)
+            #expect(a.records == b.records, "round \(round)")
+            #expect(a.counts.rows == b.counts.rows && a.counts.failed == b.counts.failed, "round \(round)")
+            #expect(plain.map(\.rows) == overlapped.map(\.rows), "round \(round)")
+            if b.records.count < Self.expected(bytes).count { cutShort += 1 }
+        }
+        // The stop is real: many rounds end before the input does.
+        #expect(cutShort > 10)
     }
 
     @Test("An input of blank lines has no header")
