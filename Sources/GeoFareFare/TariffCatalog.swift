@@ -194,21 +194,13 @@ public final class TariffCatalog: Sendable {
     /// The meter of the version of the tariff at position `i` in force at `date`, or `nil` when
     /// `i` is no position or no version is known to be in force then (where
     /// ``meterOrAssumed(tariffAt:at:strict:)`` assumes or throws). The batch path's common case:
-    /// the same comparisons as ``VersionTable/lookup(_:)``, read in place (no copy of a table,
-    /// so no reference counting per row).
+    /// ``VersionTable/lookup(_:)`` on the table read in place (no copy of it, so no reference
+    /// counting per row).
     @inline(__always)
     func meterInForce(tariffAt i: Int, at date: Date) -> Meter? {
         guard i >= 0 && i < versionTables.count else { return nil }
-        let t = date.timeIntervalSinceReferenceDate
-        return versionTables.withUnsafeBufferPointer { tables -> Meter? in
-            tables[i].effectiveFrom.withUnsafeBufferPointer { from -> Meter? in
-                var v = from.count - 1
-                while v >= 0 && from[v] > t { v -= 1 }
-                guard v >= 0 else { return nil }
-                if v + 1 < from.count, tables[i].uncertainFrom[v + 1] <= t { return nil }
-                return meters[i][v]
-            }
-        }
+        guard case let .inForce(v) = versionTables.withUnsafeBufferPointer({ $0[i].lookup(date) }) else { return nil }
+        return meters[i][v]
     }
 
     /// The meter a trip departing at `date` is priced on, in one version lookup: the version in
