@@ -19,6 +19,12 @@ public final class CSVBlockStream {
             self.rows = rows
             self.failed = failed
         }
+
+        /// Adds another block's or lane's counts to these.
+        mutating func add(_ other: Counts) {
+            rows += other.rows
+            failed += other.failed
+        }
     }
 
     /// One lane's piece of a block: complete records, the physical line of its first byte, and
@@ -99,13 +105,7 @@ public final class CSVBlockStream {
         // before it: the lanes never wait for this scan of the whole block (issue 22 part 2,
         // fourth pass). `nil`: not planned yet (the first block, or `pending` changed).
         var plan: Plan?
-        while !pending.isEmpty {
-            guard let p = plan ?? Self.plan(pending, eof: eof, maxLanes: maxLanes) else {
-                // No record ends in `pending` yet: everything waits for more bytes.
-                eof = fill(&pending, upTo: pending.count + blockBytes)
-                plan = nil
-                continue
-            }
+        while let p = nextBlock(planned: plan) {
             // Everything up to the last record boundary goes now; the rest waits for more bytes.
             // The next block starts with this one's incomplete last record and is read into
             // the spare buffer while the lanes work (no copy of the block itself).
@@ -124,8 +124,7 @@ public final class CSVBlockStream {
                 return parts
             }
             previous = parts
-            total.rows += parts.counts.rows
-            total.failed += parts.counts.failed
+            total.add(parts.counts)
             nextLine += p.newlines
             swap(&pending, &spare)
             eof = nextEOF
@@ -162,12 +161,7 @@ public final class CSVBlockStream {
         var inFlight: BlockInFlight?
         var free: [UInt8] = []
         var plan: Plan?
-        while !pending.isEmpty {
-            guard let p = plan ?? Self.plan(pending, eof: eof, maxLanes: maxLanes) else {
-                eof = fill(&pending, upTo: pending.count + blockBytes)
-                plan = nil
-                continue
-            }
+        while let p = nextBlock(planned: plan) {
             // The next block starts with this one's incomplete last record.
             var next = free
             free = []
@@ -183,9 +177,7 @@ public final class CSVBlockStream {
             if let previous = inFlight {
                 previous.group.wait()
                 previous.parts.emit(write, into: pool)
-                let counts = previous.parts.counts
-                total.rows += counts.rows
-                total.failed += counts.failed
+                total.add(previous.parts.counts)
                 free = previous.bytes
                 previous.bytes = []
                 inFlight = nil
@@ -203,9 +195,7 @@ public final class CSVBlockStream {
         if let last = inFlight {
             last.group.wait()
             last.parts.emit(write, into: pool)
-            let counts = last.parts.counts
-            total.rows += counts.rows
-            total.failed += counts.failed
+            total.add(last.parts.counts)
             _ = afterBlock(total)
         }
         return total
@@ -221,6 +211,18 @@ public final class CSVBlockStream {
         let newlinesBefore: [Int]
         /// Line feeds in the `complete` bytes.
         let newlines: Int
+    }
+
+    /// The plan of the block at the start of `pending`: `planned` when the reading thread made
+    /// it while the lanes worked, else made now, reading more bytes while no record ends in
+    /// `pending` yet; `nil` when no bytes are left. (Both ways of ``run(lane:write:afterBlock:overlap:)``.)
+    private func nextBlock(planned: Plan?) -> Plan? {
+        if let planned { return planned }
+        while !pending.isEmpty {
+            if let p = Self.plan(pending, eof: eof, maxLanes: maxLanes) { return p }
+            eof = fill(&pending, upTo: pending.count + blockBytes)
+        }
+        return nil
     }
 
     /// The plan of `buffer`, or nil when no record ends in it yet (and more input may come).
@@ -293,7 +295,7 @@ public final class CSVBlockStream {
         }
         var counts: Counts {
             lock.lock(); defer { lock.unlock() }
-            return perLane.reduce(into: Counts()) { $0.rows += $1.rows; $0.failed += $1.failed }
+            return perLane.reduce(into: Counts()) { $0.add($1) }
         }
         /// Hands the buffers back to the pool unwritten.
         func discard(into pool: BufferPool) {
