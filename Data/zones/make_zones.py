@@ -122,13 +122,13 @@ GROUPS = [
     # one version (the group tariff's `placed_for_versions` names the zone and the version), each
     # its own zone; under the other versions they stay unplaced (assumed on the standard group).
     # Appended last, so every earlier group comes out byte for byte as before.
-    ("kr-gyeonggi-anyang", "Anyang (Gyeonggi; placed for the 2019-05-04 tariff only)", "안양시 (경기도, 2019-05-04 요금만 확인)",
+    ("kr-gyeonggi-anyang", "Anyang", "안양시",
      "kr-gyeonggi", ["41171", "41173"]),
-    ("kr-gyeonggi-gimpo", "Gimpo (Gyeonggi; placed for the 2019-05-04 tariff only)", "김포시 (경기도, 2019-05-04 요금만 확인)",
+    ("kr-gyeonggi-gimpo", "Gimpo", "김포시",
      "kr-gyeonggi", ["41570"]),
-    ("kr-gyeonggi-pyeongtaek", "Pyeongtaek (Gyeonggi; placed for the 2019-05-04 tariff only)", "평택시 (경기도, 2019-05-04 요금만 확인)",
+    ("kr-gyeonggi-pyeongtaek", "Pyeongtaek", "평택시",
      "kr-gyeonggi", ["41220"]),
-    ("kr-gyeonggi-yeoncheon", "Yeoncheon-gun (Gyeonggi; placed for the 2023-07-01 tariff only)", "연천군 (경기도, 2023-07-01 요금만 확인)",
+    ("kr-gyeonggi-yeoncheon", "Yeoncheon-gun", "연천군",
      "kr-gyeonggi", ["41800"]),
 ]
 GROUP_FILE = "kr-tariff-groups.geojson"
