@@ -326,14 +326,22 @@ public final class TariffCatalog: Sendable {
     /// names the tariff such origins take (a tariff file's `assumed_for`): that tariff, how the
     /// data names it, and the province's other group tariffs (the candidates the band covers).
     /// `nil` anywhere else.
-    public func assumedTariff(forOrigin origin: Coordinate) -> (tariff: Int, label: String, province: String, others: [Int])? {
+    /// - Parameter date: the departure: where a source places the origin's 시·군 for other
+    ///   versions only, `placedOtherwise` says so (``placedOtherwise(_:at:)``), found in the
+    ///   same walk over the zones that hold the origin.
+    public func assumedTariff(forOrigin origin: Coordinate, at date: Date? = nil) -> (tariff: Int, label: String, province: String, others: [Int], placedOtherwise: String?)? {
         guard !assumedByProvince.isEmpty else { return nil }
-        for zone in zones.zones(containing: origin) {
-            guard let (tariff, entry) = assumedByProvince[zone], let groups = groupOnlyProvinces[zone] else { continue }
-            let others = groups.compactMap { index[$0] }.filter { $0 != tariff }
-            return (tariff, entry.label, zones.zone(zone)?.name ?? zone, others)
+        var province: (tariff: Int, entry: Tariff.AssumedFor, zone: Int)?
+        var placedZones: [Int] = []
+        zones.forEachZoneIndex(containing: origin) { z in
+            if province == nil, let (tariff, entry) = assumedByProvince[zones.zones[z].id], groupOnlyProvinces[zones.zones[z].id] != nil {
+                province = (tariff, entry, z)
+            }
+            if placedZonesByIndex[z] != nil { placedZones.append(z) }
         }
-        return nil
+        guard let (tariff, entry, z) = province, let groups = groupOnlyProvinces[zones.zones[z].id] else { return nil }
+        let others = groups.compactMap { index[$0] }.filter { $0 != tariff }
+        return (tariff, entry.label, zones.zones[z].name, others, placedZones.isEmpty ? nil : placedOtherwise(inZones: placedZones, at: date))
     }
 
     /// Every version's meter of a tariff, oldest first (each `meter.version.effectiveFrom`
@@ -417,7 +425,8 @@ public final class TariffCatalog: Sendable {
         }
         if let province = containing.first(where: { groupOnlyProvinces[zones.zones[$0].id] != nil }).map({ zones.zones[$0] }) {
             let modelled = groupOnlyProvinces[province.id]!.joined(separator: ", ")
-            let elsewhen = placedOtherwise(origin, at: date).map { " at this departure (\($0))" } ?? ""
+            let placed = containing.filter { placedZonesByIndex[$0] != nil }
+            let elsewhen = placed.isEmpty ? "" : placedOtherwise(inZones: placed, at: date).map { " at this departure (\($0))" } ?? ""
             throw GeoFareError(code: .unknownTariffGroup, message: "\(origin) lies in \(province.name) (\(province.id)), whose cities and counties set their own taxi tariffs; no source gives the tariff group of this city or county\(elsewhen) (modelled: \(modelled)); name a tariff", field: "from")
         }
         throw GeoFareError(code: .noTariffForLocation, message: "no tariff region contains \(origin); name a tariff", field: "from")
@@ -436,9 +445,17 @@ public final class TariffCatalog: Sendable {
     /// kr-gyeonggi/regular for version 2019-05-04T04:00:00+09:00 only, not the one in force at
     /// departure (2023-07-01T04:00:00+09:00)". `nil` when no such zone holds the origin.
     public func placedOtherwise(_ origin: Coordinate, at date: Date?) -> String? {
+        var found: [Int] = []
+        zones.forEachZoneIndex(containing: origin) { if placedZonesByIndex[$0] != nil { found.append($0) } }
+        return found.isEmpty ? nil : placedOtherwise(inZones: found, at: date)
+    }
+
+    /// ``placedOtherwise(_:at:)`` for the zones (positions in `zones.zones`) already found to
+    /// hold the origin.
+    private func placedOtherwise(inZones found: [Int], at date: Date?) -> String? {
         var notes: [String] = []
-        zones.forEachZoneIndex(containing: origin) { z in
-            guard let entry = placedZonesByIndex[z] else { return }
+        for z in found {
+            guard let entry = placedZonesByIndex[z] else { continue }
             for p in entry.placements {
                 let t = tariffs[p.tariff]
                 let labels = p.versions.map { t.versions[$0].label }

@@ -118,10 +118,10 @@ public struct TripPricer: Sendable {
         do {
             return ResolvedTariff(index: try engine.catalog.tariffIndex(forOrigin: origin, at: request.departure))
         } catch {
-            guard error.code == .unknownTariffGroup, !request.strict, let a = engine.catalog.assumedTariff(forOrigin: origin) else { throw error }
+            guard error.code == .unknownTariffGroup, !request.strict, let a = engine.catalog.assumedTariff(forOrigin: origin, at: request.departure) else { throw error }
             let id = engine.catalog.tariffs[a.tariff].id
             // A 시·군 a source places for other versions only says so (which, and the one in force).
-            let elsewhen = engine.catalog.placedOtherwise(origin, at: request.departure).map { " at this departure: \($0)" } ?? ""
+            let elsewhen = a.placedOtherwise.map { " at this departure: \($0)" } ?? ""
             return ResolvedTariff(index: a.tariff, assumption: "\(a.label) (\(id)): no source names the tariff group of this city or county in \(a.province)\(elsewhen)", others: a.others)
         }
     }
