@@ -327,8 +327,8 @@ public final class TariffCatalog: Sendable {
     /// data names it, and the province's other group tariffs (the candidates the band covers).
     /// `nil` anywhere else.
     /// - Parameter date: the departure: where a source places the origin's 시·군 for other
-    ///   versions only, `placedOtherwise` says so (``placedOtherwise(_:at:)``), found in the
-    ///   same walk over the zones that hold the origin.
+    ///   versions only, `placedOtherwise` says so (which versions, and the one in force), found
+    ///   in the same walk over the zones that hold the origin.
     public func assumedTariff(forOrigin origin: Coordinate, at date: Date? = nil) -> (tariff: Int, label: String, province: String, others: [Int], placedOtherwise: String?)? {
         guard !assumedByProvince.isEmpty else { return nil }
         var province: (tariff: Int, entry: Tariff.AssumedFor, zone: Int)?
@@ -443,15 +443,9 @@ public final class TariffCatalog: Sendable {
     /// Where a source places an origin's 시·군 on a tariff for other versions than the one in
     /// force at `date` (``Tariff/placedForVersions``), for people: "a source places Anyang on
     /// kr-gyeonggi/regular for version 2019-05-04T04:00:00+09:00 only, not the one in force at
-    /// departure (2023-07-01T04:00:00+09:00)". `nil` when no such zone holds the origin.
-    public func placedOtherwise(_ origin: Coordinate, at date: Date?) -> String? {
-        var found: [Int] = []
-        zones.forEachZoneIndex(containing: origin) { if placedZonesByIndex[$0] != nil { found.append($0) } }
-        return found.isEmpty ? nil : placedOtherwise(inZones: found, at: date)
-    }
-
-    /// ``placedOtherwise(_:at:)`` for the zones (positions in `zones.zones`) already found to
-    /// hold the origin.
+    /// departure (2023-07-01T04:00:00+09:00)".
+    /// - Parameter found: the zones (positions in `zones.zones`) placed by version that hold the
+    ///   origin, found in a walk the caller makes anyway; `nil` when none of them gives a note.
     private func placedOtherwise(inZones found: [Int], at date: Date?) -> String? {
         var notes: [String] = []
         for z in found {
