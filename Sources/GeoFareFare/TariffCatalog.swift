@@ -425,9 +425,11 @@ public final class TariffCatalog: Sendable {
         }
         if let province = containing.first(where: { groupOnlyProvinces[zones.zones[$0].id] != nil }).map({ zones.zones[$0] }) {
             let modelled = groupOnlyProvinces[province.id]!.joined(separator: ", ")
+            var message = "\(origin) lies in \(province.name) (\(province.id)), whose cities and counties set their own taxi tariffs; no source gives the tariff group of this city or county (modelled: \(modelled)); name a tariff"
+            // Appended only where it applies, so every other message is built as before.
             let placed = containing.filter { placedZonesByIndex[$0] != nil }
-            let elsewhen = placed.isEmpty ? "" : placedOtherwise(inZones: placed, at: date).map { " at this departure (\($0))" } ?? ""
-            throw GeoFareError(code: .unknownTariffGroup, message: "\(origin) lies in \(province.name) (\(province.id)), whose cities and counties set their own taxi tariffs; no source gives the tariff group of this city or county\(elsewhen) (modelled: \(modelled)); name a tariff", field: "from")
+            if !placed.isEmpty, let note = placedOtherwise(inZones: placed, at: date) { message += ". At this departure: " + note }
+            throw GeoFareError(code: .unknownTariffGroup, message: message, field: "from")
         }
         throw GeoFareError(code: .noTariffForLocation, message: "no tariff region contains \(origin); name a tariff", field: "from")
     }

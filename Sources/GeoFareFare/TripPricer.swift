@@ -120,9 +120,10 @@ public struct TripPricer: Sendable {
         } catch {
             guard error.code == .unknownTariffGroup, !request.strict, let a = engine.catalog.assumedTariff(forOrigin: origin, at: request.departure) else { throw error }
             let id = engine.catalog.tariffs[a.tariff].id
+            var why = "\(a.label) (\(id)): no source names the tariff group of this city or county in \(a.province)"
             // A 시·군 a source places for other versions only says so (which, and the one in force).
-            let elsewhen = a.placedOtherwise.map { " at this departure: \($0)" } ?? ""
-            return ResolvedTariff(index: a.tariff, assumption: "\(a.label) (\(id)): no source names the tariff group of this city or county in \(a.province)\(elsewhen)", others: a.others)
+            if let note = a.placedOtherwise { why += " at this departure: " + note }
+            return ResolvedTariff(index: a.tariff, assumption: why, others: a.others)
         }
     }
 

@@ -87,7 +87,7 @@ struct PlacedByVersionCLITests {
         let error = try column("error")
         for (row, t) in zip(strictRows, Self.trips) {
             #expect(row[error].hasSuffix("[unknown_tariff_group]") == (t.basis == "assumed"), "fare-csv --strict row \(row[0]): \(row[error])")
-            if t.basis == "assumed" { #expect(row[error].contains("at this departure (a source places "), "\(row[error])") }
+            if t.basis == "assumed" { #expect(row[error].contains("; name a tariff. At this departure: a source places "), "\(row[error])") }
         }
     }
 }

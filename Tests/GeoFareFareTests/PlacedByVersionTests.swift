@@ -89,7 +89,7 @@ struct PlacedByVersionTests {
         } else {
             let error = try #require(throws: GeoFareError.self, "\(c)") { try sharedPricer.quote(Self.request(c, strict: true)) }
             #expect(error.code == .unknownTariffGroup && error.field == "from", "\(c): \(error)")
-            #expect(error.message.contains("at this departure (a source places \(c.name) on \(c.placedOn) for version \(c.placedVersion) only"), "\(error.message)")
+            #expect(error.message.contains("; name a tariff. At this departure: a source places \(c.name) on \(c.placedOn) for version \(c.placedVersion) only"), "\(error.message)")
         }
     }
 
