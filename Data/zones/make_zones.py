@@ -118,6 +118,18 @@ GROUPS = [
     ("kr-jeonbuk-iksan", "Iksan (Jeonbuk tariff with Iksan's 복합할증)", "익산시 (전라북도 요금, 익산 복합할증)", "kr-jeonbuk", ["45140"]),
     ("kr-jeonnam-yeosu", "Yeosu (Jeonnam cities' tier with 140-won units beyond 9 km)", "여수시 (전라남도 시 지역 요금, 9km 이상 140원)", "kr-jeonnam",
      ["46130"]),
+    # Issue 19, placed for one tariff version only: Gyeonggi 시·군 a source places in a group for
+    # one version (the group tariff's `placed_for_versions` names the zone and the version), each
+    # its own zone; under the other versions they stay unplaced (assumed on the standard group).
+    # Appended last, so every earlier group comes out byte for byte as before.
+    ("kr-gyeonggi-anyang", "Anyang", "안양시",
+     "kr-gyeonggi", ["41171", "41173"]),
+    ("kr-gyeonggi-gimpo", "Gimpo", "김포시",
+     "kr-gyeonggi", ["41570"]),
+    ("kr-gyeonggi-pyeongtaek", "Pyeongtaek", "평택시",
+     "kr-gyeonggi", ["41220"]),
+    ("kr-gyeonggi-yeoncheon", "Yeoncheon-gun", "연천군",
+     "kr-gyeonggi", ["41800"]),
 ]
 GROUP_FILE = "kr-tariff-groups.geojson"
 
@@ -463,6 +475,10 @@ CHECKS = [
     ("Haenam-gun Office (no group)", 34.5732, 126.5989, "kr-jeonnam", False, None),
     ("Wirye (Seongnam, Changgok-dong)", 37.4660, 127.1450, "kr-gyeonggi", True, "kr-gyeonggi-standard"),
     ("Wirye (Hanam, Hagam-dong)", 37.4780, 127.1560, "kr-gyeonggi", True, "kr-gyeonggi-ga"),
+    ("Anyang City Hall", 37.3943, 126.9568, "kr-gyeonggi", False, "kr-gyeonggi-anyang"),
+    ("Gimpo City Hall", 37.6153, 126.7156, "kr-gyeonggi", False, "kr-gyeonggi-gimpo"),
+    ("Pyeongtaek City Hall", 36.9921, 127.1129, "kr-gyeonggi", False, "kr-gyeonggi-pyeongtaek"),
+    ("Yeoncheon-gun Office", 38.0966, 127.0748, "kr-gyeonggi", False, "kr-gyeonggi-yeoncheon"),
     ("Korea Strait (sea)", 34.2000, 128.6000, None, False, None),
 ]
 

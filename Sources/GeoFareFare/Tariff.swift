@@ -35,6 +35,11 @@ public struct Tariff: Sendable, Hashable {
     public let versions: [TariffVersion]
     /// Where the tariff was loaded from (`embedded:tariffs/...` or a file path).
     public let origin: String
+    /// Zones whose origins a source places on this tariff for some of its versions only (the
+    /// file's `placed_for_versions`; empty for most): a trip from one of them departing while
+    /// one of those versions is in force takes this tariff, as ``TariffBasis/sourced``; under
+    /// any other version the zone places nothing and the origin is unplaced in its province.
+    public internal(set) var placedForVersions: [PlacedForVersions] = []
 
     /// A province whose unplaced origins this tariff prices as the most likely one.
     public struct AssumedFor: Sendable, Hashable {
@@ -44,6 +49,17 @@ public struct Tariff: Sendable, Hashable {
         public let label: String
         /// Why it is the most likely one (the sources that say so), for people.
         public let why: String
+    }
+
+    /// A zone a source places on this tariff for some versions only (a Gyeonggi 시·군 named in one
+    /// group's 2019 notice and in no 2023 one).
+    public struct PlacedForVersions: Sendable, Hashable {
+        /// The zone's id (a group zone in `Data/zones`, whose `parent` is its province).
+        public let zone: String
+        /// The positions in ``Tariff/versions`` of the versions the sources place it on, increasing.
+        public let versions: [Int]
+        /// Who places it there and the words that do, for people.
+        public let sources: [String]
     }
 
     /// Which version, if any, is in force at an instant.

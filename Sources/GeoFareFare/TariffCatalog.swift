@@ -28,6 +28,10 @@ public final class TariffCatalog: Sendable {
     /// the province, the smaller one is the more specific) and the tariffs it picks.
     /// By position in `zones.zones` (`nil`: a zone no origin picks a tariff by).
     private let originZonesByIndex: [(size: Double, tariffs: [Int])?]
+    /// Each zone a tariff places for some of its versions only (``Tariff/placedForVersions``):
+    /// its size (as above) and each such tariff with the positions of those versions. By
+    /// position in `zones.zones` (`nil` for every other zone).
+    private let placedZonesByIndex: [(size: Double, placements: [(tariff: Int, versions: [Int])])?]
     /// Whether each tariff is its region's "regular" class (the id ends in `/regular`).
     private let isRegular: [Bool]
     /// Provinces whose city groups have tariffs but which have none of their own (no
@@ -106,6 +110,26 @@ public final class TariffCatalog: Sendable {
             }
         }
         self.originZonesByIndex = zones.zones.map { originZones[$0.id] }
+        var placedZones: [String: (size: Double, placements: [(tariff: Int, versions: [Int])])] = [:]
+        for (i, t) in sorted.enumerated() {
+            for (k, p) in t.placedForVersions.enumerated() {
+                let field = "\(t.origin): placed_for_versions[\(k)].zone"
+                guard let zone = zones.zone(p.zone) else {
+                    throw GeoFareError(code: .invalidTariff, message: "zone '\(p.zone)' is not in any zones/*.geojson file", field: field)
+                }
+                // One rule per zone: always placed (a region) or placed by version, never both.
+                guard originZones[p.zone] == nil else {
+                    throw GeoFareError(code: .invalidTariff, message: "zone '\(p.zone)' is a tariff's region or also_regions, so it is placed for every version; a zone placed for some versions only must be no tariff's region", field: field)
+                }
+                // Under the other versions its origins are unplaced: they need a province that knows it.
+                guard zone.parent != nil else {
+                    throw GeoFareError(code: .invalidTariff, message: "zone '\(p.zone)' has no parent (province): an origin in it under a version no source places it on would have no province to fall back to", field: field)
+                }
+                let b = zone.polygon.bounds
+                placedZones[p.zone, default: ((b.east - b.west) * (b.north - b.south), [])].placements.append((i, p.versions))
+            }
+        }
+        self.placedZonesByIndex = zones.zones.map { placedZones[$0.id] }
         self.isRegular = sorted.map { $0.id.hasSuffix("/regular") }
         let groupOnlyProvinces = Self.groupOnlyProvinces(tariffs: sorted, zones: zones)
         self.groupOnlyProvinces = groupOnlyProvinces
@@ -153,6 +177,7 @@ public final class TariffCatalog: Sendable {
         index = other.index
         businessZones = other.businessZones
         originZonesByIndex = other.originZonesByIndex
+        placedZonesByIndex = other.placedZonesByIndex
         isRegular = other.isRegular
         groupOnlyProvinces = other.groupOnlyProvinces
         assumedByProvince = other.assumedByProvince
@@ -301,14 +326,22 @@ public final class TariffCatalog: Sendable {
     /// names the tariff such origins take (a tariff file's `assumed_for`): that tariff, how the
     /// data names it, and the province's other group tariffs (the candidates the band covers).
     /// `nil` anywhere else.
-    public func assumedTariff(forOrigin origin: Coordinate) -> (tariff: Int, label: String, province: String, others: [Int])? {
+    /// - Parameter date: the departure: where a source places the origin's 시·군 for other
+    ///   versions only, `placedOtherwise` says so (which versions, and the one in force), found
+    ///   in the same walk over the zones that hold the origin.
+    public func assumedTariff(forOrigin origin: Coordinate, at date: Date? = nil) -> (tariff: Int, label: String, province: String, others: [Int], placedOtherwise: String?)? {
         guard !assumedByProvince.isEmpty else { return nil }
-        for zone in zones.zones(containing: origin) {
-            guard let (tariff, entry) = assumedByProvince[zone], let groups = groupOnlyProvinces[zone] else { continue }
-            let others = groups.compactMap { index[$0] }.filter { $0 != tariff }
-            return (tariff, entry.label, zones.zone(zone)?.name ?? zone, others)
+        var province: (tariff: Int, entry: Tariff.AssumedFor, zone: Int)?
+        var placedZones: [Int] = []
+        zones.forEachZoneIndex(containing: origin) { z in
+            if province == nil, let (tariff, entry) = assumedByProvince[zones.zones[z].id], groupOnlyProvinces[zones.zones[z].id] != nil {
+                province = (tariff, entry, z)
+            }
+            if placedZonesByIndex[z] != nil { placedZones.append(z) }
         }
-        return nil
+        guard let (tariff, entry, z) = province, let groups = groupOnlyProvinces[zones.zones[z].id] else { return nil }
+        let others = groups.compactMap { index[$0] }.filter { $0 != tariff }
+        return (tariff, entry.label, zones.zones[z].name, others, placedZones.isEmpty ? nil : placedOtherwise(inZones: placedZones, at: date))
     }
 
     /// Every version's meter of a tariff, oldest first (each `meter.version.effectiveFrom`
@@ -326,15 +359,19 @@ public final class TariffCatalog: Sendable {
     /// name none. A point in no region but within ``regionSnapMeters`` of one takes that one.
     /// - Throws: ``GeoFareError`` `unknown_tariff_group` or `no_tariff_for_location`
     ///   (see ``tariffIndex(forOrigin:)``).
-    public func tariff(forOrigin origin: Coordinate) throws(GeoFareError) -> Tariff {
-        tariffs[try tariffIndex(forOrigin: origin)]
+    public func tariff(forOrigin origin: Coordinate, at date: Date? = nil) throws(GeoFareError) -> Tariff {
+        tariffs[try tariffIndex(forOrigin: origin, at: date)]
     }
 
     /// ``tariff(forOrigin:)``'s position in ``tariffs``.
+    /// - Parameter date: the departure: an origin in a zone a tariff places for some versions
+    ///   only (``Tariff/placedForVersions``) takes that tariff when one of those versions is in
+    ///   force then; `nil` (no departure known), or any other version, places nothing there.
     /// - Throws: ``GeoFareError`` `unknown_tariff_group` for an origin in a province whose city
     ///   groups have tariffs but that has no tariff of its own (the message names the province
-    ///   and the modelled groups); `no_tariff_for_location` anywhere else without a tariff.
-    public func tariffIndex(forOrigin origin: Coordinate) throws(GeoFareError) -> Int {
+    ///   and the modelled groups, and where a source places the origin for other versions only,
+    ///   says so); `no_tariff_for_location` anywhere else without a tariff.
+    public func tariffIndex(forOrigin origin: Coordinate, at date: Date? = nil) throws(GeoFareError) -> Int {
         // The most specific region first (a province's city group before the whole province),
         // then each region's "regular" class when a region has several tariffs, then id order:
         // a strict total order, so the answer does not depend on the order zones are visited.
@@ -350,9 +387,14 @@ public final class TariffCatalog: Sendable {
         // tariff.
         var found: (index: Int, size: Double)?
         var inAnyZone = false
-        let originZonesByIndex = self.originZonesByIndex
+        let originZonesByIndex = self.originZonesByIndex, placedZonesByIndex = self.placedZonesByIndex
         zones.forEachZoneIndex(containing: origin) { z in
             inAnyZone = true
+            if let date, let entry = placedZonesByIndex[z] {
+                for p in entry.placements where placed(p, at: date) && (found.map({ precedes((p.tariff, entry.size), $0) }) ?? true) {
+                    found = (p.tariff, entry.size)
+                }
+            }
             guard let entry = originZonesByIndex[z] else { return }
             for i in entry.tariffs where found.map({ precedes((i, entry.size), $0) }) ?? true {
                 found = (i, entry.size)
@@ -383,9 +425,48 @@ public final class TariffCatalog: Sendable {
         }
         if let province = containing.first(where: { groupOnlyProvinces[zones.zones[$0].id] != nil }).map({ zones.zones[$0] }) {
             let modelled = groupOnlyProvinces[province.id]!.joined(separator: ", ")
-            throw GeoFareError(code: .unknownTariffGroup, message: "\(origin) lies in \(province.name) (\(province.id)), whose cities and counties set their own taxi tariffs; no source gives the tariff group of this city or county (modelled: \(modelled)); name a tariff", field: "from")
+            var message = "\(origin) lies in \(province.name) (\(province.id)), whose cities and counties set their own taxi tariffs; no source gives the tariff group of this city or county (modelled: \(modelled)); name a tariff"
+            // Appended only where it applies, so every other message is built as before.
+            let placed = containing.filter { placedZonesByIndex[$0] != nil }
+            if !placed.isEmpty, let note = placedOtherwise(inZones: placed, at: date) { message += ". At this departure: " + note }
+            throw GeoFareError(code: .unknownTariffGroup, message: message, field: "from")
         }
         throw GeoFareError(code: .noTariffForLocation, message: "no tariff region contains \(origin); name a tariff", field: "from")
+    }
+
+    /// Whether a placement by version places its zone's origins at `date`: one of its versions
+    /// is in force then (not before the first, not in a month whose day of change is unknown).
+    @inline(__always)
+    private func placed(_ p: (tariff: Int, versions: [Int]), at date: Date) -> Bool {
+        guard case let .inForce(v) = versionTables[p.tariff].lookup(date) else { return false }
+        return p.versions.contains(v)
+    }
+
+    /// Where a source places an origin's 시·군 on a tariff for other versions than the one in
+    /// force at `date` (``Tariff/placedForVersions``), for people: "a source places Anyang on
+    /// kr-gyeonggi/regular for version 2019-05-04T04:00:00+09:00 only, not the one in force at
+    /// departure (2023-07-01T04:00:00+09:00)".
+    /// - Parameter found: the zones (positions in `zones.zones`) placed by version that hold the
+    ///   origin, found in a walk the caller makes anyway; `nil` when none of them gives a note.
+    private func placedOtherwise(inZones found: [Int], at date: Date?) -> String? {
+        var notes: [String] = []
+        for z in found {
+            guard let entry = placedZonesByIndex[z] else { continue }
+            for p in entry.placements {
+                let t = tariffs[p.tariff]
+                let labels = p.versions.map { t.versions[$0].label }
+                var note = "a source places \(zones.zones[z].name) on \(t.id) for version\(labels.count == 1 ? "" : "s") \(labels.joined(separator: ", ")) only"
+                if let date {
+                    if case let .inForce(v) = versionTables[p.tariff].lookup(date) {
+                        note += p.versions.contains(v) ? "" : ", not the one in force at departure (\(t.versions[v].label))"
+                    } else {
+                        note += ", and no version of it is known to be in force at departure"
+                    }
+                }
+                notes.append(note)
+            }
+        }
+        return notes.isEmpty ? nil : notes.joined(separator: "; ")
     }
 
     /// Whether a point may lie within ``regionSnapMeters`` of a box: false only when it is more

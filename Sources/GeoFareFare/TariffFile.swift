@@ -46,6 +46,8 @@ struct TariffFile: Decodable {
     let business_zone: String?
     struct AssumedFor: Decodable { let zone: String; let label: String; let why: String }
     let assumed_for: [AssumedFor]?
+    struct PlacedForVersions: Decodable { let zone: String; let versions: [String]; let sources: [String] }
+    let placed_for_versions: [PlacedForVersions]?
     let default_cruise_kmh: Double
     let versions: [Version]
 
@@ -157,8 +159,35 @@ struct TariffFile: Decodable {
                 flatSurcharges: flats, distanceTiers: tiers, roundingStep: v.rounding.step
             ))
         }
-        return Tariff(id: id, aliases: aliases ?? [], name: name, currency: currency, timeZone: tz, region: region, alsoRegions: alsoRegions,
-                      businessZone: business_zone, assumedFor: assumedFor.map { .init(zone: $0.zone, label: $0.label, why: $0.why) }, defaultCruiseKmh: default_cruise_kmh, versions: out, origin: origin)
+        var tariff = Tariff(id: id, aliases: aliases ?? [], name: name, currency: currency, timeZone: tz, region: region, alsoRegions: alsoRegions,
+                            businessZone: business_zone, assumedFor: assumedFor.map { .init(zone: $0.zone, label: $0.label, why: $0.why) }, defaultCruiseKmh: default_cruise_kmh, versions: out, origin: origin)
+        tariff.placedForVersions = try placements(versions: out, fail: fail)
+        return tariff
+    }
+
+    /// `placed_for_versions`, checked: each zone once and none of the tariff's own regions, each
+    /// version named by its label (as quotes give it: `effective_from`, `effective_month`, or
+    /// `in force on YYYY-MM-DD`) once, and at least one source.
+    private func placements(versions: [TariffVersion], fail: (String, String) -> GeoFareError) throws(GeoFareError) -> [Tariff.PlacedForVersions] {
+        let list = placed_for_versions ?? []
+        var out: [Tariff.PlacedForVersions] = []
+        for (i, p) in list.enumerated() {
+            let at = "placed_for_versions[\(i)]"
+            guard !p.zone.isEmpty, p.zone != region, !(also_regions ?? []).contains(p.zone), !list[..<i].contains(where: { $0.zone == p.zone }) else {
+                throw fail("\(at).zone", "must be a zone id, once, other than the region and also_regions, got '\(p.zone)'")
+            }
+            guard !p.versions.isEmpty else { throw fail("\(at).versions", "must name at least one version (its effective_from, effective_month or 'in force on' label)") }
+            var indices: [Int] = []
+            for (j, label) in p.versions.enumerated() {
+                guard let v = versions.firstIndex(where: { $0.label == label }), !indices.contains(v) else {
+                    throw fail("\(at).versions[\(j)]", "must be the label of a version of this tariff, once; got '\(label)', versions: \(versions.map(\.label).joined(separator: ", "))")
+                }
+                indices.append(v)
+            }
+            guard !p.sources.isEmpty, p.sources.allSatisfy({ !$0.isEmpty }) else { throw fail("\(at).sources", "must give who places the zone on these versions, with the words that do") }
+            out.append(.init(zone: p.zone, versions: indices.sorted(), sources: p.sources))
+        }
+        return out
     }
 
     /// `YYYY-MM` → the first instant of that month and of the next, at local midnight in `zone`.

@@ -100,8 +100,10 @@ public struct TripPricer: Sendable {
 
     /// The tariff a request names (by index or name), or the one whose region contains its
     /// origin: resolved once per request (the region test is a point-in-polygon search), as
-    /// its position in the catalog's `tariffs` (no copy of the tariff). An origin that would be
-    /// `unknown_tariff_group` takes its province's assumed tariff unless the request is strict.
+    /// its position in the catalog's `tariffs` (no copy of the tariff), at the request's
+    /// departure (a 시·군 placed for some tariff versions only is placed while one is in force).
+    /// An origin that would be `unknown_tariff_group` takes its province's assumed tariff
+    /// unless the request is strict.
     func resolveTariff(_ request: FareRequest) throws(GeoFareError) -> ResolvedTariff {
         if let i = request.tariffIndex {
             guard engine.catalog.tariffs.indices.contains(i) else {
@@ -114,11 +116,14 @@ public struct TripPricer: Sendable {
             throw GeoFareError(code: .missingField, message: "name a tariff or give the origin", field: "tariff")
         }
         do {
-            return ResolvedTariff(index: try engine.catalog.tariffIndex(forOrigin: origin))
+            return ResolvedTariff(index: try engine.catalog.tariffIndex(forOrigin: origin, at: request.departure))
         } catch {
-            guard error.code == .unknownTariffGroup, !request.strict, let a = engine.catalog.assumedTariff(forOrigin: origin) else { throw error }
+            guard error.code == .unknownTariffGroup, !request.strict, let a = engine.catalog.assumedTariff(forOrigin: origin, at: request.departure) else { throw error }
             let id = engine.catalog.tariffs[a.tariff].id
-            return ResolvedTariff(index: a.tariff, assumption: "\(a.label) (\(id)): no source names the tariff group of this city or county in \(a.province)", others: a.others)
+            var why = "\(a.label) (\(id)): no source names the tariff group of this city or county in \(a.province)"
+            // A 시·군 a source places for other versions only says so (which, and the one in force).
+            if let note = a.placedOtherwise { why += " at this departure: " + note }
+            return ResolvedTariff(index: a.tariff, assumption: why, others: a.others)
         }
     }
 

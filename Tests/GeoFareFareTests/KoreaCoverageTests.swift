@@ -6,14 +6,26 @@ import GeoFareCore
 /// Every 시·군 of the nine provinces gets a price (issue 19): the office of each, from the list in
 /// `Tests/Data/kr-sigun-offices.csv` (its README says where the coordinates come from), priced on a
 /// short trip nearby at three dates, with the tariff and basis the list expects from the sources
-/// (`Data/tariffs/*.json`), never an error unless strict. Real data: the embedded tariffs and zones.
+/// (`Data/tariffs/*.json`) at each date (a 시·군 placed for one tariff version only has one per
+/// date), never an error unless strict. Real data: the embedded tariffs and zones.
 struct KoreaCoverageTests {
     struct Office: Sendable, CustomStringConvertible {
         let province: String, sigun: String, office: String
         let at: Coordinate, destination: Coordinate
-        let tariff: String
-        let basis: TariffBasis
+        /// The tariff and basis at each of ``departures``, in order (the list gives one for all
+        /// three, or three joined by ";").
+        let tariffs: [String]
+        let bases: [TariffBasis]
         var description: String { "\(province) \(sigun)" }
+        /// The tariff and basis at the departure at position `d` in ``departures``.
+        func expected(_ d: Int) -> (tariff: String, basis: TariffBasis) { (tariffs[d], bases[d]) }
+    }
+
+    /// A cell of one value for every departure, or one per departure joined by ";".
+    static func perDeparture(_ cell: String) -> [String]? {
+        let parts = cell.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        if parts.count == 1 { return Array(repeating: parts[0], count: departures.count) }
+        return parts.count == departures.count ? parts : nil
     }
 
     static let listURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -25,9 +37,10 @@ struct KoreaCoverageTests {
         for line in text.split(separator: "\n").dropFirst() {
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard f.count == 10, let lat = Double(f[3]), let lon = Double(f[4]), let dlat = Double(f[6]), let dlon = Double(f[7]),
-                  let basis = TariffBasis(rawValue: f[9]) else { fatalError("bad row: \(line)") }
+                  let tariffs = perDeparture(f[8]), let bases = perDeparture(f[9])?.compactMap(TariffBasis.init(rawValue:)),
+                  bases.count == departures.count else { fatalError("bad row: \(line)") }
             out.append(Office(province: f[0], sigun: f[1], office: f[2], at: Coordinate(uncheckedLatitude: lat, longitude: lon),
-                              destination: Coordinate(uncheckedLatitude: dlat, longitude: dlon), tariff: f[8], basis: basis))
+                              destination: Coordinate(uncheckedLatitude: dlat, longitude: dlon), tariffs: tariffs, bases: bases))
         }
         return out
     }()
@@ -44,29 +57,31 @@ struct KoreaCoverageTests {
                                 "전라남도": 22, "경상북도": 22, "경상남도": 18, "제주특별자치도": 2])
     }
 
-    @Test("Each office gets a price on its expected tariff and basis at 2019-06-01, 2023-08-01 and 2025-10-01 10:00, a short trip nearby; an assumed one says why", arguments: departures)
-    func everyOfficePriced(when: String) throws {
+    @Test("Each office gets a price on its expected tariff and basis at 2019-06-01, 2023-08-01 and 2025-10-01 10:00, a short trip nearby; an assumed one says why", arguments: departures.indices)
+    func everyOfficePriced(d: Int) throws {
+        let when = Self.departures[d]
         for o in Self.offices {
+            let (tariff, basis) = o.expected(d)
             let (q, _) = try sharedPricer.quote(FareRequest(from: o.at, to: o.destination, departure: at(when)))
-            #expect(q.tariff == o.tariff, "\(o) \(when): \(q.tariff)")
-            #expect(q.tariffBasis == o.basis, "\(o) \(when): \(q.tariffBasis) \(q.assumption ?? "")")
+            #expect(q.tariff == tariff, "\(o) \(when): \(q.tariff)")
+            #expect(q.tariffBasis == basis, "\(o) \(when): \(q.tariffBasis) \(q.assumption ?? "")")
             #expect(q.total > 0 && q.low <= q.total && q.total <= q.high, "\(o) \(when)")
-            if o.basis == .assumed {
+            if basis == .assumed {
                 let why = try #require(q.assumption, "\(o)")
-                #expect(why.contains("(\(o.tariff)): no source names the tariff group of this city or county in "), "\(o): \(why)")
+                #expect(why.contains("(\(tariff)): no source names the tariff group of this city or county in "), "\(o): \(why)")
             } else {
                 #expect(q.assumption == nil, "\(o): \(q.assumption ?? "")")
             }
         }
     }
 
-    @Test("strict: a sourced office prices the same; an assumed one is unknown_tariff_group as before issue 19")
-    func strictOffices() throws {
+    @Test("strict: a sourced office prices the same; an assumed one is unknown_tariff_group as before issue 19", arguments: departures.indices)
+    func strictOffices(d: Int) throws {
         for o in Self.offices {
-            var r = FareRequest(from: o.at, to: o.destination, departure: at("2023-08-01T10:00:00+09:00"))
+            var r = FareRequest(from: o.at, to: o.destination, departure: at(Self.departures[d]))
             let loose = try sharedPricer.quote(r).quote
             r.strict = true
-            if o.basis == .sourced {
+            if o.expected(d).basis == .sourced {
                 let q = try sharedPricer.quote(r).quote
                 #expect(q.total == loose.total && q.low == loose.low && q.high == loose.high, "\(o)")
             } else {
@@ -76,10 +91,10 @@ struct KoreaCoverageTests {
         }
     }
 
-    @Test("README's coverage row matches the list: sourced and assumed 시·군 of the nine provinces, none not modelled")
+    @Test("README's coverage row matches the list at the latest departure (2025-10-01): sourced and assumed 시·군 of the nine provinces, none not modelled")
     func readmeCounts() throws {
-        let provinces = Self.offices.filter { $0.province != "제주특별자치도" }
-        let sourced = provinces.filter { $0.basis == .sourced }.count, assumed = provinces.filter { $0.basis == .assumed }.count
+        let provinces = Self.offices.filter { $0.province != "제주특별자치도" }, last = Self.departures.count - 1
+        let sourced = provinces.filter { $0.expected(last).basis == .sourced }.count, assumed = provinces.filter { $0.expected(last).basis == .assumed }.count
         let readme = try String(contentsOf: Self.listURL.deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
         let row = try #require(readme.split(separator: "\n").first { $0.hasPrefix("| \(provinces.count) 시·군 of the nine provinces |") })
