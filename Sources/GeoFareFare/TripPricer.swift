@@ -258,6 +258,7 @@ public struct TripPricer: Sendable {
             if !request.strict, meter.version.outOfZoneRatePercent == nil {
                 assumeOutOfZoneRate(&out, leaving: route ?? Self.segments(of: request.trip))
             }
+            if meter.hasDestinationRates { rateByDestination(&out.meter, request, leaving: route ?? Self.segments(of: request.trip)) }
             return out
         }
         let tariff: ResolvedTariff
@@ -275,7 +276,19 @@ public struct TripPricer: Sendable {
         if !request.strict, out.meter.version.outOfZoneRatePercent == nil {
             assumeOutOfZoneRate(&out, leaving: route ?? Self.segments(of: request.trip))
         }
+        if out.meter.hasDestinationRates { rateByDestination(&out.meter, request, leaving: route ?? Self.segments(of: request.trip)) }
         return out
+    }
+
+    /// Where the meter's version sets the out-of-zone (시계외) rate by destination
+    /// (``TariffVersion/outOfZoneByDestination``) and the trip leaves the business zone: the
+    /// meter at the rate for the request's destination (unchanged when it has none, or no rule's
+    /// zone holds it). Every path that picks a meter comes through ``checkedMeter(_:resolved:route:)``,
+    /// so the worker, `geofare fare` and `fare-csv` agree.
+    private func rateByDestination(_ meter: inout Meter, _ request: FareRequest, leaving segments: [TripSegment]) {
+        guard let destination = request.destination, segments.contains(where: \.outsideZone),
+              let m = engine.catalog.destinationMeter(meter, to: destination) else { return }
+        meter = m
     }
 
     /// Where a trip leaves the business zone of a version that gives no out-of-zone rate: that
