@@ -254,12 +254,11 @@ public struct TripPricer: Sendable {
         // A batch's common case, the same answer with no intermediate values: a tariff named by
         // index with a version in force (no assumption, no other candidate), as below.
         if resolved == nil, let i = request.tariffIndex, let meter = engine.catalog.meterInForce(tariffAt: i, at: request.departure) {
-            var out = ResolvedMeter(meter: meter)
-            if !request.strict, meter.version.outOfZoneRatePercent == nil {
-                assumeOutOfZoneRate(&out, leaving: route ?? Self.segments(of: request.trip))
+            // The out-of-zone rules that read the trip's segments are rare: off this path.
+            if meter.hasDestinationRates || (!request.strict && meter.version.outOfZoneRatePercent == nil) {
+                return outOfZoneRules(ResolvedMeter(meter: meter), request, route: route)
             }
-            if meter.hasDestinationRates { rateByDestination(&out.meter, request, leaving: route ?? Self.segments(of: request.trip)) }
-            return out
+            return ResolvedMeter(meter: meter)
         }
         let tariff: ResolvedTariff
         if let resolved { tariff = resolved } else { tariff = try resolveTariff(request) }
@@ -273,6 +272,18 @@ public struct TripPricer: Sendable {
             // is no candidate).
             out.others += tariff.others.compactMap { try? catalog.meter(tariffAt: $0, at: request.departure) }
         }
+        return outOfZoneRules(out, request, route: route)
+    }
+
+    /// The out-of-zone (시계외) rules that depend on the trip, applied to a resolved meter: a
+    /// version with no known rate whose trip leaves the zone is assumed at 0 % (unless strict,
+    /// ``assumeOutOfZoneRate(_:leaving:)``), and a version whose rate depends on the destination
+    /// takes the destination's (``rateByDestination(_:_:leaving:)``). Not inlined: the batch's
+    /// common case (a version with its one rate) never calls it.
+    /// - Parameter route: a trip by coordinates' route segments (else the request's own).
+    @inline(never)
+    private func outOfZoneRules(_ resolved: ResolvedMeter, _ request: FareRequest, route: [TripSegment]?) -> ResolvedMeter {
+        var out = resolved
         if !request.strict, out.meter.version.outOfZoneRatePercent == nil {
             assumeOutOfZoneRate(&out, leaving: route ?? Self.segments(of: request.trip))
         }
