@@ -255,8 +255,10 @@ public struct TripPricer: Sendable {
         // index with a version in force (no assumption, no other candidate), as below.
         if resolved == nil, let i = request.tariffIndex, let meter = engine.catalog.meterInForce(tariffAt: i, at: request.departure) {
             // The out-of-zone rules that read the trip's segments are rare: off this path.
-            if meter.hasDestinationRates || (!request.strict && meter.version.outOfZoneRatePercent == nil) {
-                return outOfZoneRules(ResolvedMeter(meter: meter), request, route: route)
+            if Self.hasOutOfZoneRules(meter, strict: request.strict) {
+                var out = ResolvedMeter(meter: meter)
+                applyOutOfZoneRules(&out, request, route: route)
+                return out
             }
             return ResolvedMeter(meter: meter)
         }
@@ -272,23 +274,31 @@ public struct TripPricer: Sendable {
             // is no candidate).
             out.others += tariff.others.compactMap { try? catalog.meter(tariffAt: $0, at: request.departure) }
         }
-        return outOfZoneRules(out, request, route: route)
+        if Self.hasOutOfZoneRules(out.meter, strict: request.strict) { applyOutOfZoneRules(&out, request, route: route) }
+        return out
+    }
+
+    /// Whether a meter has an out-of-zone rule that depends on the trip (a version with no known
+    /// rate, unless strict; a rate by destination): two loads, so the rules stay off the path of
+    /// every other request.
+    @inline(__always)
+    private static func hasOutOfZoneRules(_ meter: Meter, strict: Bool) -> Bool {
+        meter.hasDestinationRates || (!strict && meter.version.outOfZoneRatePercent == nil)
     }
 
     /// The out-of-zone (시계외) rules that depend on the trip, applied to a resolved meter: a
     /// version with no known rate whose trip leaves the zone is assumed at 0 % (unless strict,
     /// ``assumeOutOfZoneRate(_:leaving:)``), and a version whose rate depends on the destination
-    /// takes the destination's (``rateByDestination(_:_:leaving:)``). Not inlined: the batch's
-    /// common case (a version with its one rate) never calls it.
+    /// takes the destination's (``rateByDestination(_:_:leaving:)``). Not inlined, and called
+    /// only where ``hasOutOfZoneRules(_:strict:)``: every other request (a version with its one
+    /// rate) never pays for it.
     /// - Parameter route: a trip by coordinates' route segments (else the request's own).
     @inline(never)
-    private func outOfZoneRules(_ resolved: ResolvedMeter, _ request: FareRequest, route: [TripSegment]?) -> ResolvedMeter {
-        var out = resolved
+    private func applyOutOfZoneRules(_ out: inout ResolvedMeter, _ request: FareRequest, route: [TripSegment]?) {
         if !request.strict, out.meter.version.outOfZoneRatePercent == nil {
             assumeOutOfZoneRate(&out, leaving: route ?? Self.segments(of: request.trip))
         }
         if out.meter.hasDestinationRates { rateByDestination(&out.meter, request, leaving: route ?? Self.segments(of: request.trip)) }
-        return out
     }
 
     /// Where the meter's version sets the out-of-zone (시계외) rate by destination
