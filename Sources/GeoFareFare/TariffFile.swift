@@ -15,6 +15,7 @@ struct TariffFile: Decodable {
         }
         struct Rounding: Decodable { let step: Int64; let mode: String }
         struct Tier: Decodable { let from_m: Double; let rate_percent: Int }
+        struct ByDestination: Decodable { let zones: [String]; let rate_percent: Int }
         let effective_from: String?
         let effective_month: String?
         let in_force_on: String?
@@ -29,6 +30,7 @@ struct TariffFile: Decodable {
         let charge_unit: TariffVersion.ChargeUnit
         let night: [Night]
         let out_of_zone_rate_percent: Int?
+        let out_of_zone_by_destination: [ByDestination]?
         let max_combined_rate_percent: Int?
         let surcharged_base_step: Int64
         let surcharged_unit_step: Int64
@@ -150,19 +152,44 @@ struct TariffFile: Decodable {
                 guard (0...500).contains(t.rate_percent) else { throw fail("\(tat).rate_percent", "must be within 0...500, got \(t.rate_percent)") }
                 tiers.append(.init(fromMeters: t.from_m, ratePercent: t.rate_percent))
             }
+            let byDestination = try destinationRates(v, at: at, fail: fail)
             out.append(TariffVersion(
                 effectiveFrom: from, uncertainFrom: uncertainFrom, startsAtPeriodStart: v.in_force_on != nil, label: label, sources: v.sources, secondary: v.secondary ?? [],
                 baseFare: v.base_fare, baseDistanceMeters: v.base_distance_m, unitPrice: v.unit_price,
                 unitDistanceMeters: v.unit_distance_m, unitTimeSeconds: v.unit_time_s, mode: v.mode, chargeUnit: v.charge_unit,
                 night: night, outOfZoneRatePercent: v.out_of_zone_rate_percent, maxCombinedRatePercent: v.max_combined_rate_percent,
                 surchargedBaseStep: v.surcharged_base_step, surchargedUnitStep: v.surcharged_unit_step,
-                flatSurcharges: flats, distanceTiers: tiers, roundingStep: v.rounding.step
+                flatSurcharges: flats, distanceTiers: tiers, roundingStep: v.rounding.step, outOfZoneByDestination: byDestination
             ))
         }
         var tariff = Tariff(id: id, aliases: aliases ?? [], name: name, currency: currency, timeZone: tz, region: region, alsoRegions: alsoRegions,
                             businessZone: business_zone, assumedFor: assumedFor.map { .init(zone: $0.zone, label: $0.label, why: $0.why) }, defaultCruiseKmh: default_cruise_kmh, versions: out, origin: origin)
         tariff.placedForVersions = try placements(versions: out, fail: fail)
         return tariff
+    }
+
+    /// A version's `out_of_zone_by_destination`, checked: each rule names at least one zone, no
+    /// zone twice in the version, a rate within 0...500, and the version gives the rate for
+    /// every other destination (`out_of_zone_rate_percent`). Whether each zone is loaded is the
+    /// catalog's check (``TariffCatalog/init(tariffs:zones:slowTime:)``).
+    private func destinationRates(_ v: Version, at: String, fail: (String, String) -> GeoFareError) throws(GeoFareError) -> [TariffVersion.DestinationRate] {
+        let list = v.out_of_zone_by_destination ?? []
+        guard !list.isEmpty else { return [] }
+        guard v.out_of_zone_rate_percent != nil else {
+            throw fail("\(at).out_of_zone_by_destination", "needs out_of_zone_rate_percent, the rate for every other destination")
+        }
+        var seen: Set<String> = []
+        var out: [TariffVersion.DestinationRate] = []
+        for (j, r) in list.enumerated() {
+            let rat = "\(at).out_of_zone_by_destination[\(j)]"
+            guard !r.zones.isEmpty else { throw fail("\(rat).zones", "must name at least one zone") }
+            for (k, zone) in r.zones.enumerated() where zone.isEmpty || !seen.insert(zone).inserted {
+                throw fail("\(rat).zones[\(k)]", "must be a zone id, once in the version, got '\(zone)'")
+            }
+            guard (0...500).contains(r.rate_percent) else { throw fail("\(rat).rate_percent", "must be within 0...500, got \(r.rate_percent)") }
+            out.append(.init(zones: r.zones, ratePercent: r.rate_percent))
+        }
+        return out
     }
 
     /// `placed_for_versions`, checked: each zone once and none of the tariff's own regions, each

@@ -254,11 +254,13 @@ public struct TripPricer: Sendable {
         // A batch's common case, the same answer with no intermediate values: a tariff named by
         // index with a version in force (no assumption, no other candidate), as below.
         if resolved == nil, let i = request.tariffIndex, let meter = engine.catalog.meterInForce(tariffAt: i, at: request.departure) {
-            var out = ResolvedMeter(meter: meter)
-            if !request.strict, meter.version.outOfZoneRatePercent == nil {
-                assumeOutOfZoneRate(&out, leaving: route ?? Self.segments(of: request.trip))
+            // The out-of-zone rules that read the trip's segments are rare: off this path.
+            if Self.hasOutOfZoneRules(meter, strict: request.strict) {
+                var out = ResolvedMeter(meter: meter)
+                applyOutOfZoneRules(&out, request, route: route)
+                return out
             }
-            return out
+            return ResolvedMeter(meter: meter)
         }
         let tariff: ResolvedTariff
         if let resolved { tariff = resolved } else { tariff = try resolveTariff(request) }
@@ -272,10 +274,42 @@ public struct TripPricer: Sendable {
             // is no candidate).
             out.others += tariff.others.compactMap { try? catalog.meter(tariffAt: $0, at: request.departure) }
         }
+        if Self.hasOutOfZoneRules(out.meter, strict: request.strict) { applyOutOfZoneRules(&out, request, route: route) }
+        return out
+    }
+
+    /// Whether a meter has an out-of-zone rule that depends on the trip (a version with no known
+    /// rate, unless strict; a rate by destination): two loads, so the rules stay off the path of
+    /// every other request.
+    @inline(__always)
+    private static func hasOutOfZoneRules(_ meter: Meter, strict: Bool) -> Bool {
+        meter.hasDestinationRates || (!strict && meter.version.outOfZoneRatePercent == nil)
+    }
+
+    /// The out-of-zone (시계외) rules that depend on the trip, applied to a resolved meter: a
+    /// version with no known rate whose trip leaves the zone is assumed at 0 % (unless strict,
+    /// ``assumeOutOfZoneRate(_:leaving:)``), and a version whose rate depends on the destination
+    /// takes the destination's (``rateByDestination(_:_:leaving:)``). Not inlined, and called
+    /// only where ``hasOutOfZoneRules(_:strict:)``: every other request (a version with its one
+    /// rate) never pays for it.
+    /// - Parameter route: a trip by coordinates' route segments (else the request's own).
+    @inline(never)
+    private func applyOutOfZoneRules(_ out: inout ResolvedMeter, _ request: FareRequest, route: [TripSegment]?) {
         if !request.strict, out.meter.version.outOfZoneRatePercent == nil {
             assumeOutOfZoneRate(&out, leaving: route ?? Self.segments(of: request.trip))
         }
-        return out
+        if out.meter.hasDestinationRates { rateByDestination(&out.meter, request, leaving: route ?? Self.segments(of: request.trip)) }
+    }
+
+    /// Where the meter's version sets the out-of-zone (시계외) rate by destination
+    /// (``TariffVersion/outOfZoneByDestination``) and the trip leaves the business zone: the
+    /// meter at the rate for the request's destination (unchanged when it has none, or no rule's
+    /// zone holds it). Every path that picks a meter comes through ``checkedMeter(_:resolved:route:)``,
+    /// so the worker, `geofare fare` and `fare-csv` agree.
+    private func rateByDestination(_ meter: inout Meter, _ request: FareRequest, leaving segments: [TripSegment]) {
+        guard let destination = request.destination, segments.contains(where: \.outsideZone),
+              let m = engine.catalog.destinationMeter(meter, to: destination) else { return }
+        meter = m
     }
 
     /// Where a trip leaves the business zone of a version that gives no out-of-zone rate: that
