@@ -36,6 +36,7 @@ public enum GraphFileWriter {
                                  field: "hierarchies")
             }
             for (k, view) in ch.views.enumerated() { sections.append((S.hierarchy(metric, k), Array(UnsafeRawBufferPointer(view)))) }
+            add(S.hierarchy(metric, S.coreStartIndex), [UInt32(ch.coreStart)])
         }
         try writeSections(sections, to: path)
     }
