@@ -29,9 +29,11 @@ public final class ContractionHierarchy: @unchecked Sendable {
 
     /// The core rule's bound (see ``ContractionHierarchyBuilder/isDenseCore(remainingNodes:)``):
     /// contraction stops when the remaining graph has more than this many arcs (in + out) per node
-    /// on average. Measured (docs/benchmarks.md, road graphs): on a street grid the shortest metric's last nodes
-    /// reach a mean degree of 90–290 and cost most of its time; real extracts end sparse.
-    public static let coreMeanDegree = 64
+    /// on average. Measured (docs/benchmarks.md, road graphs): on the synthetic street grid the
+    /// shortest metric crosses 32 with about 9–10 % of its nodes left (a 64 bound: 3 %, with more
+    /// build time), the fastest with about 0.4–0.5 %; the shared real extracts (Baltimore, Mapo,
+    /// lower Manhattan) never do, so they keep no core.
+    public static let coreMeanDegree = 32
 
     public let metric: GraphMetric
     let owner: AnyObject

@@ -122,7 +122,7 @@ public final class ContractionHierarchyQuery {
                 for e in Int(upFirst[ui])..<Int(upFirst[ui + 1]) {
                     let x = upHead[e]
                     forward.reach(x, d + UInt64(upWeight[e]), parentNode: u, parentArc: UInt32(e))
-                    // meet on the arc, not only at a settled node (the textbook rule the stop above needs)
+                    // meet on the arc too (Goldberg and Harrelson): best may fall sooner, so the loop stops sooner
                     if backward.isReached(x) {
                         let t = forward.labels[Int(x)].dist + backward.labels[Int(x)].dist
                         if t < best { best = t; meetRank = x }
