@@ -175,7 +175,9 @@ struct ContractionHierarchyBuilder {
     /// The core rule: the remaining graph's mean degree (in + out arcs per node) exceeds ``coreDegree``.
     /// Mean, not the popped node's degree, so that one busy junction does not stop the contraction.
     func isDenseCore(remainingNodes: Int) -> Bool {
-        remainingNodes > 0 && coreDegree < Int.max && 2 * liveArcs > coreDegree * remainingNodes
+        // a bound too large to multiply (`Int.max`: no core) never holds
+        let (bound, overflow) = coreDegree.multipliedReportingOverflow(by: remainingNodes)
+        return remainingNodes > 0 && !overflow && 2 * liveArcs > bound
     }
 
     /// Contracts nodes until none is left or ``isDenseCore(remainingNodes:)`` holds; returns the
