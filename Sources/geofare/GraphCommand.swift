@@ -31,6 +31,8 @@ struct GraphBuildCommand: ParsableCommand {
     @Option(help: "Instead of an extract: a synthetic city grid of SIDE × SIDE nodes (316 gives about 100,000), for speed benchmarks at sizes no shared extract has.")
     var syntheticCity: Int?
     @Option(name: .shortAndLong, help: "The graph file to write.") var output: String
+    @Option(help: ArgumentHelp("Leave an uncontracted core once the remaining graph has more arcs (in + out) per node than this (0: contract every node).",
+                               valueName: "ARCS")) var coreDegree = ContractionHierarchy.coreMeanDegree
     @Option(help: "The road profile id (Data/route/profiles/<id>.json) or a profile JSON file.") var profile = "car"
     @OptionGroup var data: DataOptions
     @Flag(help: "No progress or counts on stderr.") var quiet = false
@@ -38,6 +40,7 @@ struct GraphBuildCommand: ParsableCommand {
     func validate() throws {
         guard (input == nil) != (syntheticCity == nil) else { throw ValidationError("give an extract or --synthetic-city, not both") }
         if let side = syntheticCity, !(2...4000).contains(side) { throw ValidationError("--synthetic-city takes a side of 2 to 4000 nodes") }
+        guard coreDegree >= 0 else { throw ValidationError("--core-degree takes 0 (no core) or more arcs per node") }
     }
 
     func run() throws {
@@ -93,14 +96,15 @@ struct GraphBuildCommand: ParsableCommand {
             // the two metrics are independent: one thread each, so the build takes the slower one's time
             let metrics = GraphMetric.allCases
             let tally = ContractionProgress(total: network.nodeCount, metrics: metrics.map(\.rawValue), bar: bar, quiet: quiet)
-            let built = try ContractionHierarchy.contractConcurrently(network: network, metrics: metrics, progress: tally.update)
+            let built = try ContractionHierarchy.contractConcurrently(network: network, metrics: metrics,
+                                                                  coreDegree: coreDegree > 0 ? coreDegree : Int.max, progress: tally.update)
             bar.finish()
             var hierarchies: [GraphMetric: ContractionHierarchy] = [:]
             for (k, ch) in built.enumerated() {
                 hierarchies[metrics[k]] = ch
                 let perArc = Double(ch.edgeCount) / Double(max(network.arcCount, 1))
                 let ms = Int(((tally.finished(k) ?? Date()).timeIntervalSince(tally.started)) * 1000)
-                say("  contraction (\(metrics[k].rawValue)): \(ms) ms (on its own thread); \(ch.edgeCount) hierarchy arcs, \(String(format: "%.2f", perArc)) per network arc")
+                say("  contraction (\(metrics[k].rawValue)): \(ms) ms (on its own thread); \(ch.edgeCount) hierarchy arcs, \(String(format: "%.2f", perArc)) per network arc; core \(ch.coreNodeCount) nodes")
             }
             let stamp = report.osmTimestampSeconds > 0
                 ? ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(report.osmTimestampSeconds))) : ""
@@ -165,6 +169,7 @@ struct GraphInfoCommand: ParsableCommand {
           box          \(m.west),\(m.south),\(m.east),\(m.north) (W,S,E,N)
           nodes        \(m.nodeCount)
           arcs         \(m.arcCount)
+          hierarchies  \(GraphMetric.allCases.map { let h = graph.hierarchySize($0); return "\($0.rawValue) \(h.arcs) arcs, core \(h.coreNodes) nodes" }.joined(separator: "; "))
           restrictions \(GraphInfoCommand.restrictionLine(m))
           attribution  \(m.attribution)
         """)

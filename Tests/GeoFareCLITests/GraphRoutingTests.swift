@@ -43,6 +43,27 @@ struct GraphRoutingTests {
         #expect(both.status != 0 && both.stderr.contains("not both"), "\(both.stderr)")
     }
 
+    @Test("graph build --core-degree: a forced core shows in the build, in graph info, and routes as Dijkstra")
+    func forcedCore() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-\(UUID().uuidString).graph")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let r = try GeoFareBinary.run(["graph", "build", "--synthetic-city", "30", "--core-degree", "8", "-o", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = try GeoFareBinary.run(["graph", "info", out.path])
+        // "hierarchies  fastest N arcs, core C nodes; shortest N arcs, core C nodes", both cores non-empty
+        let line = text.stdout.split(separator: "\n").first { $0.contains("hierarchies") }.map(String.init) ?? ""
+        let cores = line.split(separator: ";").compactMap { part in part.split(separator: " ").firstIndex(of: "core").flatMap { i in Int(part.split(separator: " ")[i + 1]) } }
+        #expect(cores.count == 2 && cores.allSatisfy { $0 > 0 && $0 < 900 }, "\(text.stdout)")
+        let bench = try GeoFareBinary.run(["bench", "route", "--graph", out.path, "--queries", "200", "--rounds", "1", "--json"])
+        #expect(bench.status == 0, "\(bench.stderr)")
+        let report = try JSONParser.parse(Array(bench.stdout.utf8.dropLast()))
+        for metric in ["fastest", "shortest"] {
+            #expect(report.object?["metrics"]?.object?[metric]?.object?["checked_equal"]?.int64 == 200, "\(metric): CH and Dijkstra disagree")
+        }
+        let negative = try GeoFareBinary.run(["graph", "build", "--synthetic-city", "30", "--core-degree", "-1", "-o", out.path])
+        #expect(negative.status != 0 && negative.stderr.contains("--core-degree"), "\(negative.stderr)")
+    }
+
     @Test("graph build, info, and a corrupt or foreign file named as such", .enabled(if: SharedData.runs("osm"), "needs ../shared/data/osm beside the checkout"))
     func buildAndInfo() throws {
         let graph = try Self.build("seoul_mapo.osm.pbf")

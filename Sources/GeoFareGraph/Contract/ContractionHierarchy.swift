@@ -10,6 +10,13 @@ import GeoFareCore
 /// arcs then the downward ones (`upCount + index`). Edge `e` is network arc `unpackA[e]` when
 /// `unpackB[e] == UInt32.max`, otherwise a shortcut made of edges `unpackA[e]` then `unpackB[e]`.
 /// Weights are the metric's unit (ms or cm).
+///
+/// **Core.** Ranks `coreStart..<nodeCount` are an uncontracted core (empty when `coreStart ==
+/// nodeCount`): the builder stopped there because the remaining graph was dense (``coreMeanDegree``).
+/// A core rank's upward row holds all its out-arcs and its downward row all its in-arcs, to other
+/// core ranks, lower or higher. The upward searches are then still exact: below the core they
+/// climb as in any hierarchy, inside it they are plain Dijkstra, and each runs until its smallest
+/// key reaches the best meeting weight, which is a valid stop for bidirectional Dijkstra too.
 public final class ContractionHierarchy: @unchecked Sendable {
     /// The plain arrays, as the builder makes them and the graph file stores them.
     struct Arrays {
@@ -17,7 +24,16 @@ public final class ContractionHierarchy: @unchecked Sendable {
         var upFirst: [UInt32] = [0], upHead: [UInt32] = [], upWeight: [UInt32] = []
         var downFirst: [UInt32] = [0], downTail: [UInt32] = [], downWeight: [UInt32] = []
         var unpackA: [UInt32] = [], unpackB: [UInt32] = []
+        var coreStart = 0
     }
+
+    /// The core rule's bound (see ``ContractionHierarchyBuilder/isDenseCore(remainingNodes:)``):
+    /// contraction stops when the remaining graph has more than this many arcs (in + out) per node
+    /// on average. Measured (docs/benchmarks.md, road graphs): on the synthetic street grid the
+    /// shortest metric crosses 32 with about 9–10 % of its nodes left (a 64 bound: 3 %, with more
+    /// build time), the fastest with about 0.4–0.5 %; the shared real extracts (Baltimore, Mapo,
+    /// lower Manhattan) never do, so they keep no core.
+    public static let coreMeanDegree = 32
 
     public let metric: GraphMetric
     let owner: AnyObject
@@ -25,8 +41,12 @@ public final class ContractionHierarchy: @unchecked Sendable {
     let upFirst: UnsafeBufferPointer<UInt32>, upHead: UnsafeBufferPointer<UInt32>, upWeight: UnsafeBufferPointer<UInt32>
     let downFirst: UnsafeBufferPointer<UInt32>, downTail: UnsafeBufferPointer<UInt32>, downWeight: UnsafeBufferPointer<UInt32>
     let unpackA: UnsafeBufferPointer<UInt32>, unpackB: UnsafeBufferPointer<UInt32>
+    /// The first rank of the uncontracted core (`nodeCount` when there is none).
+    public let coreStart: Int
 
     public var nodeCount: Int { rank.count }
+    /// Nodes in the uncontracted core (0 when the contraction went to the end).
+    public var coreNodeCount: Int { nodeCount - coreStart }
     /// Upward plus downward arcs, shortcuts included.
     public var edgeCount: Int { unpackA.count }
     var upCount: Int { upHead.count }
@@ -34,20 +54,26 @@ public final class ContractionHierarchy: @unchecked Sendable {
     /// Contracts `network` under `metric`.
     /// - Parameter settleLimit: nodes a witness search may settle before it gives up (a smaller
     ///   limit builds faster and adds more shortcuts; answers stay exact).
+    /// - Parameter coreDegree: stop contracting when the remaining graph has more arcs (in + out)
+    ///   per node than this, leaving those nodes as an uncontracted core (``coreStart``); `Int.max`
+    ///   contracts every node.
     /// - Parameter progress: called after each contracted node with the number contracted so far
-    ///   (of `network.nodeCount`), on the calling thread.
+    ///   (of `network.nodeCount`; once with `nodeCount` when a core is left), on the calling thread.
     /// - Throws: ``GeoFareError`` `graph_invalid_network` when the network is inconsistent or a
     ///   shortcut's weight does not fit in 32 bits.
     public convenience init(network: RoadNetwork, metric: GraphMetric, settleLimit: Int = 200,
+                            coreDegree: Int = ContractionHierarchy.coreMeanDegree,
                             progress: ((Int) -> Void)? = nil) throws(GeoFareError) {
         try network.validate()
         var builder = ContractionHierarchyBuilder(nodeCount: network.nodeCount, tails: network.arcTail, heads: network.arcHead,
-                                                  weights: metric.weights(of: network), settleLimit: settleLimit)
+                                                  weights: metric.weights(of: network), settleLimit: settleLimit,
+                                                  coreDegree: coreDegree)
         let arrays = try builder.build(progress: progress)
         let owner = BufferOwner()
         self.init(metric: metric, owner: owner,
                   views: [arrays.rank, arrays.order, arrays.upFirst, arrays.upHead, arrays.upWeight, arrays.downFirst,
-                          arrays.downTail, arrays.downWeight, arrays.unpackA, arrays.unpackB].map { owner.keep($0) })
+                          arrays.downTail, arrays.downWeight, arrays.unpackA, arrays.unpackB].map { owner.keep($0) },
+                  coreStart: arrays.coreStart)
     }
 
     /// Contracts `network` under each of `metrics` at the same time, one thread per metric (the
@@ -62,6 +88,7 @@ public final class ContractionHierarchy: @unchecked Sendable {
     /// - Returns: one hierarchy per metric, in the order of `metrics`.
     /// - Throws: ``GeoFareError`` `graph_invalid_network` (the first in `metrics` order when several fail).
     public static func contractConcurrently(network: RoadNetwork, metrics: [GraphMetric], settleLimit: Int = 200,
+                                            coreDegree: Int = ContractionHierarchy.coreMeanDegree,
                                             progress: (@Sendable (_ metricIndex: Int, _ done: Int) -> Void)? = nil)
         throws(GeoFareError) -> [ContractionHierarchy] {
         try network.validate()
@@ -70,7 +97,7 @@ public final class ContractionHierarchy: @unchecked Sendable {
             let result: Result<ContractionHierarchy, GeoFareError>
             do throws(GeoFareError) {
                 result = .success(try ContractionHierarchy(network: network, metric: metrics[k], settleLimit: settleLimit,
-                                                           progress: progress.map { p in { p(k, $0) } }))
+                                                           coreDegree: coreDegree, progress: progress.map { p in { p(k, $0) } }))
             } catch { result = .failure(error) }
             slots.set(k, result)
         }
@@ -78,8 +105,9 @@ public final class ContractionHierarchy: @unchecked Sendable {
     }
 
     /// Wraps views in the order of ``Arrays``' fields; `owner` keeps their memory alive.
-    init(metric: GraphMetric, owner: AnyObject, views v: [UnsafeBufferPointer<UInt32>]) {
+    init(metric: GraphMetric, owner: AnyObject, views v: [UnsafeBufferPointer<UInt32>], coreStart: Int) {
         self.metric = metric
+        self.coreStart = coreStart
         self.owner = owner
         rank = v[0]; order = v[1]
         upFirst = v[2]; upHead = v[3]; upWeight = v[4]
@@ -100,6 +128,7 @@ public final class ContractionHierarchy: @unchecked Sendable {
                        field: "ch.\(metric.rawValue)")
         }
         guard rank.count == n, order.count == n, upFirst.count == n + 1, downFirst.count == n + 1 else { throw bad("array sizes") }
+        guard coreStart >= 0 && coreStart <= n else { throw bad("core start \(coreStart)") }
         guard upHead.count == upWeight.count, downTail.count == downWeight.count,
               unpackA.count == upHead.count + downTail.count, unpackB.count == unpackA.count else { throw bad("edge arrays") }
         for r in 0..<n {
@@ -109,9 +138,18 @@ public final class ContractionHierarchy: @unchecked Sendable {
             guard first[0] == 0, Int(first[n]) == count else { throw bad("row starts") }
             for r in 0..<n where first[r] > first[r + 1] { throw bad("row starts decrease") }
         }
-        for r in 0..<n {
+        for r in 0..<coreStart {
             for e in Int(upFirst[r])..<Int(upFirst[r + 1]) where upHead[e] <= r || upHead[e] >= n { throw bad("upward arc") }
             for e in Int(downFirst[r])..<Int(downFirst[r + 1]) where downTail[e] <= r || downTail[e] >= n { throw bad("downward arc") }
+        }
+        // a core row joins core ranks only, lower or higher, never itself
+        for r in coreStart..<n {
+            for e in Int(upFirst[r])..<Int(upFirst[r + 1]) where upHead[e] < coreStart || upHead[e] == r || upHead[e] >= n {
+                throw bad("core arc out of rank \(r)")
+            }
+            for e in Int(downFirst[r])..<Int(downFirst[r + 1]) where downTail[e] < coreStart || downTail[e] == r || downTail[e] >= n {
+                throw bad("core arc into rank \(r)")
+            }
         }
         // every edge's ends as ranks, so that a shortcut can be checked to unpack through a lower middle
         // (the lowest end rank then falls at each level, so unpacking terminates)

@@ -10,6 +10,12 @@ import GeoFareCore
 /// a settled-node limit) finds a path no longer. A missed witness only adds a needless shortcut;
 /// it never makes an answer wrong. Each shortcut records the two arcs it replaces, so it unpacks
 /// to network arcs.
+///
+/// **Core.** Contraction stops once the remaining graph is dense (``ContractionHierarchy/coreMeanDegree``,
+/// checked by ``isDenseCore(remainingNodes:)``); the nodes left get the top ranks `coreStart..<n`
+/// in queue order, and each keeps every remaining arc (out-arcs in its upward row, in-arcs in its
+/// downward row), as OSRM's core CH does. Those arcs are network arcs or shortcuts made before the
+/// core, whose middles are contracted nodes, so they unpack as any other.
 struct ContractionHierarchyBuilder {
     /// An arc of the graph still being contracted, seen from one of its ends.
     struct Link { var node: UInt32; var weight: UInt32; var edge: UInt32 }
@@ -25,6 +31,10 @@ struct ContractionHierarchyBuilder {
     var contracted: [Bool]
     var level: [UInt32]
     var deletedNeighbours: [UInt32]
+    /// Arcs of the remaining (uncontracted) graph.
+    var liveArcs = 0
+    /// The core rule's bound: mean arcs (in + out) per remaining node; `Int.max` contracts everything.
+    let coreDegree: Int
     // witness search
     let witness: SearchSpace
     var isTarget: [Bool]
@@ -40,9 +50,11 @@ struct ContractionHierarchyBuilder {
     /// arcs per network arc (1/4: 172 s, 4.98). Any order gives exact answers.
     static let denseCoreSlack: UInt64 = 8
 
-    init(nodeCount: Int, tails: [UInt32], heads: [UInt32], weights: [UInt32], settleLimit: Int = 200) {
+    init(nodeCount: Int, tails: [UInt32], heads: [UInt32], weights: [UInt32], settleLimit: Int = 200,
+         coreDegree: Int = ContractionHierarchy.coreMeanDegree) {
         n = nodeCount
         self.settleLimit = settleLimit
+        self.coreDegree = coreDegree
         outLinks = [[Link]](repeating: [], count: n)
         inLinks = [[Link]](repeating: [], count: n)
         contracted = [Bool](repeating: false, count: n)
@@ -68,6 +80,7 @@ struct ContractionHierarchyBuilder {
             return true
         }
         let e = UInt32(edgeWeight.count)
+        liveArcs += 1
         edgeWeight.append(weight); edgeA.append(a); edgeB.append(b); edgeHops.append(hops)
         outLinks[Int(u)].append(Link(node: v, weight: weight, edge: e))
         inLinks[Int(v)].append(Link(node: u, weight: weight, edge: e))
@@ -159,7 +172,16 @@ struct ContractionHierarchyBuilder {
             + 250 * UInt64(deletedNeighbours[Int(v)])
     }
 
-    /// Contracts every node; returns the hierarchy's arrays.
+    /// The core rule: the remaining graph's mean degree (in + out arcs per node) exceeds ``coreDegree``.
+    /// Mean, not the popped node's degree, so that one busy junction does not stop the contraction.
+    func isDenseCore(remainingNodes: Int) -> Bool {
+        // a bound too large to multiply (`Int.max`: no core) never holds
+        let (bound, overflow) = coreDegree.multipliedReportingOverflow(by: remainingNodes)
+        return remainingNodes > 0 && !overflow && 2 * liveArcs > bound
+    }
+
+    /// Contracts nodes until none is left or ``isDenseCore(remainingNodes:)`` holds; returns the
+    /// hierarchy's arrays (`coreStart` is the number contracted).
     /// - Parameter progress: called after each contracted node with the number contracted so far.
     mutating func build(progress: ((Int) -> Void)? = nil) throws(GeoFareError) -> ContractionHierarchy.Arrays {
         let queue = IndexedMinHeap(capacity: n)
@@ -171,7 +193,7 @@ struct ContractionHierarchyBuilder {
         var upFirst: [UInt32] = [0], upHeadNode: [UInt32] = [], upEdge: [UInt32] = []
         var downFirst: [UInt32] = [0], downTailNode: [UInt32] = [], downEdge: [UInt32] = []
         upHeadNode.reserveCapacity(edgeWeight.count * 2)
-        while !queue.isEmpty {
+        while !queue.isEmpty && !isDenseCore(remainingNodes: n - order.count) {
             let (v, key) = queue.pop()
             let fresh = priority(v)
             let dense = inLinks[Int(v)].count + outLinks[Int(v)].count > Self.denseCoreArcs
@@ -196,6 +218,7 @@ struct ContractionHierarchyBuilder {
                 outLinks[Int(l.node)].removeAll { $0.node == v }
                 neighbours.append(l.node)
             }
+            liveArcs -= outLinks[Int(v)].count + inLinks[Int(v)].count
             outLinks[Int(v)] = []
             inLinks[Int(v)] = []
             // each neighbour once: its level and deleted-neighbour count rise, and its priority is
@@ -215,6 +238,18 @@ struct ContractionHierarchyBuilder {
             }
             progress?(order.count)
         }
+        // the core: every node left keeps all its remaining arcs, out-arcs up, in-arcs down
+        let coreStart = order.count
+        while !queue.isEmpty {
+            let v = queue.pop().node
+            for l in outLinks[Int(v)] { upHeadNode.append(l.node); upEdge.append(l.edge) }
+            for l in inLinks[Int(v)] { downTailNode.append(l.node); downEdge.append(l.edge) }
+            upFirst.append(UInt32(upHeadNode.count))
+            downFirst.append(UInt32(downTailNode.count))
+            order.append(v)
+        }
+        if coreStart < n { progress?(n) }
+        outLinks = []; inLinks = []
         // renumber by rank; map edge ids to final positions (up first, then down)
         var rank = [UInt32](repeating: 0, count: n)
         for (r, v) in order.enumerated() { rank[Int(v)] = UInt32(r) }
@@ -227,6 +262,7 @@ struct ContractionHierarchyBuilder {
             return b == UInt32.max ? (edgeA[Int(e)], UInt32.max) : (position[Int(edgeA[Int(e)])], position[Int(b)])
         }
         var a = ContractionHierarchy.Arrays()
+        a.coreStart = coreStart
         a.rank = rank
         a.order = order
         a.upFirst = upFirst

@@ -16,5 +16,10 @@ enum GraphFileLayout {
         /// The hierarchy of `metric`: ten arrays in the order of ``ContractionHierarchy/Arrays``.
         static func hierarchy(_ metric: GraphMetric, _ k: Int) -> UInt32 { UInt32(100 + metric.index * 16 + k) }
         static let hierarchyArrayCount = 10
+        /// `hierarchy(metric, coreStartIndex)`: one `UInt32`, the hierarchy's first core rank. Files
+        /// written before cores existed lack it and read as no core (`coreStart` = node count): their
+        /// rows are all upward, which ``ContractionHierarchy/checkStructure(nodeCount:arcCount:)`` requires
+        /// then, so the format version did not change.
+        static let coreStartIndex = 10
     }
 }

@@ -33,6 +33,11 @@ public struct MatrixCell: Sendable, Hashable {
 /// paths tie on the minimised weight, the minimised weight is equal and the other total is that of
 /// one of the tied paths (the router's choice among ties is no better defined).
 ///
+/// In the hierarchy's uncontracted core (``ContractionHierarchy/coreStart``) both searches are
+/// plain Dijkstra over the core's arcs, exact as in ``ContractionHierarchyQuery``; being run to
+/// exhaustion, each then settles the whole core reachable from its point, and every target leaves
+/// a bucket entry at every core node it settles.
+///
 /// Cost: `targets` + `sources` upward searches (a few hundred nodes each) plus, per settled source
 /// node, its bucket; memory is a few bytes per node for the labels plus 24 bytes per bucket entry.
 /// One object per thread; it reuses its buffers from table to table.
@@ -139,6 +144,8 @@ public final class ContractionHierarchyMatrix {
         let downFirst = ch.downFirst, downTail = ch.downTail, downWeight = ch.downWeight
         let upCount = ch.upCount
         let rank = ch.rank
+        // no stalling in the uncontracted core (as ContractionHierarchyQuery)
+        let stallBelow = UInt32(ch.coreStart)
         // 1. backward searches: buckets
         entries.removeAll(keepingCapacity: true)
         for (j, cands) in targets.enumerated() {
@@ -154,9 +161,11 @@ public final class ContractionHierarchyMatrix {
                 let ui = Int(u)
                 settledCount += 1
                 var stalled = false
-                for e in Int(upFirst[ui])..<Int(upFirst[ui + 1]) {
-                    let x = upHead[e]
-                    if search.isReached(x) && search.labels[Int(x)].dist + UInt64(upWeight[e]) < d { stalled = true; break }
+                if u < stallBelow {
+                    for e in Int(upFirst[ui])..<Int(upFirst[ui + 1]) {
+                        let x = upHead[e]
+                        if search.isReached(x) && search.labels[Int(x)].dist + UInt64(upWeight[e]) < d { stalled = true; break }
+                    }
                 }
                 if stalled { continue }
                 let ou = otherWeight[ui]
@@ -204,9 +213,11 @@ public final class ContractionHierarchyMatrix {
                 let ui = Int(u)
                 settledCount += 1
                 var stalled = false
-                for e in Int(downFirst[ui])..<Int(downFirst[ui + 1]) {
-                    let x = downTail[e]
-                    if search.isReached(x) && search.labels[Int(x)].dist + UInt64(downWeight[e]) < d { stalled = true; break }
+                if u < stallBelow {
+                    for e in Int(downFirst[ui])..<Int(downFirst[ui + 1]) {
+                        let x = downTail[e]
+                        if search.isReached(x) && search.labels[Int(x)].dist + UInt64(downWeight[e]) < d { stalled = true; break }
+                    }
                 }
                 if stalled { continue }
                 let ou = otherWeight[ui]

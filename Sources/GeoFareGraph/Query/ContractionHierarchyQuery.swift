@@ -1,5 +1,11 @@
 /// A reusable query on a ``ContractionHierarchy``: bidirectional upward Dijkstra with
-/// stall-on-demand. One object per thread; labels are stamped per query, so a query allocates
+/// stall-on-demand. With an uncontracted core (``ContractionHierarchy/coreStart``), as core-based
+/// CH queries do: (1) the upward searches run below the core as usual, each until its smallest key
+/// reaches the best meeting weight, and only note the core nodes they settle (their labels are then
+/// final for paths that climb to them); (2) a bidirectional Dijkstra over the core's arcs starts
+/// from those nodes with those labels and stops once the two smallest keys sum to the best weight,
+/// meeting on arcs as well as at nodes (Goldberg and Harrelson's rule). No stalling in the core.
+/// One object per thread; labels are stamped per query, so a query allocates
 /// nothing (except the arc list of ``path(into:)``'s caller).
 public final class ContractionHierarchyQuery {
     public let hierarchy: ContractionHierarchy
@@ -7,6 +13,8 @@ public final class ContractionHierarchyQuery {
     private let backward: SearchSpace
     private var meetRank = UInt32.max
     private var stack: [UInt32] = []
+    /// The core nodes each side's upward search settled (step 1 of ``search(sources:targets:)``).
+    private var forwardCore: [UInt32] = [], backwardCore: [UInt32] = []
     /// Nodes settled by the last query (both directions), for benchmarks.
     public private(set) var settledCount = 0
     /// Skip relaxing a node that a higher node reaches for less (stall-on-demand); on by default,
@@ -41,6 +49,10 @@ public final class ContractionHierarchyQuery {
         let upFirst = ch.upFirst, upHead = ch.upHead, upWeight = ch.upWeight
         let downFirst = ch.downFirst, downTail = ch.downTail, downWeight = ch.downWeight
         let upCount = UInt32(ch.upCount)
+        let coreStart = UInt32(ch.coreStart)
+        forwardCore.removeAll(keepingCapacity: true)
+        backwardCore.removeAll(keepingCapacity: true)
+        // 1. the upward searches below the core (a core node they settle waits for step 2)
         while true {
             let fk = forward.heap.minKey, bk = backward.heap.minKey
             let goForward: Bool
@@ -55,6 +67,7 @@ public final class ContractionHierarchyQuery {
                     let t = d + backward.labels[ui].dist
                     if t < best { best = t; meetRank = u }
                 }
+                if u >= coreStart { forwardCore.append(u); continue }
                 // stall: a higher node reaches u for less through a downward arc x → u
                 var stalled = false
                 if stallOnDemand {
@@ -74,6 +87,7 @@ public final class ContractionHierarchyQuery {
                     let t = d + forward.labels[ui].dist
                     if t < best { best = t; meetRank = u }
                 }
+                if u >= coreStart { backwardCore.append(u); continue }
                 var stalled = false
                 if stallOnDemand {
                 for e in Int(upFirst[ui])..<Int(upFirst[ui + 1]) {
@@ -87,6 +101,57 @@ public final class ContractionHierarchyQuery {
                 }
             }
         }
+        // 2. the core: bidirectional Dijkstra from the core nodes step 1 settled, with their final labels
+        if forwardCore.isEmpty || backwardCore.isEmpty { return finish(best, sources: sources, targets: targets) }
+        forward.heap.clear()
+        backward.heap.clear()
+        for u in forwardCore { forward.heap.push(u, key: forward.labels[Int(u)].dist) }
+        for u in backwardCore { backward.heap.push(u, key: backward.labels[Int(u)].dist) }
+        while true {
+            let fk = forward.heap.minKey, bk = backward.heap.minKey
+            // an empty side has settled all it reaches, checking each node against the other side
+            if fk >= best || bk >= best || fk + bk >= best { break }
+            settledCount += 1
+            if fk <= bk {
+                let (u, d) = forward.heap.pop()
+                let ui = Int(u)
+                if backward.isReached(u) {
+                    let t = d + backward.labels[ui].dist
+                    if t < best { best = t; meetRank = u }
+                }
+                for e in Int(upFirst[ui])..<Int(upFirst[ui + 1]) {
+                    let x = upHead[e]
+                    forward.reach(x, d + UInt64(upWeight[e]), parentNode: u, parentArc: UInt32(e))
+                    // meet on the arc too (Goldberg and Harrelson): best may fall sooner, so the loop stops sooner
+                    if backward.isReached(x) {
+                        let t = forward.labels[Int(x)].dist + backward.labels[Int(x)].dist
+                        if t < best { best = t; meetRank = x }
+                    }
+                }
+            } else {
+                let (u, d) = backward.heap.pop()
+                let ui = Int(u)
+                if forward.isReached(u) {
+                    let t = d + forward.labels[ui].dist
+                    if t < best { best = t; meetRank = u }
+                }
+                for e in Int(downFirst[ui])..<Int(downFirst[ui + 1]) {
+                    let x = downTail[e]
+                    backward.reach(x, d + UInt64(downWeight[e]), parentNode: u, parentArc: upCount + UInt32(e))
+                    if forward.isReached(x) {
+                        let t = forward.labels[Int(x)].dist + backward.labels[Int(x)].dist
+                        if t < best { best = t; meetRank = x }
+                    }
+                }
+            }
+        }
+        return finish(best, sources: sources, targets: targets)
+    }
+
+    /// The answer of a search that found `best` at ``meetRank`` (or nothing): the sources and
+    /// targets its path starts and ends at.
+    private func finish(_ best: UInt64, sources: [RouteEndpoint], targets: [RouteEndpoint]) -> (weight: UInt64, sourceIndex: Int, targetIndex: Int)? {
+        let ch = hierarchy
         guard meetRank != UInt32.max else { return nil }
         var s = meetRank
         while forward.labels[Int(s)].parentNode != UInt32.max { s = forward.labels[Int(s)].parentNode }

@@ -25,7 +25,13 @@ public final class RoadGraph: Sendable {
                 }
                 views.append(v)
             }
-            let ch = ContractionHierarchy(metric: metric, owner: file, views: views)
+            // no core section: a file from before cores, read as no core (see GraphFileLayout)
+            var coreStart = net.nodeCount
+            if let c = file.view(GraphFileLayout.Section.hierarchy(metric, GraphFileLayout.Section.coreStartIndex), as: UInt32.self) {
+                guard c.count == 1 else { throw file.corrupt("the \(metric.rawValue) hierarchy's core start has \(c.count) values") }
+                coreStart = Int(c[0])
+            }
+            let ch = ContractionHierarchy(metric: metric, owner: file, views: views, coreStart: coreStart)
             do { try ch.checkStructure(nodeCount: net.nodeCount, arcCount: net.arcCount) } catch { throw file.corrupt(error.message) }
             chs.append(ch)
         }
@@ -48,6 +54,13 @@ public final class RoadGraph: Sendable {
         self.hierarchies = hierarchies
         self.metadata = metadata
         snapper = Snapper(network: network)
+    }
+
+    /// The `metric` hierarchy's size: its arcs (upward plus downward, shortcuts included) and the
+    /// nodes of its uncontracted core (0 when contracted to the end).
+    public func hierarchySize(_ metric: GraphMetric) -> (arcs: Int, coreNodes: Int) {
+        let ch = hierarchies[metric.index]
+        return (ch.edgeCount, ch.coreNodeCount)
     }
 
     /// Counts and extent: nodes, arcs, bbox (degrees), the OSM timestamp.
