@@ -20,10 +20,12 @@ final class BlockBuffer: @unchecked Sendable {
     /// Bytes held, from the start.
     private(set) var count = 0
 
-    /// Allocates `capacity` bytes (uninitialized, so no page is touched yet).
+    /// Allocates `capacity` bytes (uninitialized, so no page is touched yet). Plain `malloc`
+    /// alignment: with 64 (`posix_memalign`) the bench's peak RSS grew by about 5 MiB a round,
+    /// the freed blocks not being reused.
     init(capacity: Int) {
         self.capacity = max(capacity, 64)
-        base = .allocate(byteCount: self.capacity, alignment: 64)
+        base = .allocate(byteCount: self.capacity, alignment: MemoryLayout<UInt64>.alignment)
     }
 
     deinit { base.deallocate() }
@@ -70,7 +72,7 @@ final class BlockBuffer: @unchecked Sendable {
         guard total > capacity else { return }
         var bigger = capacity * 2
         while bigger < total { bigger *= 2 }
-        let fresh = UnsafeMutableRawPointer.allocate(byteCount: bigger, alignment: 64)
+        let fresh = UnsafeMutableRawPointer.allocate(byteCount: bigger, alignment: MemoryLayout<UInt64>.alignment)
         fresh.copyMemory(from: base, byteCount: count)
         base.deallocate()
         base = fresh
