@@ -43,7 +43,7 @@ final class BlockBuffer: @unchecked Sendable {
     /// Drops the first `n` bytes (`n ≤ count`), moving the rest to the start.
     func removeFirst(_ n: Int) {
         precondition(n >= 0 && n <= count)
-        if n < count { (base).copyMemory(from: base + n, byteCount: count - n) }
+        if n < count { base.copyMemory(from: base + n, byteCount: count - n) }
         count -= n
     }
 
