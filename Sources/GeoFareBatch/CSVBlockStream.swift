@@ -42,43 +42,54 @@ public final class CSVBlockStream {
     public let maxLanes: Int
 
     /// Bytes not yet handed out: always starts at a record boundary.
-    private var pending: [UInt8] = []
+    private var pending: BlockBuffer
     /// The physical line number of `pending`'s first byte.
     private var nextLine = 1
     private var eof = false
+    /// Bytes the next fill reads up to: a small first block, doubled block by block up to
+    /// ``blockBytes``, so the lanes start after 64 KiB are read instead of a whole block (and
+    /// the header's copy-down moves 64 KiB, not 4 MiB).
+    private var fillTarget: Int
 
     public init(source: ByteSource, blockBytes: Int = 4 << 20, maxLanes: Int) {
         self.source = source
         self.blockBytes = blockBytes
         self.maxLanes = max(1, maxLanes)
+        pending = BlockBuffer(capacity: blockBytes)
+        fillTarget = min(blockBytes, 1 << 16)
     }
 
-    /// Appends input to `buffer` until it holds `count` bytes; true at end of input.
-    private func fill(_ buffer: inout [UInt8], upTo count: Int) -> Bool {
-        while buffer.count < count, source.read(into: &buffer, upTo: count - buffer.count) { }
-        return buffer.count < count
+    /// A fresh output buffer's size: enough for a full block's piece (about 2.5 output bytes an
+    /// input byte), so that the small first blocks do not leave each buffer to grow, onto
+    /// fresh pages, as the blocks do.
+    private var outputCapacity: Int { blockBytes / maxLanes * 3 + 4096 }
+
+    /// The size to fill the next block to (see ``fillTarget``).
+    private func nextFillTarget() -> Int {
+        defer { fillTarget = min(blockBytes, fillTarget * 2) }
+        return fillTarget
     }
 
     /// Reads the first record (a UTF-8 byte-order mark stripped): the header.
     /// - Returns: its fields, or `nil` when the input holds nothing but blank lines.
     /// - Throws: ``CSVReader/UnterminatedQuote`` when the header's quote never closes.
     public func header() throws -> [String]? {
-        eof = fill(&pending, upTo: blockBytes)
-        if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
-        func firstRecordEnd() -> Int? { pending.withUnsafeBufferPointer { CSVRecordScanner.firstRecordEnd($0) } }
-        var end = firstRecordEnd()
+        eof = pending.fill(from: source, upTo: nextFillTarget())
+        if pending.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
+        var end = CSVRecordScanner.firstRecordEnd(pending.bytes)
         while end == nil && !eof {
-            eof = fill(&pending, upTo: pending.count + blockBytes)
-            end = firstRecordEnd()
+            eof = pending.fill(from: source, upTo: pending.count + blockBytes)
+            end = CSVRecordScanner.firstRecordEnd(pending.bytes)
         }
-        guard pending.contains(where: { $0 != 0x0A && $0 != 0x0D }) else { return nil }
-        let stop = end ?? pending.count
+        let all = pending.bytes
+        guard all.contains(where: { $0 != 0x0A && $0 != 0x0D }) else { return nil }
+        let stop = end ?? all.count
         var reader = CSVReader(skipBOM: false)
         var fields: [String] = []
-        reader.feed(pending[0..<stop]) { fields = $0.fields }
+        reader.feed(UnsafeBufferPointer(rebasing: all[0..<stop])) { fields = $0.fields }
         try reader.finish { fields = $0.fields }
-        let consumed = min(stop + 1, pending.count)
-        nextLine += pending[0..<consumed].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let consumed = min(stop + 1, all.count)
+        nextLine += all[0..<consumed].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
         pending.removeFirst(consumed)
         return fields
     }
@@ -98,9 +109,9 @@ public final class CSVBlockStream {
                     afterBlock: (Counts) -> Bool = { _ in true }, overlap: Bool = false) -> Counts {
         if overlap { return runOverlapped(lane: lane, write: write, afterBlock: afterBlock) }
         var total = Counts()
-        let pool = BufferPool()
+        let pool = BufferPool(capacity: outputCapacity)
         var previous: PartBox?
-        var spare: [UInt8] = []
+        var spare = BlockBuffer(capacity: blockBytes)
         // Where the next block ends and how it is cut, found while the lanes priced the block
         // before it: the lanes never wait for this scan of the whole block (issue 22 part 2,
         // fourth pass). `nil`: not planned yet (the first block, or `pending` changed).
@@ -109,20 +120,15 @@ public final class CSVBlockStream {
             // Everything up to the last record boundary goes now; the rest waits for more bytes.
             // The next block starts with this one's incomplete last record and is read into
             // the spare buffer while the lanes work (no copy of the block itself).
-            spare.removeAll(keepingCapacity: true)
-            spare.append(contentsOf: pending[p.complete...])
+            spare.removeAll()
+            spare.append(UnsafeBufferPointer(rebasing: pending.bytes[p.complete...]))
             var nextEOF = eof
             var nextPlan: Plan?
-            let firstLine = nextLine
-            let parts = pending.withUnsafeBufferPointer { all in
-                let block = UnsafeBufferPointer(rebasing: all[0..<p.complete])
-                let (group, parts) = startLanes(block, plan: p, firstLine: firstLine, pool: pool, lane: lane)
-                if let previous { previous.emit(write, into: pool) }
-                if !eof { nextEOF = fill(&spare, upTo: blockBytes) }
-                nextPlan = spare.isEmpty ? nil : Self.plan(spare, eof: nextEOF, maxLanes: maxLanes)
-                group.wait()
-                return parts
-            }
+            let (group, parts) = startLanes(pending, plan: p, firstLine: nextLine, pool: pool, lane: lane)
+            if let previous { previous.emit(write, into: pool) }
+            if !eof { nextEOF = spare.fill(from: source, upTo: nextFillTarget()) }
+            nextPlan = spare.isEmpty ? nil : Self.plan(spare.bytes, eof: nextEOF, maxLanes: maxLanes)
+            group.wait()
             previous = parts
             total.add(parts.counts)
             nextLine += p.newlines
@@ -135,14 +141,14 @@ public final class CSVBlockStream {
         return total
     }
 
-    /// A block whose lanes may still be running: its bytes (held unchanged, so the lanes'
-    /// pointer into them stays valid, until ``group`` is done) and their outputs.
+    /// A block whose lanes may still be running: its buffer (left unchanged until ``group``
+    /// is done, when it is reused for a later block) and their outputs.
     final class BlockInFlight {
-        var bytes: [UInt8]
+        let buffer: BlockBuffer
         let group: DispatchGroup
         let parts: PartBox
-        init(bytes: [UInt8], group: DispatchGroup, parts: PartBox) {
-            self.bytes = bytes
+        init(buffer: BlockBuffer, group: DispatchGroup, parts: PartBox) {
+            self.buffer = buffer
             self.group = group
             self.parts = parts
         }
@@ -157,29 +163,29 @@ public final class CSVBlockStream {
     private func runOverlapped(lane: @escaping @Sendable (Piece, inout ByteWriter) -> Counts, write: (UnsafeBufferPointer<UInt8>) -> Void,
                                afterBlock: (Counts) -> Bool) -> Counts {
         var total = Counts()
-        let pool = BufferPool()
+        let pool = BufferPool(capacity: outputCapacity)
         var inFlight: BlockInFlight?
-        var free: [UInt8] = []
+        // Three buffers in turn (the block in flight, the one starting, the one filling),
+        // allocated once each: `free` is the one whose lanes are done.
+        var free: BlockBuffer?
         var plan: Plan?
         while let p = nextBlock(planned: plan) {
             // The next block starts with this one's incomplete last record.
-            var next = free
-            free = []
-            next.removeAll(keepingCapacity: true)
-            next.append(contentsOf: pending[p.complete...])
-            // This block's bytes move into its in-flight record, unchanged until its lanes end.
-            let bytes = pending
+            let next = free ?? BlockBuffer(capacity: blockBytes)
+            free = nil
+            next.removeAll()
+            next.append(UnsafeBufferPointer(rebasing: pending.bytes[p.complete...]))
+            // This block's buffer moves into its in-flight record, unchanged until its lanes end.
+            let block = pending
             pending = next
-            let all = bytes.withUnsafeBufferPointer { $0 }
-            let (group, parts) = startLanes(UnsafeBufferPointer(rebasing: all[0..<p.complete]), plan: p, firstLine: nextLine, pool: pool, lane: lane)
-            let started = BlockInFlight(bytes: bytes, group: group, parts: parts)
+            let (group, parts) = startLanes(block, plan: p, firstLine: nextLine, pool: pool, lane: lane)
+            let started = BlockInFlight(buffer: block, group: group, parts: parts)
             nextLine += p.newlines
             if let previous = inFlight {
                 previous.group.wait()
                 previous.parts.emit(write, into: pool)
                 total.add(previous.parts.counts)
-                free = previous.bytes
-                previous.bytes = []
+                free = previous.buffer
                 inFlight = nil
                 if !afterBlock(total) {
                     // Stopped: the block just started is neither written nor counted.
@@ -189,8 +195,8 @@ public final class CSVBlockStream {
                 }
             }
             inFlight = started
-            if !eof { eof = fill(&pending, upTo: blockBytes) }
-            plan = pending.isEmpty ? nil : Self.plan(pending, eof: eof, maxLanes: maxLanes)
+            if !eof { eof = pending.fill(from: source, upTo: nextFillTarget()) }
+            plan = pending.isEmpty ? nil : Self.plan(pending.bytes, eof: eof, maxLanes: maxLanes)
         }
         if let last = inFlight {
             last.group.wait()
@@ -219,31 +225,31 @@ public final class CSVBlockStream {
     private func nextBlock(planned: Plan?) -> Plan? {
         if let planned { return planned }
         while !pending.isEmpty {
-            if let p = Self.plan(pending, eof: eof, maxLanes: maxLanes) { return p }
-            eof = fill(&pending, upTo: pending.count + blockBytes)
+            if let p = Self.plan(pending.bytes, eof: eof, maxLanes: maxLanes) { return p }
+            eof = pending.fill(from: source, upTo: pending.count + blockBytes)
         }
         return nil
     }
 
     /// The plan of `buffer`, or nil when no record ends in it yet (and more input may come).
-    static func plan(_ buffer: [UInt8], eof: Bool, maxLanes: Int) -> Plan? {
-        buffer.withUnsafeBufferPointer { all in
-            let complete = eof ? all.count : (CSVRecordScanner.lastRecordEnd(all).map { $0 + 1 } ?? 0)
-            guard complete > 0 else { return nil }
-            let block = UnsafeBufferPointer(rebasing: all[0..<complete])
-            let lanes = max(1, min(maxLanes, block.count / 65_536 + 1))
-            let (cuts, before, newlines) = CSVRecordScanner.cuts(block, parts: lanes)
-            return Plan(complete: complete, cuts: cuts, newlinesBefore: before, newlines: newlines)
-        }
+    static func plan(_ all: UnsafeBufferPointer<UInt8>, eof: Bool, maxLanes: Int) -> Plan? {
+        let complete = eof ? all.count : (CSVRecordScanner.lastRecordEnd(all).map { $0 + 1 } ?? 0)
+        guard complete > 0 else { return nil }
+        let block = UnsafeBufferPointer(rebasing: all[0..<complete])
+        let lanes = max(1, min(maxLanes, block.count / 65_536 + 1))
+        let (cuts, before, newlines) = CSVRecordScanner.cuts(block, parts: lanes)
+        return Plan(complete: complete, cuts: cuts, newlinesBefore: before, newlines: newlines)
     }
 
-    /// Starts the lanes of one block, one per piece of `plan`, each handed to `lane` on the
-    /// global queue with its own output buffer. `block` must stay valid until the group is done.
-    private func startLanes(_ block: UnsafeBufferPointer<UInt8>, plan: Plan, firstLine: Int, pool: BufferPool,
+    /// Starts the lanes of the block at the start of `buffer` (its first `plan.complete`
+    /// bytes), one per piece of `plan`, each handed to `lane` on the global queue with its own
+    /// output buffer. The lanes hold `buffer` until they end; it must not change until the
+    /// group is done.
+    private func startLanes(_ buffer: BlockBuffer, plan: Plan, firstLine: Int, pool: BufferPool,
                             lane: @escaping @Sendable (Piece, inout ByteWriter) -> Counts) -> (DispatchGroup, PartBox) {
         let cutPoints = plan.cuts, before = plan.newlinesBefore
         let parts = PartBox(count: cutPoints.count - 1)
-        let shared = SharedBytes(buffer: block)
+        let shared = SharedBytes(owner: buffer, buffer: UnsafeBufferPointer(rebasing: buffer.bytes[0..<plan.complete]))
         let group = Parallel.start(lanes: 0..<(cutPoints.count - 1)) { k in
             let piece = Piece(bytes: UnsafeBufferPointer(rebasing: shared.buffer[cutPoints[k]..<cutPoints[k + 1]]),
                               firstLine: firstLine + before[k], lane: k)
@@ -260,9 +266,12 @@ public final class CSVBlockStream {
     final class BufferPool: @unchecked Sendable {
         private let lock = NSLock()
         private var free: [ByteWriter] = []
+        /// Bytes a new buffer starts with.
+        let capacity: Int
+        init(capacity: Int) { self.capacity = capacity }
         func take() -> ByteWriter {
             lock.lock(); defer { lock.unlock() }
-            return free.popLast() ?? ByteWriter(capacity: 1 << 16)
+            return free.popLast() ?? ByteWriter(capacity: capacity)
         }
         func give(_ buffer: ByteWriter) {
             var buffer = buffer
@@ -274,8 +283,10 @@ public final class CSVBlockStream {
         }
     }
 
-    /// The block the lanes read, shared read-only while they run.
+    /// The block the lanes read, shared read-only while they run; `owner` keeps its storage
+    /// alive as long as a lane can reach it.
     struct SharedBytes: @unchecked Sendable {
+        let owner: BlockBuffer
         let buffer: UnsafeBufferPointer<UInt8>
     }
 

@@ -17,6 +17,9 @@ extension FareCSVJob {
         /// the error it gave): a file names the same tariff on most rows.
         var tariffBytes: [UInt8] = []
         var tariffResolved: Result<Int, GeoFareError>?
+        /// `tariffResolved`'s index when it is one, else -1: the common case's answer without
+        /// unwrapping a `Result` (whose error case made every read an outlined copy).
+        var tariffResolvedIndex = -1
         /// The meter of the last priced row and its `tariff` and `currency` column bytes.
         var lastMeter: Meter?
         var tariffField: [UInt8] = []
@@ -139,11 +142,14 @@ extension FareCSVJob {
 
         /// The catalog index of a tariff column's text, resolved once per distinct text.
         mutating func tariffIndex(_ t: UnsafeBufferPointer<UInt8>) throws(GeoFareError) -> Int {
-            if tariffResolved == nil || tariffBytes.count != t.count || memcmp(tariffBytes, t.baseAddress!, t.count) != 0 {
+            let same = tariffBytes.count == t.count && tariffBytes.withUnsafeBufferPointer { FareCSVJob.sameBytes($0, t) }
+            if same && tariffResolvedIndex >= 0 { return tariffResolvedIndex }
+            if tariffResolved == nil || !same {
                 tariffBytes = Array(t)
                 let name = String(decoding: t, as: UTF8.self)
                 let catalog = pricer.catalog
                 tariffResolved = Result { () throws(GeoFareError) -> Int in try catalog.tariffIndex(name) }
+                tariffResolvedIndex = (try? tariffResolved!.get()) ?? -1
             }
             return try tariffResolved!.get()
         }
@@ -214,6 +220,26 @@ extension FareCSVJob {
             request.tariffIndex = nil
             if let t = tariffColumn { request.tariffIndex = try tariffIndex(t) }
         }
+    }
+
+    /// Whether two buffers hold the same bytes: eight at a time, the last word overlapping (a
+    /// tariff column is compared on every row; `memcmp` was a call).
+    @inline(__always)
+    static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = a.count
+        guard n == b.count else { return false }
+        guard n > 0, let pa = a.baseAddress, let pb = b.baseAddress else { return true }
+        if n < 8 {
+            for i in 0..<n where pa[i] != pb[i] { return false }
+            return true
+        }
+        let ra = UnsafeRawPointer(pa), rb = UnsafeRawPointer(pb)
+        var j = 0
+        while j &+ 8 <= n {
+            if ra.loadUnaligned(fromByteOffset: j, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: j, as: UInt64.self) { return false }
+            j &+= 8
+        }
+        return j == n || ra.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) == rb.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
     }
 
     /// `distance_m, ..., high,` (the currency follows).

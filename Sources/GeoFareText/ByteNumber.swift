@@ -69,7 +69,7 @@ public enum ByteNumber {
 
     /// The bytes without leading spaces/tabs and trailing spaces/tabs/CRs, as
     /// ``Swift/String/trimmingSpaces()`` trims text.
-    @inlinable
+    @inlinable @inline(__always)
     public static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var a = 0, b = bytes.count
         while a < b, bytes[a] == 0x20 || bytes[a] == 0x09 { a += 1 }

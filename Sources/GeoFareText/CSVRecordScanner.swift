@@ -56,7 +56,7 @@ public struct CSVRecordScanner {
     }
 
     /// Field `k` of the current record (valid until the next call to ``next(in:from:)``).
-    @inlinable
+    @inlinable @inline(__always)
     public func field(_ k: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         if isUnescaped {
             return scratch.withUnsafeBufferPointer { s in UnsafeBufferPointer(rebasing: s[table.starts[k]..<table.ends[k]]) }

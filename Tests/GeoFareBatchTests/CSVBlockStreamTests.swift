@@ -10,12 +10,12 @@ struct CSVBlockStreamTests {
     /// re-encoded with its line), joined in output order.
     /// `stopAfter`: `afterBlock` returns false once this many rows are done; `reports` gets
     /// every total `afterBlock` saw.
-    static func streamed(_ text: [UInt8], blockBytes: Int, lanes: Int, overlap: Bool = false, stopAfter: Int = .max,
+    static func streamed(_ text: [UInt8], blockBytes: Int, lanes: Int, overlap: Bool = false, stopAfter: Int = .max, chunkBytes: Int = 1 << 20,
                          reports: UnsafeMutablePointer<[CSVBlockStream.Counts]>? = nil) throws -> (header: [String]?, records: [String], counts: CSVBlockStream.Counts) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-stream-\(UUID().uuidString).csv")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(text).write(to: file)
-        let stream = CSVBlockStream(source: try ByteSource(path: file.path), blockBytes: blockBytes, maxLanes: lanes)
+        let stream = CSVBlockStream(source: try ByteSource(path: file.path, chunkSize: chunkBytes), blockBytes: blockBytes, maxLanes: lanes)
         guard let header = try stream.header() else { return (nil, [], .init()) }
         var output: [UInt8] = []
         let counts = stream.run(lane: { piece, out in
@@ -99,6 +99,29 @@ struct CSVBlockStreamTests {
         }
         // The stop is real: many rounds end before the input does.
         #expect(cutShort > 10)
+    }
+
+    @Test("Records far longer than a block, read a few bytes at a time: every byte reaches its lane once, in order (the block buffers grow, keep what they hold, and take short reads for what they are)")
+    func recordsLongerThanBlocks() throws {
+        var rng = SeededGenerator(seed: 31)
+        for round in 0..<30 {
+            // A header longer than a block too, then records of 0 to 700 bytes (quoted line
+            // breaks among them), against blocks of 64 to 256 bytes and reads of 1 to 13 bytes.
+            var text = "id,\"" + String(repeating: "h", count: Int.random(in: 0...300, using: &rng)) + "\"\n"
+            for i in 0..<Int.random(in: 1...120, using: &rng) {
+                let long = String((0..<Int.random(in: 0...700, using: &rng)).map { _ in "abc,\"\n".randomElement(using: &rng)! })
+                text += "\(i),\"\(long.replacingOccurrences(of: "\"", with: "\"\""))\"\n"
+            }
+            let bytes = Array(text.utf8)
+            let block = [64, 100, 256][round % 3], chunk = 1 + round % 13
+            for overlap in [false, true] {
+                let got = try Self.streamed(bytes, blockBytes: block, lanes: 1 + round % 4, overlap: overlap, chunkBytes: chunk)
+                let want = Self.expected(bytes)
+                #expect(got.header?.count == 2, "round \(round)")
+                #expect(got.records == want, "round \(round), block \(block), chunk \(chunk), overlap \(overlap)")
+                #expect(got.counts.rows == want.count && got.counts.failed == 0)
+            }
+        }
     }
 
     @Test("An input of blank lines has no header")

@@ -89,6 +89,53 @@ struct ByteParsingTests {
         #expect(compared > 10_000)
     }
 
+    @Test("Block cuts without quotes (memchr and counted line feeds) are the cuts and line counts of the record-end scan, for 1 to 9 parts")
+    func quotelessCutsEqualTheScan() {
+        var rng = SeededGenerator(seed: 41)
+        // The scan's definition of a cut, as `cuts` had it for every buffer before its
+        // quote-free path: each record end in order moves to the next target at most once.
+        func scanned(_ b: UnsafeBufferPointer<UInt8>, _ parts: Int) -> ([Int], [Int], Int) {
+            var cuts = [0], before = [0], target = 1
+            let n = b.count
+            let (newlines, _) = CSVRecordScanner.scanRecordEnds(b) { at, seen in
+                if target < parts, at >= n * target / parts, at + 1 < n {
+                    cuts.append(at + 1); before.append(seen); target += 1
+                }
+                return true
+            }
+            return (cuts + [n], before, newlines)
+        }
+        var quoteless = 0
+        for round in 0..<6_000 {
+            // Short texts and long ones (line feeds far apart and close together, runs of
+            // blank lines, CRLF, a last line with or without its line feed); every fourth with a
+            // quote, which takes the general path.
+            let alphabet: [UInt8] = round % 3 == 0 ? Array("\n\n\n\r,a".utf8) : Array("abcdefgh,,12.5 \r\n".utf8)
+            var text = (0..<Int.random(in: 0...(round % 2 == 0 ? 40 : 3_000), using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+            if round % 4 == 0, !text.isEmpty { text[Int.random(in: 0..<text.count, using: &rng)] = 0x22 }
+            if !text.contains(0x22) { quoteless += 1 }
+            for parts in 1...9 {
+                text.withUnsafeBufferPointer { b in
+                    let got = CSVRecordScanner.cuts(b, parts: parts), want = scanned(b, parts)
+                    #expect(got.cuts == want.0 && got.newlinesBefore == want.1 && got.newlines == want.2,
+                            "parts \(parts), text \(String(decoding: text, as: UTF8.self).debugDescription)")
+                }
+            }
+        }
+        #expect(quoteless > 3_000)
+        // Line feeds counted at every length and alignment around the 16-byte steps and the
+        // 255-step flush of the per-lane counts.
+        let lf: [UInt8] = (0..<9_000).map { _ in UInt8.random(in: 0...3, using: &rng) == 0 ? 0x0A : 0x61 }
+        lf.withUnsafeBufferPointer { b in
+            for (start, end) in [(0, 0), (0, 15), (0, 16), (1, 17), (3, 40), (0, 4_080), (0, 4_081), (5, 8_999), (0, 9_000)] + (0..<200).map({ _ in
+                let a = Int.random(in: 0..<9_000, using: &rng); return (a, Int.random(in: a...9_000, using: &rng))
+            }) {
+                let piece = UnsafeBufferPointer(rebasing: b[start..<end])
+                #expect(CSVRecordScanner.lineFeeds(in: piece) == piece.filter { $0 == 0x0A }.count, "\(start)..<\(end)")
+            }
+        }
+    }
+
     @Test("Unquoted records are not copied: their fields and raw range point into the input")
     func zeroCopy() throws {
         let text = Array("a,bb,\r\nx\n".utf8)
