@@ -14,9 +14,10 @@ import GeoFareCore
 /// **Core.** Ranks `coreStart..<nodeCount` are an uncontracted core (empty when `coreStart ==
 /// nodeCount`): the builder stopped there because the remaining graph was dense (``coreMeanDegree``).
 /// A core rank's upward row holds all its out-arcs and its downward row all its in-arcs, to other
-/// core ranks, lower or higher. The upward searches are then still exact: below the core they
-/// climb as in any hierarchy, inside it they are plain Dijkstra, and each runs until its smallest
-/// key reaches the best meeting weight, which is a valid stop for bidirectional Dijkstra too.
+/// core ranks, lower or higher. Searches stay exact: below the core they climb as in any
+/// hierarchy, inside it they are plain Dijkstra without stalling (``ContractionHierarchyQuery``
+/// climbs first, then searches the core from the core nodes it reached; ``ContractionHierarchyMatrix``
+/// runs its searches through the core to exhaustion).
 public final class ContractionHierarchy: @unchecked Sendable {
     /// The plain arrays, as the builder makes them and the graph file stores them.
     struct Arrays {
