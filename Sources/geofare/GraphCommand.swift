@@ -93,7 +93,8 @@ struct GraphBuildCommand: ParsableCommand {
                 say("  turn restrictions: \(GraphBuildCommand.restrictionLine(report))")
                 for p in report.phaseMilliseconds { say("  \(p.name): \(Int(p.milliseconds)) ms") }
             }
-            // the two metrics are independent: one thread each, so the build takes the slower one's time
+            // the two metrics are independent: one thread each, and the one still running when the
+            // other finishes spreads its witness searches over the core that frees (ContractionLanes)
             let metrics = GraphMetric.allCases
             let tally = ContractionProgress(total: network.nodeCount, metrics: metrics.map(\.rawValue), bar: bar, quiet: quiet)
             let built = try ContractionHierarchy.contractConcurrently(network: network, metrics: metrics,
@@ -104,7 +105,7 @@ struct GraphBuildCommand: ParsableCommand {
                 hierarchies[metrics[k]] = ch
                 let perArc = Double(ch.edgeCount) / Double(max(network.arcCount, 1))
                 let ms = Int(((tally.finished(k) ?? Date()).timeIntervalSince(tally.started)) * 1000)
-                say("  contraction (\(metrics[k].rawValue)): \(ms) ms (on its own thread); \(ch.edgeCount) hierarchy arcs, \(String(format: "%.2f", perArc)) per network arc; core \(ch.coreNodeCount) nodes")
+                say("  contraction (\(metrics[k].rawValue)): \(ms) ms (its own thread, and the cores the others leave); \(ch.edgeCount) hierarchy arcs, \(String(format: "%.2f", perArc)) per network arc; core \(ch.coreNodeCount) nodes")
             }
             let stamp = report.osmTimestampSeconds > 0
                 ? ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(report.osmTimestampSeconds))) : ""

@@ -65,10 +65,18 @@ public final class ContractionHierarchy: @unchecked Sendable {
     public convenience init(network: RoadNetwork, metric: GraphMetric, settleLimit: Int = 200,
                             coreDegree: Int = ContractionHierarchy.coreMeanDegree,
                             progress: ((Int) -> Void)? = nil) throws(GeoFareError) {
+        try self.init(network: network, metric: metric, settleLimit: settleLimit, coreDegree: coreDegree, lanes: nil,
+                      progress: progress)
+    }
+
+    /// As the public initializer, with priority updates spread over the threads `lanes` allows (nil:
+    /// this thread alone; the hierarchy is the same either way). Blocks while helper threads work.
+    convenience init(network: RoadNetwork, metric: GraphMetric, settleLimit: Int, coreDegree: Int,
+                     lanes: ContractionLanes?, progress: ((Int) -> Void)?) throws(GeoFareError) {
         try network.validate()
         var builder = ContractionHierarchyBuilder(nodeCount: network.nodeCount, tails: network.arcTail, heads: network.arcHead,
                                                   weights: metric.weights(of: network), settleLimit: settleLimit,
-                                                  coreDegree: coreDegree)
+                                                  coreDegree: coreDegree, lanes: lanes)
         let arrays = try builder.build(progress: progress)
         let owner = BufferOwner()
         self.init(metric: metric, owner: owner,
@@ -77,9 +85,12 @@ public final class ContractionHierarchy: @unchecked Sendable {
                   coreStart: arrays.coreStart)
     }
 
-    /// Contracts `network` under each of `metrics` at the same time, one thread per metric (the
-    /// contractions are independent and deterministic: each result equals what
-    /// ``init(network:metric:settleLimit:progress:)`` builds alone; peak memory is the sum of theirs).
+    /// Contracts `network` under each of `metrics` at the same time, one thread per metric; the cores
+    /// are shared among the contractions still running (``ContractionLanes``), so once one finishes
+    /// the others spread their witness searches over the core it leaves (on 2 cores the shortest
+    /// metric's second half runs on both). The contractions are independent and deterministic: each
+    /// result equals what ``init(network:metric:settleLimit:coreDegree:progress:)`` builds alone; peak
+    /// memory is the sum of theirs, plus a search space of the node count per extra thread.
     ///
     /// Blocks the calling thread until every metric is done (it runs on Dispatch's threads, not
     /// Swift concurrency's pool): call it from a command or a thread of your own, not from async code.
@@ -94,12 +105,15 @@ public final class ContractionHierarchy: @unchecked Sendable {
         throws(GeoFareError) -> [ContractionHierarchy] {
         try network.validate()
         let slots = ResultSlots(count: metrics.count)
+        let lanes = ContractionLanes(running: metrics.count)
         DispatchQueue.concurrentPerform(iterations: metrics.count) { k in
             let result: Result<ContractionHierarchy, GeoFareError>
             do throws(GeoFareError) {
                 result = .success(try ContractionHierarchy(network: network, metric: metrics[k], settleLimit: settleLimit,
-                                                           coreDegree: coreDegree, progress: progress.map { p in { p(k, $0) } }))
+                                                           coreDegree: coreDegree, lanes: lanes,
+                                                           progress: progress.map { p in { p(k, $0) } }))
             } catch { result = .failure(error) }
+            lanes.finished()
             slots.set(k, result)
         }
         return try slots.values()

@@ -1,4 +1,5 @@
 import GeoFareCore
+import Synchronization
 /// Contracts a road network under one metric into a ``ContractionHierarchy``.
 ///
 /// Follows the classic scheme (Geisberger et al.; as RoutingKit's `contraction_hierarchy.cpp` and
@@ -16,6 +17,13 @@ import GeoFareCore
 /// in queue order, and each keeps every remaining arc (out-arcs in its upward row, in-arcs in its
 /// downward row), as OSRM's core CH does. Those arcs are network arcs or shortcuts made before the
 /// core, whose middles are contracted nodes, so they unpack as any other.
+///
+/// **Threads.** Given ``ContractionLanes`` that allow more than one thread (on this 2-core machine,
+/// once the other metric's contraction has finished), a ``ParallelTeam`` shares the witness
+/// searches: the priority updates after a contraction (each lane claiming the next neighbour) and
+/// the simulation of a popped node with many in-links (each lane claiming the next in-link). Each
+/// lane has its own ``WitnessSimulator``; keys and shortcuts come out as one thread computes them,
+/// so the hierarchy is the same whatever the threads.
 struct ContractionHierarchyBuilder {
     /// An arc of the graph still being contracted, seen from one of its ends.
     struct Link { var node: UInt32; var weight: UInt32; var edge: UInt32 }
@@ -35,10 +43,20 @@ struct ContractionHierarchyBuilder {
     var liveArcs = 0
     /// The core rule's bound: mean arcs (in + out) per remaining node; `Int.max` contracts everything.
     let coreDegree: Int
-    // witness search
-    let witness: SearchSpace
-    var isTarget: [Bool]
+    // witness searches: one simulator per lane (the first's shortcuts are committed; the others help)
+    var simulators: [WitnessSimulator]
     let settleLimit: Int
+    /// How many threads may update priorities at a time (nil: one).
+    let lanes: ContractionLanes?
+    /// The threads helping now (started once ``lanes`` allows more than one; stopped at the end).
+    var team: ParallelTeam?
+    /// Simulations whose witness searches were spread over a team, and batches of priority updates
+    /// shared with one (for tests and progress notes).
+    var spreadSimulations = 0, sharedUpdateBatches = 0
+    /// Fewer priority updates than this after a contraction are done on the contracting thread alone.
+    static let minimumParallelUpdates = 3
+    /// Nodes with fewer in-links than this simulate their contraction on the contracting thread alone.
+    static let minimumSpreadInLinks = 6
     /// Neighbours' priorities are recomputed after a contraction only when it had at most this many arcs.
     static let maxNeighboursUpdated = 16
     /// A node with more arcs than this is in a dense core (the shortest metric on a grid makes one).
@@ -51,8 +69,9 @@ struct ContractionHierarchyBuilder {
     static let denseCoreSlack: UInt64 = 8
 
     init(nodeCount: Int, tails: [UInt32], heads: [UInt32], weights: [UInt32], settleLimit: Int = 200,
-         coreDegree: Int = ContractionHierarchy.coreMeanDegree) {
+         coreDegree: Int = ContractionHierarchy.coreMeanDegree, lanes: ContractionLanes? = nil) {
         n = nodeCount
+        self.lanes = lanes
         self.settleLimit = settleLimit
         self.coreDegree = coreDegree
         outLinks = [[Link]](repeating: [], count: n)
@@ -60,8 +79,7 @@ struct ContractionHierarchyBuilder {
         contracted = [Bool](repeating: false, count: n)
         level = [UInt32](repeating: 0, count: n)
         deletedNeighbours = [UInt32](repeating: 0, count: n)
-        witness = SearchSpace(nodeCount: n)
-        isTarget = [Bool](repeating: false, count: n)
+        simulators = [WitnessSimulator(nodeCount: n, settleLimit: settleLimit)]
         for i in tails.indices {
             let u = tails[i], v = heads[i]
             if u == v { continue }  // a self-loop never shortens a path with positive weights
@@ -87,67 +105,64 @@ struct ContractionHierarchyBuilder {
         return true
     }
 
-    /// Dijkstra from `source` in the remaining graph without `avoid`, until every marked target is
-    /// settled, a key exceeds `maxWeight`, or `settleLimit` nodes are settled. Leaves upper bounds in `witness`.
-    mutating func witnessSearch(from source: UInt32, avoid: UInt32, maxWeight: UInt64, targets: Int) {
-        let ws = witness
-        ws.begin()
-        ws.reach(source, 0, parentNode: 0, parentArc: 0)
-        var settled = 0, targetsLeft = targets
-        while !ws.heap.isEmpty {
-            let (u, d) = ws.heap.pop()
-            if d > maxWeight { break }
-            if isTarget[Int(u)] { targetsLeft -= 1; if targetsLeft == 0 { break } }
-            settled += 1
-            if settled > settleLimit { break }
-            outLinks[Int(u)].withUnsafeBufferPointer { links in
-                for link in links where link.node != avoid {
-                    let nd = d + UInt64(link.weight)
-                    if nd <= maxWeight { ws.reach(link.node, nd, parentNode: 0, parentArc: 0) }
+    /// The remaining graph for the simulators, valid during `body` (which must not change the builder).
+    func withRemaining<R>(_ body: (RemainingGraph) -> R) -> R {
+        body(RemainingGraph(outLinks: outLinks, inLinks: inLinks, edgeHops: edgeHops, level: level,
+                            deletedNeighbours: deletedNeighbours))
+    }
+
+    /// The priority of `v` from the first simulator, which keeps the shortcuts it found for ``commitPending()``.
+    /// A node with at least ``minimumSpreadInLinks`` in-links has its witness searches spread over
+    /// the threads ``lanes`` allows now (the dense end of the contraction, where updates stop).
+    mutating func priority(_ v: UInt32) -> UInt64 {
+        let team = inLinks[Int(v)].count >= Self.minimumSpreadInLinks ? currentTeam() : nil
+        if team != nil { spreadSimulations += 1 }
+        return withRemaining { simulators[0].priority(v, in: $0, collect: true, helpers: simulators, team: team) }
+    }
+
+    /// The team of threads ``lanes`` allows now, started (with a simulator per lane) the first time
+    /// more than one is allowed; nil while one is.
+    mutating func currentTeam() -> ParallelTeam? {
+        let wanted = lanes?.available ?? 1
+        if let team, team.lanes >= wanted { return team }
+        if wanted <= 1 { return nil }
+        team?.stop()
+        while simulators.count < wanted { simulators.append(WitnessSimulator(nodeCount: n, settleLimit: settleLimit)) }
+        team = ParallelTeam(lanes: wanted)
+        return team
+    }
+
+    /// Fresh priorities of `nodes` (in their order) into `keys`, on as many threads as ``lanes`` allows
+    /// now, each with its own simulator claiming the next node; the keys do not depend on the threads.
+    mutating func priorities(of nodes: [UInt32], into keys: inout [UInt64]) {
+        keys.removeAll(keepingCapacity: true)
+        let team = nodes.count < Self.minimumParallelUpdates ? nil : currentTeam()
+        let sims = simulators
+        guard let team else {
+            withRemaining { g in for u in nodes { keys.append(sims[0].priority(u, in: g, collect: false)) } }
+            return
+        }
+        sharedUpdateBatches += 1
+        keys = [UInt64](repeating: 0, count: nodes.count)
+        keys.withUnsafeMutableBufferPointer { out in
+            withRemaining { g in
+                let next = Atomic<Int>(0)
+                team.run { lane in
+                    while true {
+                        let i = next.add(1, ordering: .relaxed).oldValue
+                        guard i < nodes.count else { return }
+                        out[i] = sims[lane].priority(nodes[i], in: g, collect: false)
+                    }
                 }
             }
         }
     }
 
-    /// Whether the last witness search reached `w` within `weight`.
-    @inline(__always)
-    func witnessed(_ w: UInt32, within weight: UInt64) -> Bool {
-        witness.isReached(w) && witness.labels[Int(w)].dist <= weight
-    }
-
-    /// The shortcuts the last ``simulate(_:)`` found: `u → w` of weight `via` made of edges `first`, `second`.
-    var pending: [(u: UInt32, w: UInt32, via: UInt64, first: UInt32, second: UInt32)] = []
-
-    /// Finds the shortcuts contracting `v` needs (into ``pending``) without changing the graph.
-    /// - Returns: how many and their original hops.
-    mutating func simulate(_ v: UInt32) -> (arcs: Int, hops: Int) {
-        var added = 0, addedHops = 0
-        pending.removeAll(keepingCapacity: true)
-        let ins = inLinks[Int(v)], outs = outLinks[Int(v)]
-        if ins.isEmpty || outs.isEmpty { return (0, 0) }
-        var maxOut: UInt64 = 0
-        for o in outs { isTarget[Int(o.node)] = true; maxOut = max(maxOut, UInt64(o.weight)) }
-        defer { for o in outs { isTarget[Int(o.node)] = false } }
-        for i in ins {
-            if outs.count == 1 && outs[0].node == i.node { continue }
-            // the source counts as a target when it is one (it is settled first)
-            witnessSearch(from: i.node, avoid: v, maxWeight: UInt64(i.weight) + maxOut, targets: outs.count)
-            for o in outs where o.node != i.node {
-                let via = UInt64(i.weight) + UInt64(o.weight)
-                if witnessed(o.node, within: via) { continue }
-                added += 1
-                addedHops += Int(edgeHops[Int(i.edge)] + edgeHops[Int(o.edge)])
-                pending.append((i.node, o.node, via, i.edge, o.edge))
-            }
-        }
-        return (added, addedHops)
-    }
-
-    /// Adds the shortcuts of the last ``simulate(_:)`` (the graph has not changed since, so they are
+    /// Adds the shortcuts of the last ``priority(_:)`` (the graph has not changed since, so they are
     /// exactly what contracting its node needs).
     /// - Throws: ``GeoFareError`` `graph_invalid_network` when a shortcut's weight does not fit in 32 bits.
     mutating func commitPending() throws(GeoFareError) {
-        for s in pending {
+        for s in simulators[0].pending {
             guard s.via < UInt64(UInt32.max) else {
                 throw GeoFareError(code: .graphInvalidNetwork, message: "a shortcut's weight \(s.via) exceeds 32 bits",
                                  field: "weights")
@@ -155,21 +170,6 @@ struct ContractionHierarchyBuilder {
             _ = addOrImprove(s.u, s.w, weight: UInt32(s.via), a: s.first, b: s.second,
                              hops: edgeHops[Int(s.first)] + edgeHops[Int(s.second)])
         }
-    }
-
-    /// The contraction priority of `v` (lower goes first); leaves its shortcuts in ``pending``.
-    ///
-    /// RoutingKit's importance (`contraction_hierarchy.cpp`): level + edge quotient + hop quotient,
-    /// each weighted 1000, plus the deleted neighbours (Geisberger et al.) with a smaller weight to
-    /// spread contraction evenly. Integer arithmetic, so the order is the same on every machine.
-    mutating func priority(_ v: UInt32) -> UInt64 {
-        let (added, addedHops) = simulate(v)
-        let removed = 1 + inLinks[Int(v)].count + outLinks[Int(v)].count
-        var removedHops = 1
-        for l in inLinks[Int(v)] { removedHops += Int(edgeHops[Int(l.edge)]) }
-        for l in outLinks[Int(v)] { removedHops += Int(edgeHops[Int(l.edge)]) }
-        return 1 + 1000 * UInt64(level[Int(v)]) + UInt64(1000 * added / removed) + UInt64(1000 * addedHops / removedHops)
-            + 250 * UInt64(deletedNeighbours[Int(v)])
     }
 
     /// The core rule: the remaining graph's mean degree (in + out arcs per node) exceeds ``coreDegree``.
@@ -184,9 +184,12 @@ struct ContractionHierarchyBuilder {
     /// hierarchy's arrays (`coreStart` is the number contracted).
     /// - Parameter progress: called after each contracted node with the number contracted so far.
     mutating func build(progress: ((Int) -> Void)? = nil) throws(GeoFareError) -> ContractionHierarchy.Arrays {
+        defer { team?.stop(); team = nil }  // also when a shortcut's weight throws
         let queue = IndexedMinHeap(capacity: n)
         var isNeighbour = [Bool](repeating: false, count: n)
-        for v in 0..<n { queue.push(UInt32(v), key: priority(UInt32(v))) }
+        var batch = (0..<n).map { UInt32($0) }, keys: [UInt64] = []
+        priorities(of: batch, into: &keys)
+        for v in 0..<n { queue.push(UInt32(v), key: keys[v]) }
         var order: [UInt32] = []
         order.reserveCapacity(n)
         // per contracted node, in contraction order: its remaining arcs become final
@@ -232,9 +235,14 @@ struct ContractionHierarchyBuilder {
             // updates would cost the cube of the degree: there the lazy check at the top alone keeps
             // keys honest (on the 100k grid, shortest: 25 s → 10 s, 420 → 427 nodes settled per query)
             let update = neighbours.count <= Self.maxNeighboursUpdated
+            batch.removeAll(keepingCapacity: true)
             for u in neighbours where isNeighbour[Int(u)] {
                 isNeighbour[Int(u)] = false
-                if update { queue.push(u, key: priority(u)) }
+                if update { batch.append(u) }
+            }
+            if !batch.isEmpty {
+                priorities(of: batch, into: &keys)
+                for (u, key) in zip(batch, keys) { queue.push(u, key: key) }
             }
             progress?(order.count)
         }
