@@ -143,7 +143,7 @@ struct ContractionHierarchyBuilder {
             return
         }
         sharedUpdateBatches += 1
-        keys = [UInt64](repeating: 0, count: nodes.count)
+        keys.append(contentsOf: repeatElement(0, count: nodes.count))  // in the capacity kept
         keys.withUnsafeMutableBufferPointer { out in
             withRemaining { g in
                 let next = Atomic<Int>(0)

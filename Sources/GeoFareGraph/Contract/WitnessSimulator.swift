@@ -77,37 +77,35 @@ final class WitnessSimulator {
         if collect { pending.removeAll(keepingCapacity: true) }
         let ins = g.inLinks[Int(v)], outs = g.outLinks[Int(v)]
         if ins.isEmpty || outs.isEmpty { return (0, 0) }
-        var maxOut: UInt64 = 0
-        for o in outs { isTarget[Int(o.node)] = true; maxOut = max(maxOut, UInt64(o.weight)) }
-        defer { for o in outs { isTarget[Int(o.node)] = false } }
+        let maxOut = outs.reduce(0) { max($0, UInt64($1.weight)) }
+        markTargets(outs, true)
+        defer { markTargets(outs, false) }
         for i in ins {
-            if outs.count == 1 && outs[0].node == i.node { continue }
-            // the source counts as a target when it is one (it is settled first)
-            witnessSearch(from: i.node, avoid: v, maxWeight: UInt64(i.weight) + maxOut, targets: outs.count, in: g)
-            for o in outs where o.node != i.node {
-                let via = UInt64(i.weight) + UInt64(o.weight)
-                if witnessed(o.node, within: via) { continue }
-                added += 1
-                addedHops += Int(g.edgeHops[Int(i.edge)] + g.edgeHops[Int(o.edge)])
-                if collect { pending.append(PendingShortcut(u: i.node, w: o.node, via: via, first: i.edge, second: o.edge)) }
+            let (a, h) = unwitnessed(from: i, of: v, outs: outs, maxOut: maxOut, in: g) { _, s in
+                if collect { pending.append(s) }
             }
+            added += a
+            addedHops += h
         }
         return (added, addedHops)
     }
 
-    /// The shortcuts `u → w` that the witness search from in-link `i` (the `k`th) of `v` leaves
-    /// unwitnessed, appended to `found` with their place in the one-thread order (`k` × out-links + the out-link's index).
+    /// The witness search from in-link `i` of `v` (targets marked), and the shortcuts `u → w` it leaves
+    /// unwitnessed, each passed to `found` with its out-link's index in `outs`, in that order.
     /// - Returns: how many and their original hops.
-    func unwitnessed(from i: ContractionHierarchyBuilder.Link, at k: Int, of v: UInt32, outs: [ContractionHierarchyBuilder.Link],
-                     maxOut: UInt64, in g: RemainingGraph, into found: inout [(place: Int, shortcut: PendingShortcut)]) -> (arcs: Int, hops: Int) {
+    @inline(__always)
+    func unwitnessed(from i: ContractionHierarchyBuilder.Link, of v: UInt32, outs: [ContractionHierarchyBuilder.Link],
+                     maxOut: UInt64, in g: RemainingGraph, _ found: (Int, PendingShortcut) -> Void) -> (arcs: Int, hops: Int) {
+        if outs.count == 1 && outs[0].node == i.node { return (0, 0) }
         var added = 0, addedHops = 0
+        // the source counts as a target when it is one (it is settled first)
         witnessSearch(from: i.node, avoid: v, maxWeight: UInt64(i.weight) + maxOut, targets: outs.count, in: g)
         for (j, o) in outs.enumerated() where o.node != i.node {
             let via = UInt64(i.weight) + UInt64(o.weight)
             if witnessed(o.node, within: via) { continue }
             added += 1
             addedHops += Int(g.edgeHops[Int(i.edge)] + g.edgeHops[Int(o.edge)])
-            found.append((k * outs.count + j, PendingShortcut(u: i.node, w: o.node, via: via, first: i.edge, second: o.edge)))
+            found(j, PendingShortcut(u: i.node, w: o.node, via: via, first: i.edge, second: o.edge))
         }
         return (added, addedHops)
     }
@@ -124,8 +122,7 @@ final class WitnessSimulator {
         pending.removeAll(keepingCapacity: true)
         let ins = g.inLinks[Int(v)], outs = g.outLinks[Int(v)]
         if ins.isEmpty || outs.isEmpty { return (0, 0) }
-        var maxOut: UInt64 = 0
-        for o in outs { maxOut = max(maxOut, UInt64(o.weight)) }
+        let maxOut = outs.reduce(0) { max($0, UInt64($1.weight)) }
         let lanes = team.lanes
         var results = [(arcs: Int, hops: Int, found: [(place: Int, shortcut: PendingShortcut)])](repeating: (0, 0, []), count: lanes)
         results.withUnsafeMutableBufferPointer { lane in
@@ -137,9 +134,9 @@ final class WitnessSimulator {
                 while true {
                     let k = next.add(1, ordering: .relaxed).oldValue
                     guard k < ins.count else { return }
-                    let i = ins[k]
-                    if outs.count == 1 && outs[0].node == i.node { continue }
-                    let (a, h) = sim.unwitnessed(from: i, at: k, of: v, outs: outs, maxOut: maxOut, in: g, into: &lane[l].found)
+                    let (a, h) = sim.unwitnessed(from: ins[k], of: v, outs: outs, maxOut: maxOut, in: g) { j, s in
+                        lane[l].found.append((k * outs.count + j, s))  // its place in the one-thread order
+                    }
                     lane[l].arcs += a
                     lane[l].hops += h
                 }
