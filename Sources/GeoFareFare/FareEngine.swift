@@ -95,7 +95,7 @@ struct FareEngine: Sendable {
     /// - Parameter f: set field by field (no figures value is built and copied in).
     func figures(_ request: FareRequest, meter: Meter, segments: UnsafeBufferPointer<TripSegment>, flats: [FareQuote.FlatItem]?, band: Double?,
                  into f: inout FareFigures) {
-        let (reading, lowReading, highReading) = meter.runScenarios(buffer: segments, bandSecondsPerSecond: band)
+        let (reading, lowReading, highReading) = meter.runScenarios(buffer: segments, bandSecondsPerSecond: band, spread: request.routeSpread)
         var flatTotal: Int64 = 0
         if meter.hasFlatSurcharges {
             for f in flats ?? flatSurcharges(meter.version, request: request, clock: meter.clock) { flatTotal += f.amount }

@@ -11,6 +11,10 @@ public struct FareQuote: Sendable, Hashable, Codable {
     /// The trip the quote prices.
     public var distanceMeters: Double
     public var durationSeconds: Double
+    /// The 80 % band of the duration for a trip by coordinates (the route's), seconds; `nil`
+    /// for a trip given by its distance and duration or segments.
+    public var durationLowSeconds: Double? = nil
+    public var durationHighSeconds: Double? = nil
     /// The slow (standing) seconds the meter ran on, summed over the segments: the slow-time
     /// model's, the cruise rule's (`cruise_kmh`) or the caller's `slow_s` (JSON `slow_s`).
     public var slowSeconds: Double
@@ -79,7 +83,7 @@ public struct FareQuote: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case tariff, tariffVersion = "tariff_version", currency, distanceMeters = "distance_m", durationSeconds = "duration_s"
         case slowSeconds = "slow_s", meter, surcharges, tolls, callFee = "call_fee", total, low, high, perPerson = "per_person", split, breakdown
-        case tariffBasis = "tariff_basis", assumption
+        case tariffBasis = "tariff_basis", assumption, durationLowSeconds = "duration_low_s", durationHighSeconds = "duration_high_s"
     }
 }
 

@@ -48,6 +48,9 @@ public struct FareRequest: Sendable {
     /// With ``modelSlowTime``: the segments already carry the model's slow seconds (set in place
     /// by ``TripPricer``, which saves the engine a copy of the segments); only the band is left.
     var segmentsModelled = false
+    /// The route's own uncertainty the fare band spans besides the slow-time model's (set by
+    /// ``TripPricer`` for a trip by coordinates).
+    var routeSpread: RouteSpread = .none
     /// Who shares the taxi and what is added to the meter: one value, parsed once by a caller
     /// and set once (``partySize``, ``split``, ``splitUnit``, ``tolls`` and ``callFee`` read and
     /// write it).

@@ -177,7 +177,12 @@ public final class Meter: Sendable {
     ///   (``SlowTimeModel/bandHalfWidth(tripSeconds:)`` ÷ the trip's duration): each segment is
     ///   run with `slowSeconds ∓ band·T_i`, clamped to [max(0, T_i − D_i/v*) in exclusive mode
     ///   or 0, T_i], for the `low` and `high` readings (the model's 10th and 90th percentiles).
-    public func runScenarios(buffer segments: UnsafeBufferPointer<TripSegment>, bandSecondsPerSecond band: Double? = nil) -> (estimate: Reading, low: Reading, high: Reading) {
+    /// - Parameter spread: with a band, the route's own uncertainty: the `low` reading runs each
+    ///   segment at `distance × distanceLow` and `duration × durationLow` (the time taken off
+    ///   coming off its slow seconds), the `high` reading at the high factors (the time added
+    ///   standing); `nil` or ``RouteSpread/none``: the segments as they are.
+    public func runScenarios(buffer segments: UnsafeBufferPointer<TripSegment>, bandSecondsPerSecond band: Double? = nil,
+                             spread: RouteSpread = .none) -> (estimate: Reading, low: Reading, high: Reading) {
         guard !segments.isEmpty else { return (Reading(), Reading(), Reading()) }
         // The base fare's rate is the one in force at boarding: the rate of the first period
         // of the first segment's walk below (the same clock reading ``boardingReading(_:)``
@@ -193,10 +198,13 @@ public final class Meter: Sendable {
             de += step.estimateDistance
             if let band {
                 let d = segment.distanceMeters, t = segment.durationSeconds, slow = segment.slowSeconds ?? 0
-                let lower = SlowTimeModel.lowerBound(distanceMeters: d, durationSeconds: t, changeoverSpeed: changeoverSpeed, mode: mode)
                 let w = band * t
-                let lo = counter(distance: d, duration: t, slow: min(max(slow - w, lower), t))
-                let hi = counter(distance: d, duration: t, slow: min(max(slow + w, lower), t))
+                let dLo = d * spread.distanceLow, tLo = t * spread.durationLow
+                let dHi = d * spread.distanceHigh, tHi = t * spread.durationHigh
+                let lowerLo = SlowTimeModel.lowerBound(distanceMeters: dLo, durationSeconds: tLo, changeoverSpeed: changeoverSpeed, mode: mode)
+                let lowerHi = SlowTimeModel.lowerBound(distanceMeters: dHi, durationSeconds: tHi, changeoverSpeed: changeoverSpeed, mode: mode)
+                let lo = counter(distance: dLo, duration: tLo, slow: min(max(slow - w - (t - tLo), lowerLo), tLo))
+                let hi = counter(distance: dHi, duration: tHi, slow: min(max(slow + w + (tHi - t), lowerHi), tHi))
                 step.low = lo.f
                 step.high = hi.f
                 dl += lo.distance
@@ -375,4 +383,21 @@ public final class Meter: Sendable {
         let q = divisor * step
         return (value + q / 2) / q * step
     }
+}
+
+/// A route's own uncertainty as factors on each segment's distance and duration for the fare
+/// band's `low` and `high` readings (``Meter/runScenarios(buffer:bandSecondsPerSecond:spread:)``).
+public struct RouteSpread: Sendable, Hashable {
+    public var distanceLow: Double
+    public var distanceHigh: Double
+    public var durationLow: Double
+    public var durationHigh: Double
+    public init(distanceLow: Double, distanceHigh: Double, durationLow: Double, durationHigh: Double) {
+        self.distanceLow = distanceLow
+        self.distanceHigh = distanceHigh
+        self.durationLow = durationLow
+        self.durationHigh = durationHigh
+    }
+    /// No spread: the segments as they are.
+    public static let none = RouteSpread(distanceLow: 1, distanceHigh: 1, durationLow: 1, durationHigh: 1)
 }

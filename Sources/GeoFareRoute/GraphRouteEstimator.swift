@@ -70,7 +70,6 @@ public final class GraphRouteEstimator: RouteEstimator {
         var segments: [TripSegment] = []
         var geometry: [Coordinate] = []
         var clock = request.departure.timeIntervalSince1970
-        let freeKmh = profile.hourlyKmh.max() ?? profile.cruiseKmh
         for i in 0..<(points.count - 1) {
             let a = points[i], b = points[i + 1]
             let path: GraphPath
@@ -87,10 +86,11 @@ public final class GraphRouteEstimator: RouteEstimator {
                 throw error
             }
             let first = segments.count
+            let area = profile.area(of: a, zones: fallback.regions)
             for piece in graph.details(of: path) {
                 let outside = request.businessZone.map { !$0.contains(piece.midpoint) } ?? false
-                drive(piece, outside: outside, profile: profile, freeKmh: freeKmh, signalWait: graph.metadata.signalPenaltySeconds ?? 0,
-                      clock: &clock, into: &segments)
+                drive(piece, area: area, outside: outside, profile: profile,
+                      signalWait: graph.metadata.signalPenaltySeconds ?? 0, clock: &clock, into: &segments)
             }
             var distance = 0.0, duration = 0.0
             for k in first..<segments.count {
@@ -109,33 +109,39 @@ public final class GraphRouteEstimator: RouteEstimator {
             distance += s.distanceMeters
             duration += s.durationSeconds
         }
-        var route = Route(distanceMeters: distance, durationSeconds: duration, distanceLowMeters: distance, distanceHighMeters: distance,
-                          legs: legs, segments: segments, estimator: name, profile: profile.id)
+        var route = Route(distanceMeters: distance, durationSeconds: duration, distanceLowMeters: distance * profile.graphDistanceBand.p10,
+                          distanceHighMeters: distance * profile.graphDistanceBand.p90, legs: legs, segments: segments, estimator: name, profile: profile.id)
+        route.durationLowSeconds = duration * Route.combinedRatio(profile.graphDistanceBand.p10, profile.durationBandGraph.p10)
+        route.durationHighSeconds = duration * Route.combinedRatio(profile.graphDistanceBand.p90, profile.durationBandGraph.p90)
         if request.includeGeometry { route.geometry = geometry }
         return route
     }
 
-    /// Drives one piece of road from `clock`: slowed by the hour's traffic, split at local hour
-    /// boundaries, merged into the last segment when it is in the same hour and zone side.
-    func drive(_ piece: RoadGraph.PieceDetail, outside: Bool, profile: SpeedProfile, freeKmh: Double, signalWait: Double,
+    /// Drives one piece of road from `clock`: its free-flow time (the graph's, by its road class
+    /// and `maxspeed`) × the profile's graph factor, slowed by the area's traffic at each local
+    /// hour (``SpeedProfile/graphSlowdown(area:day:hour:)``, never faster than free flow), split
+    /// at local hour boundaries, merged into the last segment when it is in the same hour and
+    /// zone side. One factor for every road class keeps a matrix cell (which knows its path's
+    /// total free-flow time only) equal to the route of its pair.
+    func drive(_ piece: RoadGraph.PieceDetail, area: TrafficArea, outside: Bool, profile: SpeedProfile, signalWait: Double,
                clock: inout Double, into segments: inout [TripSegment]) {
         drive(meters: piece.distanceMeters, freeFlowSeconds: piece.freeFlowSeconds, signal: piece.signalAtEnd ? min(piece.freeFlowSeconds, signalWait) : 0,
-              outside: outside, profile: profile, freeKmh: freeKmh, clock: &clock, into: &segments)
+              area: area, outside: outside, profile: profile, clock: &clock, into: &segments)
     }
 
-    /// ``drive(_:outside:profile:freeKmh:signalWait:clock:into:)`` for a stretch given by its
+    /// ``drive(_:area:outside:profile:signalWait:clock:into:)`` for a stretch given by its
     /// metres, free-flow seconds and the signal wait at its end (a matrix cell drives its whole
     /// path as one stretch).
-    func drive(meters: Double, freeFlowSeconds: Double, signal: Double, outside: Bool, profile: SpeedProfile, freeKmh: Double,
+    func drive(meters: Double, freeFlowSeconds: Double, signal: Double, area: TrafficArea, outside: Bool, profile: SpeedProfile,
                clock: inout Double, into segments: inout [TripSegment]) {
         var left = meters
         var freeLeft = freeFlowSeconds
         repeat {
-            let local = profile.clock.localSeconds(clock)
+            let (local, next) = profile.clock.localSecondsAndNextTransition(clock)
             let second = LocalClock.secondOfDay(local)
             let hour = min(23, Int(second / 3600))
-            let slowdown = max(1, freeKmh / profile.hourlyKmh[hour])
-            let untilHour = min(3600 - (second - Double(hour) * 3600), profile.clock.nextTransition(after: clock) - clock)
+            let slowdown = profile.graphSlowdown(area: area, day: SpeedProfile.dayType(localSeconds: local), hour: hour)
+            let untilHour = min(3600 - (second - Double(hour) * 3600), next - clock)
             var free = freeLeft, distance = left
             var duration = free * slowdown
             if duration > untilHour && untilHour > 0 && freeLeft > 0 {
@@ -208,7 +214,7 @@ public final class GraphRouteEstimator: RouteEstimator {
         let cols = request.targets.count
         for (i, s) in request.sources.enumerated() {
             let profile = try fallback.profile(for: RouteRequest(origin: s, destination: s, departure: request.departure, profile: request.profile))
-            let freeKmh = profile.hourlyKmh.max() ?? profile.cruiseKmh
+            let area = profile.area(of: s, zones: fallback.regions)
             profiles.append(profile.id)
             var d: [Double?] = [], t: [Double?] = []
             d.reserveCapacity(cols); t.reserveCapacity(cols)
@@ -217,8 +223,8 @@ public final class GraphRouteEstimator: RouteEstimator {
                 let meters = Double(cell.distanceCentimeters) / 100
                 var clock = request.departure.timeIntervalSince1970
                 segments.removeAll(keepingCapacity: true)
-                drive(meters: meters, freeFlowSeconds: Double(cell.timeMilliseconds) / 1000, signal: 0, outside: false, profile: profile,
-                      freeKmh: freeKmh, clock: &clock, into: &segments)
+                drive(meters: meters, freeFlowSeconds: Double(cell.timeMilliseconds) / 1000, signal: 0, area: area, outside: false,
+                      profile: profile, clock: &clock, into: &segments)
                 var seconds = 0.0
                 for seg in segments { seconds += seg.durationSeconds }
                 d.append(meters)

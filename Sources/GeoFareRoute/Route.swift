@@ -89,6 +89,10 @@ public struct Route: Sendable, Hashable {
     public var durationSeconds: Double
     public var distanceLowMeters: Double
     public var distanceHighMeters: Double
+    /// An 80 % band on the duration (p10 and p90 of real ÷ estimated durations, calibrated on
+    /// held-out real trips: `Data/route/README-traffic.md`), seconds; `nil`: the duration itself.
+    public var durationLowSeconds: Double? = nil
+    public var durationHighSeconds: Double? = nil
     public var legs: [Leg]
     public var segments: [TripSegment]
     /// The estimator and speed profile used.
@@ -97,6 +101,15 @@ public struct Route: Sendable, Hashable {
     /// The road path, `[lon, lat]` in driving order, when a road graph drove the route and the
     /// request asked for it.
     public var geometry: [Coordinate]? = nil
+
+    /// Two independent ratios' 80 % band ends combined (log half-widths added in quadrature):
+    /// the duration band of a route from its distance band and its speed band (both below 1,
+    /// or both above).
+    public static func combinedRatio(_ a: Double, _ b: Double) -> Double {
+        let la = log(a), lb = log(b)
+        let h = (la * la + lb * lb).squareRoot()
+        return a < 1 || b < 1 ? exp(-h) : exp(h)
+    }
 
     /// The distance along the route at which each leg ends (drop-off positions), metres.
     public var legEndDistances: [Double] {

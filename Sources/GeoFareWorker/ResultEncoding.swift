@@ -114,6 +114,10 @@ public enum ResultEncoding {
         w.append(#"},"call_fee":"#); w.appendDecimal(q.callFee)
         w.append(#","currency":"#); w.jsonString(q.currency)
         w.append(#","distance_m":"#); w.jsonDouble(q.distanceMeters)
+        if let low = q.durationLowSeconds, let high = q.durationHighSeconds {
+            w.append(#","duration_high_s":"#); w.jsonDouble(high)
+            w.append(#","duration_low_s":"#); w.jsonDouble(low)
+        }
         w.append(#","duration_s":"#); w.jsonDouble(q.durationSeconds)
         w.append(#","high":"#); w.appendDecimal(q.high)
         w.append(#","low":"#); w.appendDecimal(q.low)
@@ -150,6 +154,10 @@ public enum ResultEncoding {
         w.jsonKey("distance_high_m", first: true); w.jsonDouble(route.distanceHighMeters)
         w.jsonKey("distance_low_m"); w.jsonDouble(route.distanceLowMeters)
         w.jsonKey("distance_m"); w.jsonDouble(route.distanceMeters)
+        if let low = route.durationLowSeconds, let high = route.durationHighSeconds {
+            w.jsonKey("duration_high_s"); w.jsonDouble(high)
+            w.jsonKey("duration_low_s"); w.jsonDouble(low)
+        }
         w.jsonKey("duration_s"); w.jsonDouble(route.durationSeconds)
         w.jsonKey("estimator"); w.jsonString(route.estimator)
         if let geometry = route.geometry {

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""GeoFare's accuracy against real trips: durations, fares and their 80 % bands.
+
+    python3 Data/route/calibration/accuracy_report.py [--geofare BIN] [--graph MIDTOWN.graph]
+
+Reads the team's shared real trips (../shared/data beside the checkout, or $GEOFARE_SHARED/data):
+1. NYC ordinary days (nyc_trips_validation.csv: 25,358 TLC trips with metered distance, duration
+   and fare, every hour of the week). The traffic model was fitted on the January 2016 trips
+   (fit_traffic.py); the March 2019 trips are held out. Each trip is priced by `geofare fare-csv`
+   from its metered distance and the duration the traffic model gives it (the model's Python
+   twin in fit_traffic.py, checked against the binary below): duration error, fare error, and
+   whether the real duration and fare fall inside the bands (duration: the speed band;
+   fare: the fare-csv band of the low and high durations).
+2. NYC New Year's night 2013, 01:00-01:45 (rides with coordinates and times, no fares): each
+   ride with both ends inside the graph's box is routed by `geofare fare-csv` from its
+   coordinates, with and without the graph: duration error and duration-band coverage. That
+   night is slower than an ordinary Tuesday at 1 am; the signed error shows by how much.
+3. Korean reference trips from coordinates (no graph): distance, duration, fare and band.
+Prints medians (|error|, signed), p90 |error|, and coverage, overall and by hour.
+"""
+import csv, json, os, statistics, subprocess, sys, tempfile
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fit_traffic as ft
+
+def arg(name, default=None):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
+BIN = arg("--geofare", os.path.join(ROOT, ".build", "release", "geofare"))
+GRAPH = arg("--graph")
+
+def fare_csv(rows, header, extra=()):
+    with tempfile.TemporaryDirectory() as d:
+        src, out = os.path.join(d, "in.csv"), os.path.join(d, "out.csv")
+        with open(src, "w", newline="") as f:
+            w = csv.writer(f); w.writerow(header); w.writerows(rows)
+        subprocess.run([BIN, "fare-csv", src, "-o", out, "--quiet", *extra], check=False)
+        return list(csv.DictReader(open(out)))
+
+def summary(label, errors, inside=None, within=None):
+    a = [abs(e) for e in errors]
+    text = (f"{label}: n={len(errors)}, median |error| {statistics.median(a):.1%}, signed median {statistics.median(errors):+.1%}, "
+            f"p90 |error| {ft.quantile(a, 0.9):.1%}")
+    if within is not None: text += f", within $0.50 {sum(within) / len(within):.1%}"
+    if inside is not None: text += f", band holds {sum(inside) / len(inside):.1%}"
+    print(text)
+
+def by_hour(label, hours, errors, inside):
+    groups = {}
+    for h, e, i in zip(hours, errors, inside): groups.setdefault(h, []).append((e, i))
+    print(f"  {label} by hour (signed median / median |error| / band):")
+    print("   ", " ".join(f"{h:02d}:{statistics.median(e for e, _ in v):+.0%}/{statistics.median(abs(e) for e, _ in v):.0%}/{sum(i for _, i in v) / len(v):.0%}"
+                         for h, v in sorted(groups.items())))
+
+def ordinary_days():
+    data = json.load(open(ft.PROFILES))
+    profile = next(p for p in data["profiles"] if p["id"] == "us-nyc")
+    table = [profile["congestion"][k] for k in ("weekday", "saturday", "sunday")]
+    band = profile["duration_band"]["circuity"]
+    raw = list(csv.DictReader(open(os.path.join(ft.SHARED, "data", "nyc", "nyc_trips_validation.csv"))))
+    trips = ft.load_trips()
+    for part, keep in (("fit, 2016-01", "2016"), ("held out, 2019-03", "2019")):
+        idx = [i for i, t in enumerate(trips) if t["src"].startswith(keep)]
+        pred = [ft.predict(profile, trips[i]["d"], trips[i]["area"], table[trips[i]["day"]][trips[i]["hour"]]) for i in idx]
+        rows = []
+        for i, p in zip(idx, pred):
+            r = raw[i]; when = r["pickup"].replace(" ", "T") + "-05:00"
+            for t in (p, p * band["p10"], p * band["p90"]):
+                rows.append([40.75, -73.99, 40.76, -73.98, when, 1, "us-nyc/yellow", trips[i]["d"], t])
+        out = fare_csv(rows, ["origin_lat", "origin_lon", "dest_lat", "dest_lon", "depart_at", "party_size", "tariff", "distance_m", "duration_s"])
+        derr, dins, ferr, fins, fwithin, hours = [], [], [], [], [], []
+        for k, (i, p) in enumerate(zip(idx, pred)):
+            t = trips[i]; real_fare = round(float(raw[i]["fare_amount"]) * 100)
+            mid, lo, hi = out[3 * k], out[3 * k + 1], out[3 * k + 2]
+            if mid["error"]: continue
+            derr.append(p / t["t"] - 1); dins.append(p * band["p10"] <= t["t"] <= p * band["p90"])
+            fare = int(mid["meter"]); ferr.append(fare / real_fare - 1); fwithin.append(abs(fare - real_fare) <= 50)
+            extras = lambda o: int(o["surcharges"]) + int(o["tolls"])  # the real fare is the meter alone
+            fins.append(int(lo["low"]) - extras(lo) <= real_fare <= int(hi["high"]) - extras(hi)); hours.append(t["hour"])
+        print(f"\n[1] NYC ordinary days, {part}, from the metered distance and the modelled duration")
+        summary("  duration", derr, dins)
+        summary("  fare (meter)", ferr, fins, fwithin)
+        by_hour("duration", hours, derr, dins)
+
+def new_years_night():
+    if not GRAPH:
+        print("\n[2] skipped: give --graph (a graph of ../shared/data/osm/nyc_midtown_south.osm.pbf)"); return
+    info = subprocess.run([BIN, "graph", "info", GRAPH], capture_output=True, text=True).stdout
+    box = [float(x) for x in next(l for l in info.splitlines() if l.strip().startswith("box")).split()[1].split(",")]
+    rides = ft.night_rides((box[0] + 0.001, box[1] + 0.001, box[2] - 0.001, box[3] - 0.001))
+    header = ["origin_lat", "origin_lon", "dest_lat", "dest_lon", "depart_at", "party_size"]
+    rows = [[r[0], r[1], r[2], r[3], r[4], 1] for r in rides]
+    print(f"\n[2] NYC New Year's night 2013, 01:00-01:45, {len(rides)} rides inside the graph's box, from their coordinates (worker: route)")
+    for label, extra in (("no graph", ()), ("midtown graph", ("--graph", GRAPH))):
+        out = fare_csv(rows, header, extra)
+        worker = route_bands(rides, extra)
+        err, ins, mins = [], [], []
+        for r, o, w in zip(rides, out, worker):
+            if o["error"] or w is None: continue
+            d = float(o["duration_s"]); err.append(d / r[5] - 1); ins.append(w[0] <= r[5] <= w[1]); mins.append(int(r[4][14:16]) // 10 * 10)
+        summary(f"  duration, {label}", err, ins)
+
+def route_bands(rides, extra):
+    """Each ride's duration band from the worker's route op (duration_low_s, duration_high_s)."""
+    lines = "".join(json.dumps({"id": i, "op": "route", "from": {"lat": r[0], "lon": r[1]}, "to": {"lat": r[2], "lon": r[3]}, "depart_at": r[4]}) + "\n"
+                    for i, r in enumerate(rides))
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.run([BIN, "worker", "--db", os.path.join(d, "w.db"), *extra], input=lines, capture_output=True, text=True)
+    out = []
+    for line in p.stdout.splitlines():
+        a = json.loads(line)
+        out.append((a["result"]["duration_low_s"], a["result"]["duration_high_s"]) if a.get("ok") else None)
+    return out
+
+KOREA = [
+    ("Seoul City Hall -> Incheon Airport T1, Wed 15:00", 37.5665, 126.9780, 37.4492, 126.4505, "2026-11-25T15:00:00+09:00"),
+    ("Seoul City Hall -> Gangnam station, Wed 14:00", 37.5665, 126.9780, 37.4979, 127.0276, "2026-11-25T14:00:00+09:00"),
+    ("Seoul City Hall -> Gangnam station, Wed 22:30", 37.5665, 126.9780, 37.4979, 127.0276, "2026-11-25T22:30:00+09:00"),
+    ("Seongnam City Hall -> Busan City Hall, Wed 10:00", 37.4200, 127.1267, 35.1796, 129.0756, "2026-11-25T10:00:00+09:00"),
+    ("Seoul City Hall -> Daejeon City Hall, Wed 10:00", 37.5665, 126.9780, 36.3504, 127.3845, "2026-11-25T10:00:00+09:00"),
+    ("Hampyeong county office -> Gwangju City Hall, Wed 14:00", 35.0659, 126.5166, 35.1595, 126.8526, "2026-11-25T14:00:00+09:00"),
+]
+
+def korea():
+    out = fare_csv([[k[1], k[2], k[3], k[4], k[5], 1] for k in KOREA], ["origin_lat", "origin_lon", "dest_lat", "dest_lon", "depart_at", "party_size"])
+    print("\n[3] Korean reference trips, from coordinates, no graph")
+    for k, o in zip(KOREA, out):
+        print(f"  {k[0]}: {float(o['distance_m']) / 1000:.1f} km, {float(o['duration_s']) / 60:.0f} min, {o['total']} KRW (band {o['low']}-{o['high']}), {o['tariff']}")
+
+if __name__ == "__main__":
+    print(f"GeoFare accuracy report ({BIN})")
+    ordinary_days()
+    new_years_night()
+    korea()
