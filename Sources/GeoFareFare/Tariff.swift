@@ -40,6 +40,10 @@ public struct Tariff: Sendable, Hashable {
     /// one of those versions is in force takes this tariff, as ``TariffBasis/sourced``; under
     /// any other version the zone places nothing and the origin is unplaced in its province.
     public internal(set) var placedForVersions: [PlacedForVersions] = []
+    /// Zones each of which is the business zone of the trips that start in it (the file's
+    /// `business_zones`; empty for most): a province's tariff whose 시계외 starts at the boundary of
+    /// the 시·군 the taxi belongs to. An origin in none of them takes ``businessZone``.
+    public internal(set) var businessZonesByOrigin: [String] = []
 
     /// A province whose unplaced origins this tariff prices as the most likely one.
     public struct AssumedFor: Sendable, Hashable {

@@ -23,6 +23,8 @@ public final class TariffCatalog: Sendable {
     private let versionTables: [VersionTable]
     /// Each tariff's business-zone polygon, resolved once (routes need it per request).
     private let businessZones: [GeoPolygon?]
+    /// Per tariff, the zones that are the business zone of an origin inside them (`business_zones`).
+    private let originBusinessZones: [[GeoPolygon]]
     /// Each zone whose origins pick a tariff (a tariff's region or one of its `also_regions`):
     /// its size (its box, square degrees: where regions nest, as a province's city group inside
     /// the province, the smaller one is the more specific) and the tariffs it picks.
@@ -93,8 +95,8 @@ public final class TariffCatalog: Sendable {
                 }
                 index[name] = i
             }
-            for zone in [t.region, t.businessZone].compactMap({ $0 }) + t.alsoRegions where zones.zone(zone) == nil {
-                throw GeoFareError(code: .invalidTariff, message: "zone '\(zone)' is not in any zones/*.geojson file", field: "\(t.origin): region/also_regions/business_zone")
+            for zone in [t.region, t.businessZone].compactMap({ $0 }) + t.alsoRegions + t.businessZonesByOrigin where zones.zone(zone) == nil {
+                throw GeoFareError(code: .invalidTariff, message: "zone '\(zone)' is not in any zones/*.geojson file", field: "\(t.origin): region/also_regions/business_zone(s)")
             }
         }
         self.tariffs = sorted
@@ -102,6 +104,7 @@ public final class TariffCatalog: Sendable {
         self.slowTime = slowTime
         self.index = index
         self.businessZones = sorted.map { t in t.businessZone.flatMap { zones.zone($0)?.polygon } }
+        self.originBusinessZones = sorted.map { t in t.businessZonesByOrigin.compactMap { zones.zone($0)?.polygon } }
         var originZones: [String: (size: Double, tariffs: [Int])] = [:]
         for (i, t) in sorted.enumerated() {
             for id in [t.region].compactMap({ $0 }) + t.alsoRegions {
@@ -186,6 +189,7 @@ public final class TariffCatalog: Sendable {
         slowTime = other.slowTime
         index = other.index
         businessZones = other.businessZones
+        originBusinessZones = other.originBusinessZones
         originZonesByIndex = other.originZonesByIndex
         placedZonesByIndex = other.placedZonesByIndex
         isRegular = other.isRegular
@@ -261,6 +265,14 @@ public final class TariffCatalog: Sendable {
 
     /// The business zone of the tariff at a position in ``tariffs``, if it has one.
     public func businessZone(ofTariffAt i: Int) -> GeoPolygon? { businessZones[i] }
+
+    /// The business zone of a trip from `origin` on the tariff at a position in ``tariffs``: the
+    /// first of its `business_zones` that holds the origin (the 시·군 the taxi belongs to), else
+    /// its `business_zone`.
+    public func businessZone(ofTariffAt i: Int, origin: Coordinate) -> GeoPolygon? {
+        for zone in originBusinessZones[i] where zone.contains(origin) { return zone }
+        return businessZones[i]
+    }
 
     /// The tariff with an id or alias.
     /// - Throws: ``GeoFareError`` `unknown_tariff` listing the known ids.

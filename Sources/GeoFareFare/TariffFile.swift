@@ -46,6 +46,7 @@ struct TariffFile: Decodable {
     let region: String?
     let also_regions: [String]?
     let business_zone: String?
+    let business_zones: [String]?
     struct AssumedFor: Decodable { let zone: String; let label: String; let why: String }
     let assumed_for: [AssumedFor]?
     struct PlacedForVersions: Decodable { let zone: String; let versions: [String]; let sources: [String] }
@@ -165,6 +166,11 @@ struct TariffFile: Decodable {
         var tariff = Tariff(id: id, aliases: aliases ?? [], name: name, currency: currency, timeZone: tz, region: region, alsoRegions: alsoRegions,
                             businessZone: business_zone, assumedFor: assumedFor.map { .init(zone: $0.zone, label: $0.label, why: $0.why) }, defaultCruiseKmh: default_cruise_kmh, versions: out, origin: origin)
         tariff.placedForVersions = try placements(versions: out, fail: fail)
+        if let zones = business_zones {
+            guard business_zone != nil else { throw fail("business_zones", "needs business_zone (the zone of an origin in none of them)") }
+            guard Set(zones).count == zones.count, !zones.isEmpty else { throw fail("business_zones", "must list distinct zone ids") }
+            tariff.businessZonesByOrigin = zones
+        }
         return tariff
     }
 

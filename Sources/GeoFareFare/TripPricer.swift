@@ -132,7 +132,7 @@ public struct TripPricer: Sendable {
         guard case let .stops(origin, via, destination) = request.trip else {
             throw GeoFareError(code: .missingField, message: "a route needs the trip's from/to coordinates", field: "from")
         }
-        let zone = tariff.flatMap { engine.catalog.businessZone(ofTariffAt: $0) }
+        let zone = tariff.flatMap { engine.catalog.businessZone(ofTariffAt: $0, origin: origin) }
         do {
             var r = RouteRequest(origin: origin, via: via, destination: destination, departure: request.departure, businessZone: zone)
             r.metric = request.metric

@@ -43,7 +43,7 @@ struct RouteCommand: ParsableCommand {
             let route = try pricer.route(r, anywhere: true)
             if let svg {
                 let zone = (try? pricer.tariffID(for: r)).flatMap { try? pricer.catalog.tariffIndex($0) }
-                    .flatMap { pricer.catalog.businessZone(ofTariffAt: $0) }
+                    .flatMap { i in route.legs.first.flatMap { pricer.catalog.businessZone(ofTariffAt: i, origin: $0.from) } }
                 try Self.draw(route, zone: zone, to: svg)
             }
             if json {
