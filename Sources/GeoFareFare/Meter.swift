@@ -1,5 +1,6 @@
 import Foundation
 import GeoFareCore
+import GeoFareRoute
 
 /// A taxi meter: one fare-distance counter run over trip segments, as `docs/METER.md` describes.
 ///
@@ -184,6 +185,7 @@ public final class Meter: Sendable {
     public func runScenarios(buffer segments: UnsafeBufferPointer<TripSegment>, bandSecondsPerSecond band: Double? = nil,
                              spread: RouteSpread = .none) -> (estimate: Reading, low: Reading, high: Reading) {
         guard !segments.isEmpty else { return (Reading(), Reading(), Reading()) }
+        let spreads = spread != .none
         // The base fare's rate is the one in force at boarding: the rate of the first period
         // of the first segment's walk below (the same clock reading ``boardingReading(_:)``
         // makes), so the clock is read once for it.
@@ -199,12 +201,19 @@ public final class Meter: Sendable {
             if let band {
                 let d = segment.distanceMeters, t = segment.durationSeconds, slow = segment.slowSeconds ?? 0
                 let w = band * t
-                let dLo = d * spread.distanceLow, tLo = t * spread.durationLow
-                let dHi = d * spread.distanceHigh, tHi = t * spread.durationHigh
-                let lowerLo = SlowTimeModel.lowerBound(distanceMeters: dLo, durationSeconds: tLo, changeoverSpeed: changeoverSpeed, mode: mode)
-                let lowerHi = SlowTimeModel.lowerBound(distanceMeters: dHi, durationSeconds: tHi, changeoverSpeed: changeoverSpeed, mode: mode)
-                let lo = counter(distance: dLo, duration: tLo, slow: min(max(slow - w - (t - tLo), lowerLo), tLo))
-                let hi = counter(distance: dHi, duration: tHi, slow: min(max(slow + w + (tHi - t), lowerHi), tHi))
+                let lo: (f: Double, distance: Double), hi: (f: Double, distance: Double)
+                if spreads {
+                    let dLo = d * spread.distanceLow, tLo = t * spread.durationLow
+                    let dHi = d * spread.distanceHigh, tHi = t * spread.durationHigh
+                    let lowerLo = SlowTimeModel.lowerBound(distanceMeters: dLo, durationSeconds: tLo, changeoverSpeed: changeoverSpeed, mode: mode)
+                    let lowerHi = SlowTimeModel.lowerBound(distanceMeters: dHi, durationSeconds: tHi, changeoverSpeed: changeoverSpeed, mode: mode)
+                    lo = counter(distance: dLo, duration: tLo, slow: min(max(slow - w - (t - tLo), lowerLo), tLo))
+                    hi = counter(distance: dHi, duration: tHi, slow: min(max(slow + w + (tHi - t), lowerHi), tHi))
+                } else {
+                    let lower = SlowTimeModel.lowerBound(distanceMeters: d, durationSeconds: t, changeoverSpeed: changeoverSpeed, mode: mode)
+                    lo = counter(distance: d, duration: t, slow: min(max(slow - w, lower), t))
+                    hi = counter(distance: d, duration: t, slow: min(max(slow + w, lower), t))
+                }
                 step.low = lo.f
                 step.high = hi.f
                 dl += lo.distance
@@ -383,21 +392,4 @@ public final class Meter: Sendable {
         let q = divisor * step
         return (value + q / 2) / q * step
     }
-}
-
-/// A route's own uncertainty as factors on each segment's distance and duration for the fare
-/// band's `low` and `high` readings (``Meter/runScenarios(buffer:bandSecondsPerSecond:spread:)``).
-public struct RouteSpread: Sendable, Hashable {
-    public var distanceLow: Double
-    public var distanceHigh: Double
-    public var durationLow: Double
-    public var durationHigh: Double
-    public init(distanceLow: Double, distanceHigh: Double, durationLow: Double, durationHigh: Double) {
-        self.distanceLow = distanceLow
-        self.distanceHigh = distanceHigh
-        self.durationLow = durationLow
-        self.durationHigh = durationHigh
-    }
-    /// No spread: the segments as they are.
-    public static let none = RouteSpread(distanceLow: 1, distanceHigh: 1, durationLow: 1, durationHigh: 1)
 }

@@ -222,34 +222,12 @@ public struct TripPricer: Sendable {
         }
         fare.trip = .segments(route.segments)
         fare.tariffIndex = tariff.index
-        fare.routeSpread = Self.spread(of: route)
+        fare.routeSpread = route.spread
         if request.split != .equal && request.partySize >= 1 {  // a bad party size is the engine's error to report
             let ends = route.legEndDistances
             fare.dropoffDistances = (0..<request.partySize).map { ends[min($0, ends.count - 1)] }
         }
         return (fare, resolved, route)
-    }
-
-    /// The factors on a route's distance and duration at the two ends of its fare band: the
-    /// route's 80 % distance band (p10, p90) and its speed band (the duration band over the
-    /// distance band), each shrunk by `c = √(h_d² + h_s²) / (h_d + h_s)` (h: the bands' log
-    /// half-widths) so that moving both together spans what the two independent spreads span
-    /// together; the duration moves with the distance and the speed.
-    static func spread(of route: Route) -> RouteSpread {
-        let d = route.distanceMeters, t = route.durationSeconds
-        guard d > 0, t > 0, let tLow = route.durationLowSeconds, let tHigh = route.durationHighSeconds else { return .none }
-        func corner(_ distanceRatio: Double, _ durationRatio: Double) -> (distance: Double, duration: Double) {
-            let hd = abs(log(max(distanceRatio, 1e-9)))
-            let ht = abs(log(max(durationRatio, 1e-9)))
-            let hs = max(0, ht * ht - hd * hd).squareRoot()  // the speed's share of the duration band
-            let c = hd + hs > 0 ? (hd * hd + hs * hs).squareRoot() / (hd + hs) : 1
-            let dk = pow(distanceRatio, c)
-            let sk = pow(durationRatio >= 1 ? exp(hs) : exp(-hs), c)
-            return (dk, dk * sk)
-        }
-        let lo = corner(route.distanceLowMeters / d, tLow / t)
-        let hi = corner(route.distanceHighMeters / d, tHigh / t)
-        return RouteSpread(distanceLow: lo.distance, distanceHigh: hi.distance, durationLow: lo.duration, durationHigh: hi.duration)
     }
 
     /// The meter a request is priced on and, when it was assumed, why and the other

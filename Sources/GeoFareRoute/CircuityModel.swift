@@ -69,6 +69,12 @@ public struct CircuityModel: Sendable, Hashable {
 
     /// The band (p10, p50, p90 of driven ÷ estimate) for a straight-line distance.
     @inlinable
+    /// The position in ``bands`` of the band holding a straight distance.
+    public func bandIndex(straightMeters: Double) -> Int {
+        for (i, b) in bands.enumerated() where straightMeters <= b.maxMeters { return i }
+        return bands.count - 1
+    }
+
     public func band(straightMeters: Double) -> (p10: Double, p50: Double, p90: Double) {
         for b in bands where straightMeters <= b.maxMeters { return (b.p10, b.p50, b.p90) }
         let last = bands[bands.count - 1]

@@ -86,7 +86,7 @@ public final class GraphRouteEstimator: RouteEstimator {
                 throw error
             }
             let first = segments.count
-            let area = profile.area(of: a, zones: fallback.regions)
+            let area = profile.area(of: a)
             for piece in graph.details(of: path) {
                 let outside = request.businessZone.map { !$0.contains(piece.midpoint) } ?? false
                 drive(piece, area: area, outside: outside, profile: profile,
@@ -113,6 +113,7 @@ public final class GraphRouteEstimator: RouteEstimator {
                           distanceHighMeters: distance * profile.graphDistanceBand.p90, legs: legs, segments: segments, estimator: name, profile: profile.id)
         route.durationLowSeconds = duration * Route.combinedRatio(profile.graphDistanceBand.p10, profile.durationBandGraph.p10)
         route.durationHighSeconds = duration * Route.combinedRatio(profile.graphDistanceBand.p90, profile.durationBandGraph.p90)
+        route.spread = Route.spread(distance: profile.graphDistanceBand, speed: profile.durationBandGraph)
         if request.includeGeometry { route.geometry = geometry }
         return route
     }
@@ -214,7 +215,7 @@ public final class GraphRouteEstimator: RouteEstimator {
         let cols = request.targets.count
         for (i, s) in request.sources.enumerated() {
             let profile = try fallback.profile(for: RouteRequest(origin: s, destination: s, departure: request.departure, profile: request.profile))
-            let area = profile.area(of: s, zones: fallback.regions)
+            let area = profile.area(of: s)
             profiles.append(profile.id)
             var d: [Double?] = [], t: [Double?] = []
             d.reserveCapacity(cols); t.reserveCapacity(cols)

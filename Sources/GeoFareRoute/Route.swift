@@ -95,6 +95,9 @@ public struct Route: Sendable, Hashable {
     public var durationHighSeconds: Double? = nil
     public var legs: [Leg]
     public var segments: [TripSegment]
+    /// The corners of the fare band this route's uncertainty spans (``RouteSpread``); set by the
+    /// estimators (``computedSpread()`` from the bands where no table has it).
+    public var spread: RouteSpread = .none
     /// The estimator and speed profile used.
     public var estimator: String
     public var profile: String
@@ -131,3 +134,54 @@ public protocol RouteEstimator: Sendable {
     /// - Throws: ``GeoFareError`` as ``MatrixRequest/check()`` and ``estimate(_:)``.
     func matrix(_ request: MatrixRequest) throws(GeoFareError) -> RouteMatrix
 }
+
+/// A route's own uncertainty as factors on each segment's distance and duration, for the fare
+/// band's `low` and `high` readings (the meter's `runScenarios(buffer:bandSecondsPerSecond:spread:)`).
+public struct RouteSpread: Sendable, Hashable {
+    public var distanceLow: Double
+    public var distanceHigh: Double
+    public var durationLow: Double
+    public var durationHigh: Double
+    public init(distanceLow: Double, distanceHigh: Double, durationLow: Double, durationHigh: Double) {
+        self.distanceLow = distanceLow
+        self.distanceHigh = distanceHigh
+        self.durationLow = durationLow
+        self.durationHigh = durationHigh
+    }
+    /// No spread: the segments as they are.
+    public static let none = RouteSpread(distanceLow: 1, distanceHigh: 1, durationLow: 1, durationHigh: 1)
+}
+
+extension Route {
+    /// The fare band's corners for a route whose distance band is `distance` (p10, p90 as
+    /// ratios to the estimate) and whose speed band is `speed` (real ÷ estimated duration given
+    /// the distance): each end moves distance and speed together, both shrunk by
+    /// `c = √(h_d² + h_s²) / (h_d + h_s)` (h: the two bands' log half-widths at that end) so that
+    /// the corner spans what the two independent spreads span together; the duration moves with
+    /// the distance and the speed.
+    public static func spread(distance: (p10: Double, p90: Double), speed: (p10: Double, p90: Double)) -> RouteSpread {
+        func corner(_ d: Double, _ s: Double) -> (distance: Double, duration: Double) {
+            let hd = abs(log(d)), hs = abs(log(s))
+            let c = hd + hs > 0 ? (hd * hd + hs * hs).squareRoot() / (hd + hs) : 1
+            let dk = pow(d, c)
+            return (dk, dk * pow(s, c))
+        }
+        let lo = corner(distance.p10, speed.p10), hi = corner(distance.p90, speed.p90)
+        return RouteSpread(distanceLow: lo.distance, distanceHigh: hi.distance, durationLow: lo.duration, durationHigh: hi.duration)
+    }
+
+    /// ``spread(distance:speed:)`` from this route's own bands: its distance band, and its speed
+    /// band as what of its duration band the distance band does not explain.
+    public func computedSpread() -> RouteSpread {
+        let d = distanceMeters, t = durationSeconds
+        guard d > 0, t > 0, let tLow = durationLowSeconds, let tHigh = durationHighSeconds else { return .none }
+        func speed(_ dr: Double, _ tr: Double) -> Double {
+            let hd = log(max(dr, 1e-9)), ht = log(max(tr, 1e-9))
+            let hs = max(0, ht * ht - hd * hd).squareRoot()
+            return tr >= 1 ? exp(hs) : exp(-hs)
+        }
+        let dLow = distanceLowMeters / d, dHigh = distanceHighMeters / d
+        return Route.spread(distance: (dLow, dHigh), speed: (speed(dLow, tLow / t), speed(dHigh, tHigh / t)))
+    }
+}
+

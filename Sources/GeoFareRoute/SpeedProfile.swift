@@ -1,6 +1,7 @@
 import Foundation
 import GeoFareCore
 import GeoFareData
+import Synchronization
 
 /// The kind of road a stretch of a route without a graph runs on, for traffic: expressways
 /// (motorways, urban expressways), arterials, local streets.
@@ -32,7 +33,10 @@ public enum TrafficArea: Int, Sendable, Hashable, CaseIterable {
 /// c being the congestion index. On a graph, every road takes its free-flow time (the graph's,
 /// by class and `maxspeed`) × `graph_factor` × the arterial factor of its area and hour, never
 /// less than its free-flow time.
-public struct SpeedProfile: Sendable, Hashable {
+///
+/// A final class: a route passes one reference through its legs and segments instead of
+/// retaining a dozen arrays at each call.
+public final class SpeedProfile: Sendable, Hashable {
     public let id: String
     /// Tariff-region zone ids this profile serves.
     public let regions: [String]
@@ -42,20 +46,26 @@ public struct SpeedProfile: Sendable, Hashable {
     public let cruiseKmh: Double
     /// Door-to-door free-flow speeds without a graph, km/h, by ``RoadKind``.
     public let freeKmh: [Double]
-    /// The congestion index c (1 = free flow), `[day type][local hour]`, day types weekday
-    /// (Mon–Fri), Saturday, Sunday.
-    public let congestion: [[Double]]
-    /// Free-flow time factor by ``TrafficArea`` and ``RoadKind``: `[area][kind]`.
-    public let areaTime: [[Double]]
-    /// How much of the congestion index a road kind feels in an area, `[area][kind]`: its
+    /// The congestion index c (1 = free flow), `[day type × 24 + local hour]`, day types
+    /// weekday (Mon–Fri), Saturday, Sunday.
+    public let congestion: [Double]
+    /// Free-flow time factor by ``TrafficArea`` and ``RoadKind``: `[area × 3 + kind]`.
+    public let areaTime: [Double]
+    /// How much of the congestion index a road kind feels in an area, `[area × 3 + kind]`: its
     /// time is × `1 + sensitivity·(c − 1)`.
-    public let areaSensitivity: [[Double]]
+    public let areaSensitivity: [Double]
     /// The areas' rules, first match wins: boxes (`[west, south, east, north]`) or zone ids.
     public let areaRules: [AreaRule]
     /// The area of a point no rule holds.
     public let defaultArea: TrafficArea
     /// Road mix by driven distance (no graph): knots of (km, expressway share, arterial share).
     public let roadMix: [(km: Double, expressway: Double, arterial: Double)]
+    /// ln of each road-mix knot's km.
+    let mixLogKm: [Double]
+    /// Seconds per metre without a graph, `[((day × 24 + hour) × 4 + area) × 3 + kind]`:
+    /// 1 / (free_kmh[kind] / 3.6 / timeFactor), computed once.
+    /// Held outside Swift arrays so that the hot path reads it without retaining anything.
+    nonisolated(unsafe) private let secondsPerMeterTable: UnsafeMutableBufferPointer<Double>  // written once, in init
     /// Expressway kilometres at each end of a trip driven in the end's area (beyond them, the
     /// open road: ``TrafficArea/rural``).
     public let urbanExpresswayKm: Double
@@ -74,7 +84,48 @@ public struct SpeedProfile: Sendable, Hashable {
         public let zones: [String]
     }
 
-    public static func == (a: SpeedProfile, b: SpeedProfile) -> Bool { a.id == b.id && a.regions == b.regions }
+    /// The area rules with their zones' polygons, for ``area(of:)``: set by ``bound(to:)``.
+    let boundRules: [(area: TrafficArea, boxes: [(w: Double, s: Double, e: Double, n: Double)], polygons: [GeoPolygon])]
+
+    init(id: String, regions: [String], clock: LocalClock, cruiseKmh: Double, freeKmh: [Double], congestion: [Double], areaTime: [Double],
+         areaSensitivity: [Double], areaRules: [AreaRule], defaultArea: TrafficArea, roadMix: [(km: Double, expressway: Double, arterial: Double)],
+         urbanExpresswayKm: Double, graphFactor: Double, durationBandCircuity: (p10: Double, p90: Double), durationBandGraph: (p10: Double, p90: Double),
+         graphDistanceBand: (p10: Double, p90: Double), zones: ZoneSet = ZoneSet()) {
+        self.id = id; self.regions = regions; self.clock = clock; self.cruiseKmh = cruiseKmh; self.freeKmh = freeKmh
+        self.congestion = congestion; self.areaTime = areaTime; self.areaSensitivity = areaSensitivity; self.areaRules = areaRules
+        self.defaultArea = defaultArea; self.roadMix = roadMix; mixLogKm = roadMix.map { log($0.km) };
+        var table: [Double] = []
+        table.reserveCapacity(3 * 24 * 4 * 3)
+        for day in 0..<3 {
+            for hour in 0..<24 {
+                for a in 0..<4 {
+                    for k in 0..<3 {
+                        let i = a * 3 + k
+                        table.append(areaTime[i] * (1 + areaSensitivity[i] * (congestion[day * 24 + hour] - 1)) * 3.6 / freeKmh[k])
+                    }
+                }
+            }
+        }
+        secondsPerMeterTable = .allocate(capacity: table.count)
+        _ = secondsPerMeterTable.initialize(from: table)
+        self.urbanExpresswayKm = urbanExpresswayKm; self.graphFactor = graphFactor
+        self.durationBandCircuity = durationBandCircuity; self.durationBandGraph = durationBandGraph; self.graphDistanceBand = graphDistanceBand
+        boundRules = areaRules.map { r in
+            (r.area, r.boxes.map { (w: $0[0], s: $0[1], e: $0[2], n: $0[3]) }, r.zones.compactMap { zones.zone($0)?.polygon })
+        }
+    }
+
+    /// This profile with its area rules' zones looked up in `zones` (a zone not there matches nothing).
+    public func bound(to zones: ZoneSet) -> SpeedProfile {
+        SpeedProfile(id: id, regions: regions, clock: clock, cruiseKmh: cruiseKmh, freeKmh: freeKmh, congestion: congestion, areaTime: areaTime,
+                     areaSensitivity: areaSensitivity, areaRules: areaRules, defaultArea: defaultArea, roadMix: roadMix,
+                     urbanExpresswayKm: urbanExpresswayKm, graphFactor: graphFactor, durationBandCircuity: durationBandCircuity,
+                     durationBandGraph: durationBandGraph, graphDistanceBand: graphDistanceBand, zones: zones)
+    }
+
+    deinit { secondsPerMeterTable.deallocate() }
+
+    public static func == (a: SpeedProfile, b: SpeedProfile) -> Bool { a === b || (a.id == b.id && a.regions == b.regions) }
     public func hash(into h: inout Hasher) { h.combine(id) }
 
     /// 0 weekday, 1 Saturday, 2 Sunday, for local seconds since 1970 (a Thursday).
@@ -89,8 +140,14 @@ public struct SpeedProfile: Sendable, Hashable {
     /// of the city area).
     @inline(__always)
     public func timeFactor(_ kind: RoadKind, area: TrafficArea, day: Int, hour: Int) -> Double {
-        let a = area.rawValue, k = kind.rawValue
-        return areaTime[a][k] * (1 + areaSensitivity[a][k] * (congestion[day][hour] - 1))
+        let i = area.rawValue * 3 + kind.rawValue
+        return areaTime[i] * (1 + areaSensitivity[i] * (congestion[day * 24 + hour] - 1))
+    }
+
+    /// Seconds per metre of a road kind in an area at a day type and local hour, without a graph.
+    @inline(__always)
+    public func secondsPerMeter(_ kind: RoadKind, area: TrafficArea, day: Int, hour: Int) -> Double {
+        secondsPerMeterTable[((day * 24 + hour) * 4 + area.rawValue) * 3 + kind.rawValue]
     }
 
     /// The time factor on a road graph's free-flow times in an area at a day type and hour (≥ 1).
@@ -99,15 +156,36 @@ public struct SpeedProfile: Sendable, Hashable {
         max(1, graphFactor * timeFactor(.arterial, area: area, day: day, hour: hour))
     }
 
-    /// The area of a point by the profile's rules (`zones` looked up in `regions`).
-    public func area(of c: Coordinate, zones: ZoneSet) -> TrafficArea {
-        for rule in areaRules {
-            for b in rule.boxes where c.longitude >= b[0] && c.latitude >= b[1] && c.longitude <= b[2] && c.latitude <= b[3] {
-                return rule.area
+    /// The areas found so far, by grid cell of ``areaCellDegrees``.
+    private let areaCache = Mutex<[Int64: TrafficArea]>([:])
+    /// The grid an area is resolved on: the area of a point is the area of its cell's centre
+    /// (about 1 km; the areas' own edges are coarser), computed once per cell and remembered,
+    /// so a trip's two area look-ups cost a dictionary look-up, not a point-in-polygon search
+    /// of a region's coastline. The same point always gets the same area.
+    public static let areaCellDegrees = 0.01
+
+    /// The area of a point by the profile's rules (their zones as ``bound(to:)`` found them),
+    /// resolved at the centre of its ``areaCellDegrees`` cell.
+    public func area(of c: Coordinate) -> TrafficArea {
+        guard c.latitude.isFinite, c.longitude.isFinite else { return defaultArea }
+        let row = (c.latitude / Self.areaCellDegrees).rounded(.down), column = (c.longitude / Self.areaCellDegrees).rounded(.down)
+        let key = Int64(row) << 32 | (Int64(column) & 0xFFFF_FFFF)
+        if let known = areaCache.withLock({ $0[key] }) { return known }
+        let centre = Coordinate(uncheckedLatitude: (row + 0.5) * Self.areaCellDegrees, longitude: (column + 0.5) * Self.areaCellDegrees)
+        let area = ruleArea(of: centre)
+        areaCache.withLock { $0[key] = area }
+        return area
+    }
+
+    /// The area of a point by the rules themselves (no grid).
+    func ruleArea(of c: Coordinate) -> TrafficArea {
+        // By index: `for x in array` would copy (retain) every rule and polygon it looks at.
+        for r in boundRules.indices {
+            for j in boundRules[r].boxes.indices {
+                let b = boundRules[r].boxes[j]
+                if c.longitude >= b.w && c.latitude >= b.s && c.longitude <= b.e && c.latitude <= b.n { return boundRules[r].area }
             }
-            for id in rule.zones {
-                if let z = zones.zone(id), z.polygon.contains(c) { return rule.area }
-            }
+            for j in boundRules[r].polygons.indices where boundRules[r].polygons[j].contains(c) { return boundRules[r].area }
         }
         return defaultArea
     }
@@ -122,7 +200,7 @@ public struct SpeedProfile: Sendable, Hashable {
         var i = 0
         while roadMix[i + 1].km < km { i += 1 }
         let a = roadMix[i], b = roadMix[i + 1]
-        let t = log(km / a.km) / log(b.km / a.km)
+        let t = (log(km) - mixLogKm[i]) / (mixLogKm[i + 1] - mixLogKm[i])
         return (a.expressway + t * (b.expressway - a.expressway), a.arterial + t * (b.arterial - a.arterial))
     }
 
@@ -178,11 +256,11 @@ public struct SpeedProfile: Sendable, Hashable {
                         throw fail("congestion.\(name)", "24 factors within 0.2...10, one per local hour")
                     }
                 }
-                var areaTime: [[Double]] = [], areaSensitivity: [[Double]] = []
+                var areaTime: [Double] = [], areaSensitivity: [Double] = []
                 for a in TrafficArea.allCases {
                     guard let k = p.area_factors[a.name] else { throw fail("area_factors", "no factors for the area '\(a.name)'") }
-                    areaTime.append(try kinds(k.time, "area_factors.\(a.name).time", 0.1...10))
-                    areaSensitivity.append(try kinds(k.sensitivity, "area_factors.\(a.name).sensitivity", 0...5))
+                    areaTime += try kinds(k.time, "area_factors.\(a.name).time", 0.1...10)
+                    areaSensitivity += try kinds(k.sensitivity, "area_factors.\(a.name).sensitivity", 0...5)
                 }
                 var rules: [AreaRule] = []
                 for (j, r) in p.areas.enumerated() {
@@ -203,7 +281,7 @@ public struct SpeedProfile: Sendable, Hashable {
                 guard p.graph_factor.isFinite, (0.2...10).contains(p.graph_factor) else { throw fail("graph_factor", "must be within 0.2...10") }
                 out.append(SpeedProfile(
                     id: p.id, regions: p.regions, clock: LocalClock(timeZone: tz), cruiseKmh: p.cruise_kmh, freeKmh: free,
-                    congestion: table, areaTime: areaTime, areaSensitivity: areaSensitivity, areaRules: rules,
+                    congestion: table.flatMap { $0 }, areaTime: areaTime, areaSensitivity: areaSensitivity, areaRules: rules,
                     defaultArea: defaultArea, roadMix: mix, urbanExpresswayKm: p.urban_expressway_km,
                     graphFactor: p.graph_factor,
                     durationBandCircuity: try band(p.duration_band.circuity, "duration_band.circuity"),

@@ -23,7 +23,8 @@ struct FareBandTests {
         #expect(given.durationLowSeconds == nil)
         #expect(q.low < given.low && given.high < q.high, "\(q.low)-\(q.high) vs \(given.low)-\(given.high)")
         // Longer in distance and time at the high corner, shorter at the low one.
-        let spread = TripPricer.spread(of: r)
+        let spread = r.spread
+        #expect(spread == r.computedSpread() || abs(spread.durationHigh - r.computedSpread().durationHigh) < 1e-9)
         #expect(spread.distanceLow < 1 && spread.durationLow < spread.distanceLow && spread.distanceHigh > 1 && spread.durationHigh > spread.distanceHigh)
     }
 
