@@ -401,6 +401,23 @@ def to_feature(fid, name, name_ko, geom, extra=None):
 
 
 # ---------------------------------------------------------------- build
+
+def disjoint_features(rows, link, sgg, by_id, tol):
+    """Each row (id, name, name_ko, province, sigungu codes) as a feature: the union of its
+    sigungu made like a group (closing, cleaning, simplification, grid), clipped to its
+    province's output polygon and made disjoint from the rows before it (earlier rows keep any
+    overlap). `link` names the property that holds the province ("parent" or "province")."""
+    out, taken = [], Polygon()
+    for fid, name, name_ko, province, codes in rows:
+        g = simplify(clean(closing(shapely.union_all([sgg[c][0] for c in codes]))), tol)
+        g = as_multi(polys(shapely.intersection(snap(g), by_id[province], grid_size=PRECISION)))
+        g = shapely.difference(g, taken, grid_size=PRECISION)
+        g = clean(as_multi(polys(g)), min_hole=0)
+        taken = shapely.union(taken, g, grid_size=PRECISION)
+        members = sorted({sgg[c][1]["sigungu"] for c in codes})
+        out.append((fid, name, name_ko, g, {link: province, "sigungu": members}))
+    return out
+
 def build(tol):
     sido = _read_level("sido")
     sgg = _read_level("sigungu")
@@ -462,15 +479,7 @@ def build(tol):
     # 6. tariff groups of a province: union of their sigungu, simplified, inside the province as
     #    output above; groups listed earlier keep any overlap, so groups never overlap.
     by_id = {r[0]: r[3] for r in regions}
-    groups, taken = [], Polygon()
-    for gid, name, name_ko, parent, codes in GROUPS:
-        g = simplify(clean(closing(shapely.union_all([sgg[c][0] for c in codes]))), tol)
-        g = as_multi(polys(shapely.intersection(snap(g), by_id[parent], grid_size=PRECISION)))
-        g = shapely.difference(g, taken, grid_size=PRECISION)
-        g = clean(as_multi(polys(g)), min_hole=0)
-        taken = shapely.union(taken, g, grid_size=PRECISION)
-        members = sorted({sgg[c][1]["sigungu"] for c in codes})
-        groups.append((gid, name, name_ko, g, {"parent": parent, "sigungu": members}))
+    groups = disjoint_features(GROUPS, "parent", sgg, by_id, tol)
 
     # 7. areas a rule names (AREAS): clipped to their province only, so they may overlap groups.
     areas = []
@@ -482,15 +491,7 @@ def build(tol):
         areas.append((aid, name, name_ko, g, {"province": province, "sigungu": members}))
 
     # 8. every 시·군 of three provinces (SIGUNGU): made like a group, disjoint within the file only.
-    sigungu, taken = [], Polygon()
-    for sid, name, name_ko, province, codes in SIGUNGU:
-        g = simplify(clean(closing(shapely.union_all([sgg[c][0] for c in codes]))), tol)
-        g = as_multi(polys(shapely.intersection(snap(g), by_id[province], grid_size=PRECISION)))
-        g = shapely.difference(g, taken, grid_size=PRECISION)
-        g = clean(as_multi(polys(g)), min_hole=0)
-        taken = shapely.union(taken, g, grid_size=PRECISION)
-        members = sorted({sgg[c][1]["sigungu"] for c in codes})
-        sigungu.append((sid, name, name_ko, g, {SIGUNGU_LINK: province, "sigungu": members}))
+    sigungu = disjoint_features(SIGUNGU, SIGUNGU_LINK, sgg, by_id, tol)
 
     names = {
         "gwangmyeong": sgg[GWANGMYEONG][1]["sido"] + " " + sgg[GWANGMYEONG][1]["sigungu"],
