@@ -208,8 +208,8 @@ public final class CircuityRouteEstimator: RouteEstimator {
     }
 
     /// Drives the part `from..<to` (metres from the leg's start) of a leg's plan from `clock`:
-    /// each stretch at its road kind's speed in its area at each local hour
-    /// (``SpeedProfile/timeFactor(_:area:day:hour:)``), one segment per local hour (the
+    /// each stretch at its road kind's pace in its area at each local hour
+    /// (``SpeedProfile/secondsPerMeter(_:area:day:hour:)``), one segment per local hour (the
     /// stretches of an hour merged, as a graph route's roads are): the slow-time model then
     /// reads the hour's average speed (Seoul City Hall to Incheon Airport on a Wednesday at 15:00
     /// prices at 61,700 KRW so, 62,100 with a segment per stretch: 0.6 % apart).
@@ -220,74 +220,48 @@ public final class CircuityRouteEstimator: RouteEstimator {
         var at = from
         var k = 0
         while k < plan.count - 1 && plan[k].end <= at { k += 1 }
-        let firstStretch = k
-        // The common case: the whole part within the current local hour, one segment.
-        do {
+        repeat {
+            // One local hour (or up to a daylight-saving change): the stretches it reaches.
             let (local, next) = localClock.localSecondsAndNextTransition(clock)
             let second = LocalClock.secondOfDay(local)
             let hour = min(23, Int(second / 3600))
             let day = SpeedProfile.dayType(localSeconds: local)
-            var duration = 0.0, start = from
-            for j in firstStretch..<plan.count {
-                let stop = j == plan.count - 1 ? to : min(to, plan[j].end)
-                if stop > start { duration += (stop - start) / speed(plan, j, profile, day, hour) }
-                start = stop
-                if stop >= to { break }
-            }
-            if duration <= min(3600 - (second - Double(hour) * 3600), next - clock) {
-                let distance = max(0, to - from)
-                segments.append(TripSegment(distanceMeters: distance, durationSeconds: duration, slowSeconds: min(max(0, duration - distance / cruise), duration),
-                                            start: Date(timeIntervalSince1970: clock), outsideZone: outside))
-                clock += duration
-                return
-            }
-        }
-        var lastHour = -1, lastDay = -1
-        while to - at > 1e-9 {
-            let stretch = plan[k]
-            let stop = k == plan.count - 1 ? to : min(to, stretch.end)
-            var left = stop - at
-            while left > 1e-9 {
-                let (local, next) = localClock.localSecondsAndNextTransition(clock)
-                let second = LocalClock.secondOfDay(local)
-                let hour = min(23, Int(second / 3600))
-                let day = SpeedProfile.dayType(localSeconds: local)
-                let speed = speed(plan, k, profile, day, hour)
-                let untilHour = min(3600 - (second - Double(hour) * 3600), next - clock)
-                var distance = left, duration = left / speed
-                if duration > untilHour && untilHour > 0 {
-                    duration = untilHour
-                    distance = speed * untilHour
-                }
-                let slow = min(max(0, duration - distance / cruise), duration)
-                if k > firstStretch, let last = segments.last, last.outsideZone == outside, lastHour == hour, lastDay == day {
-                    // The same hour and zone side: one segment, as a graph route's pieces are merged.
-                    segments[segments.count - 1].distanceMeters += distance
-                    segments[segments.count - 1].durationSeconds += duration
-                    segments[segments.count - 1].slowSeconds = (last.slowSeconds ?? 0) + slow
+            var window = min(3600 - (second - Double(hour) * 3600), next - clock)
+            if !(window > 0) { window = .infinity }
+            var distance = 0.0, duration = 0.0
+            while to - at > 1e-9 {
+                let stop = k == plan.count - 1 ? to : min(to, plan[k].end)
+                let pace = secondsPerMeter(plan, k, profile, day, hour)
+                let need = (stop - at) * pace
+                if need <= window - duration {
+                    distance += stop - at
+                    duration += need
+                    at = stop
+                    if k < plan.count - 1 { k += 1 } else { break }
                 } else {
-                    segments.append(TripSegment(distanceMeters: distance, durationSeconds: duration, slowSeconds: slow,
-                                                start: Date(timeIntervalSince1970: clock), outsideZone: outside))
+                    let part = (window - duration) / pace
+                    distance += part
+                    at += part
+                    duration = window
+                    break
                 }
-                (lastHour, lastDay) = (hour, day)
-                left -= distance
-                clock += duration
             }
-            at = stop
-            k += 1
-            if k >= plan.count { break }
-        }
+            segments.append(TripSegment(distanceMeters: distance, durationSeconds: duration,
+                                        slowSeconds: min(max(0, duration - distance / cruise), duration),
+                                        start: Date(timeIntervalSince1970: clock), outsideZone: outside))
+            clock += duration
+        } while to - at > 1e-9
     }
 
-    /// The speed of stretch `k` of a plan at a day type and local hour, m/s: its road kind's in
-    /// its area, or for surface roads the harmonic mix of arterial and local roads in the road
-    /// mix's proportion.
+    /// The pace of stretch `k` of a plan at a day type and local hour, seconds per metre: its
+    /// road kind's in its area, or for surface roads arterial and local roads in the road mix's
+    /// proportion (the harmonic mix of their speeds).
     @inline(__always)
-    func speed(_ plan: Plan, _ k: Int, _ profile: SpeedProfile, _ day: Int, _ hour: Int) -> Double {
+    func secondsPerMeter(_ plan: Plan, _ k: Int, _ profile: SpeedProfile, _ day: Int, _ hour: Int) -> Double {
         let stretch = plan[k]
-        if stretch.kind == .expressway { return 1 / profile.secondsPerMeter(.expressway, area: stretch.area, day: day, hour: hour) }
+        if stretch.kind == .expressway { return profile.secondsPerMeter(.expressway, area: stretch.area, day: day, hour: hour) }
         let s = plan.surfaceArterialShare
-        return 1 / (s * profile.secondsPerMeter(.arterial, area: stretch.area, day: day, hour: hour)
-                    + (1 - s) * profile.secondsPerMeter(.local, area: stretch.area, day: day, hour: hour))
+        return s * profile.secondsPerMeter(.arterial, area: stretch.area, day: day, hour: hour)
+            + (1 - s) * profile.secondsPerMeter(.local, area: stretch.area, day: day, hour: hour)
     }
 }
