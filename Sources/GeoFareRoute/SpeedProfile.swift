@@ -156,8 +156,10 @@ public final class SpeedProfile: Sendable, Hashable {
         max(1, graphFactor * timeFactor(.arterial, area: area, day: day, hour: hour))
     }
 
-    /// The areas found so far, by grid cell of ``areaCellDegrees``.
-    private let areaCache = Mutex<[Int64: TrafficArea]>([:])
+    /// The areas found so far, by grid cell of ``areaCellDegrees``: a direct-mapped table of
+    /// 2¹⁶ atomic words (valid bit, cell key, area), read without a lock; two threads that
+    /// resolve one cell store the same word, and a cell pushed out is resolved again.
+    private let areaCache = AreaCache()
     /// The grid an area is resolved on: the area of a point is the area of its cell's centre
     /// (about 1 km; the areas' own edges are coarser), computed once per cell and remembered,
     /// so a trip's two area look-ups cost a dictionary look-up, not a point-in-polygon search
@@ -169,11 +171,15 @@ public final class SpeedProfile: Sendable, Hashable {
     public func area(of c: Coordinate) -> TrafficArea {
         guard c.latitude.isFinite, c.longitude.isFinite else { return defaultArea }
         let row = (c.latitude / Self.areaCellDegrees).rounded(.down), column = (c.longitude / Self.areaCellDegrees).rounded(.down)
-        let key = Int64(row) << 32 | (Int64(column) & 0xFFFF_FFFF)
-        if let known = areaCache.withLock({ $0[key] }) { return known }
+        // Rows within ±9,000 and columns within ±18,000 (a latitude is finite here; a longitude
+        // beyond ±180° is folded into 24 bits, which changes nothing but the key).
+        let rowBits = UInt64(truncatingIfNeeded: Int64(row) + (1 << 23)) & 0xFF_FFFF
+        let columnBits = UInt64(truncatingIfNeeded: Int64(column) + (1 << 23)) & 0xFF_FFFF
+        let key = (rowBits << 24) | columnBits
+        if let known = areaCache.area(key) { return known }
         let centre = Coordinate(uncheckedLatitude: (row + 0.5) * Self.areaCellDegrees, longitude: (column + 0.5) * Self.areaCellDegrees)
         let area = ruleArea(of: centre)
-        areaCache.withLock { $0[key] = area }
+        areaCache.store(area, key)
         return area
     }
 
@@ -299,3 +305,36 @@ public final class SpeedProfile: Sendable, Hashable {
         }
     }
 }
+
+/// A direct-mapped cache of cell areas: 2¹⁶ atomic words `1 << 63 | key << 8 | area`.
+final class AreaCache: Sendable {
+    private static let slotCount = 1 << 16
+    nonisolated(unsafe) private let slots: UnsafeMutablePointer<Atomic<UInt64>>  // each word atomic; the buffer fixed
+
+    init() {
+        slots = .allocate(capacity: Self.slotCount)
+        for i in 0..<Self.slotCount { (slots + i).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        slots.deinitialize(count: Self.slotCount)
+        slots.deallocate()
+    }
+
+    @inline(__always)
+    private static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 48) }
+
+    /// The area stored for a 48-bit cell key, if its slot holds that key.
+    @inline(__always)
+    func area(_ key: UInt64) -> TrafficArea? {
+        let word = (slots + Self.slot(key)).pointee.load(ordering: .relaxed)
+        guard word >> 63 == 1, (word >> 8) & 0xFFFF_FFFF_FFFF == key else { return nil }
+        return TrafficArea(rawValue: Int(word & 0xFF))
+    }
+
+    @inline(__always)
+    func store(_ area: TrafficArea, _ key: UInt64) {
+        (slots + Self.slot(key)).pointee.store(1 << 63 | key << 8 | UInt64(area.rawValue), ordering: .relaxed)
+    }
+}
+
