@@ -162,8 +162,8 @@ public final class SpeedProfile: Sendable, Hashable {
     private let areaCache = AreaCache()
     /// The grid an area is resolved on: the area of a point is the area of its cell's centre
     /// (about 1 km; the areas' own edges are coarser), computed once per cell and remembered,
-    /// so a trip's two area look-ups cost a dictionary look-up, not a point-in-polygon search
-    /// of a region's coastline. The same point always gets the same area.
+    /// so a trip's two area look-ups cost an atomic read, not a point-in-polygon search of a
+    /// region's coastline. The same point always gets the same area.
     public static let areaCellDegrees = 0.01
 
     /// The area of a point by the profile's rules (their zones as ``bound(to:)`` found them),
