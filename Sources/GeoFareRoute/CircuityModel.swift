@@ -67,17 +67,17 @@ public struct CircuityModel: Sendable, Hashable {
         return knots[knots.count - 1].factor
     }
 
-    /// The band (p10, p50, p90 of driven ÷ estimate) for a straight-line distance.
-    @inlinable
     /// The position in ``bands`` of the band holding a straight distance.
+    @inlinable
     public func bandIndex(straightMeters: Double) -> Int {
         for (i, b) in bands.enumerated() where straightMeters <= b.maxMeters { return i }
         return bands.count - 1
     }
 
+    /// The band (p10, p50, p90 of driven ÷ estimate) for a straight-line distance.
+    @inlinable
     public func band(straightMeters: Double) -> (p10: Double, p50: Double, p90: Double) {
-        for b in bands where straightMeters <= b.maxMeters { return (b.p10, b.p50, b.p90) }
-        let last = bands[bands.count - 1]
-        return (last.p10, last.p50, last.p90)
+        let b = bands[bandIndex(straightMeters: straightMeters)]
+        return (b.p10, b.p50, b.p90)
     }
 }

@@ -80,9 +80,6 @@ public final class CircuityRouteEstimator: RouteEstimator {
             } else {
                 drive(plan, from: 0, to: driven, outside: false, profile: profile, clock: &clock, into: &segments)
             }
-            if segments.count == firstSegment {  // a leg of no length still has its (empty) segment
-                segments.append(TripSegment(distanceMeters: 0, durationSeconds: 0, slowSeconds: 0, start: Date(timeIntervalSince1970: clock), outsideZone: false))
-            }
             var legDistance = 0.0, legDuration = 0.0
             for k in firstSegment..<segments.count {
                 legDistance += segments[k].distanceMeters

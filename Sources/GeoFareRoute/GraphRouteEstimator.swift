@@ -111,9 +111,9 @@ public final class GraphRouteEstimator: RouteEstimator {
         }
         var route = Route(distanceMeters: distance, durationSeconds: duration, distanceLowMeters: distance * profile.graphDistanceBand.p10,
                           distanceHighMeters: distance * profile.graphDistanceBand.p90, legs: legs, segments: segments, estimator: name, profile: profile.id)
-        route.durationLowSeconds = duration * Route.combinedRatio(profile.graphDistanceBand.p10, profile.durationBandGraph.p10)
-        route.durationHighSeconds = duration * Route.combinedRatio(profile.graphDistanceBand.p90, profile.durationBandGraph.p90)
-        route.spread = Route.spread(distance: profile.graphDistanceBand, speed: profile.durationBandGraph)
+        route.durationLowSeconds = duration * profile.graphDurationRatios.low
+        route.durationHighSeconds = duration * profile.graphDurationRatios.high
+        route.spread = profile.graphSpread
         if request.includeGeometry { route.geometry = geometry }
         return route
     }

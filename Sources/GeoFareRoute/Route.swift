@@ -90,7 +90,7 @@ public struct Route: Sendable, Hashable {
     public var distanceLowMeters: Double
     public var distanceHighMeters: Double
     /// An 80 % band on the duration (p10 and p90 of real ÷ estimated durations, calibrated on
-    /// held-out real trips: `Data/route/README-traffic.md`), seconds; `nil`: the duration itself.
+    /// held-out real trips: `Data/route/README.md#traffic`), seconds; `nil`: the duration itself.
     public var durationLowSeconds: Double? = nil
     public var durationHighSeconds: Double? = nil
     public var legs: [Leg]

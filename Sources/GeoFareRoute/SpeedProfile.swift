@@ -7,8 +7,6 @@ import Synchronization
 /// (motorways, urban expressways), arterials, local streets.
 public enum RoadKind: Int, Sendable, Hashable, CaseIterable {
     case expressway = 0, arterial, local
-
-    public var name: String { ["expressway", "arterial", "local"][rawValue] }
 }
 
 /// Where a trip runs, for traffic: a city centre, the rest of a city, a suburb or the country.
@@ -76,12 +74,22 @@ public final class SpeedProfile: Sendable, Hashable {
     public let durationBandGraph: (p10: Double, p90: Double)
     /// Real (metered) distance ÷ a graph route's distance: (p10, p90).
     public let graphDistanceBand: (p10: Double, p90: Double)
+    /// A graph route's duration band as ratios (its distance and speed bands combined) and its
+    /// fare band's corners: the same for every graph route of this profile, computed once.
+    let graphDurationRatios: (low: Double, high: Double)
+    let graphSpread: RouteSpread
 
     /// An area rule: a point inside any of `boxes` or of the zones `zones` is in `area`.
     public struct AreaRule: Sendable, Hashable {
         public let area: TrafficArea
         public let boxes: [[Double]]
         public let zones: [String]
+    }
+
+    /// An area's time factor for a road kind at congestion index `c`: `time × (1 + sensitivity × (c − 1))`.
+    @inline(__always)
+    static func timeFactor(time: Double, sensitivity: Double, congestion c: Double) -> Double {
+        time * (1 + sensitivity * (c - 1))
     }
 
     /// The area rules with their zones' polygons, for ``area(of:)``: set by ``bound(to:)``.
@@ -101,7 +109,7 @@ public final class SpeedProfile: Sendable, Hashable {
                 for a in 0..<4 {
                     for k in 0..<3 {
                         let i = a * 3 + k
-                        table.append(areaTime[i] * (1 + areaSensitivity[i] * (congestion[day * 24 + hour] - 1)) * 3.6 / freeKmh[k])
+                        table.append(Self.timeFactor(time: areaTime[i], sensitivity: areaSensitivity[i], congestion: congestion[day * 24 + hour]) * 3.6 / freeKmh[k])
                     }
                 }
             }
@@ -110,6 +118,8 @@ public final class SpeedProfile: Sendable, Hashable {
         _ = secondsPerMeterTable.initialize(from: table)
         self.urbanExpresswayKm = urbanExpresswayKm; self.graphFactor = graphFactor
         self.durationBandCircuity = durationBandCircuity; self.durationBandGraph = durationBandGraph; self.graphDistanceBand = graphDistanceBand
+        graphDurationRatios = (Route.combinedRatio(graphDistanceBand.p10, durationBandGraph.p10), Route.combinedRatio(graphDistanceBand.p90, durationBandGraph.p90))
+        graphSpread = Route.spread(distance: graphDistanceBand, speed: durationBandGraph)
         boundRules = areaRules.map { r in
             (r.area, r.boxes.map { (w: $0[0], s: $0[1], e: $0[2], n: $0[3]) }, r.zones.compactMap { zones.zone($0)?.polygon })
         }
@@ -141,7 +151,7 @@ public final class SpeedProfile: Sendable, Hashable {
     @inline(__always)
     public func timeFactor(_ kind: RoadKind, area: TrafficArea, day: Int, hour: Int) -> Double {
         let i = area.rawValue * 3 + kind.rawValue
-        return areaTime[i] * (1 + areaSensitivity[i] * (congestion[day * 24 + hour] - 1))
+        return Self.timeFactor(time: areaTime[i], sensitivity: areaSensitivity[i], congestion: congestion[day * 24 + hour])
     }
 
     /// Seconds per metre of a road kind in an area at a day type and local hour, without a graph.
