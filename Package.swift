@@ -11,7 +11,7 @@ let package = Package(
     name: "GeoFare",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch", "GeoFarePlaces"]),
+        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareParties", "GeoFareSQLite", "GeoFareWorker", "GeoFareBatch", "GeoFarePlaces"]),
         // The fare meter alone (tariffs, routes, pricing): no SQLite, no PROJ, no SwiftNIO.
         .library(name: "GeoFareFare", targets: ["GeoFareFare"]),
         // The PostgreSQL party store (SwiftNIO, PostgresNIO): only for packages that need it.
@@ -65,17 +65,20 @@ let package = Package(
         .target(name: "GeoFareRoute", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareGraph"], swiftSettings: swiftSettings),
         .target(name: "GeoFareFare", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareRoute"], swiftSettings: swiftSettings),
         .target(name: "GeoFareBatch", dependencies: ["GeoFareCore", "GeoFareText", "GeoFareFare"], swiftSettings: swiftSettings),
-        .target(name: "GeoFareCluster", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
+        // Parties: the party, its filters, the store protocol and its change feed, the spatial
+        // index with its clusters, and the index kept coherent with a store.
+        .target(name: "GeoFareParties", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
+        // The SQLite party store (GRDB), one adapter of GeoFareParties' PartyStore.
         .target(
-            name: "GeoFareStore",
-            dependencies: ["GeoFareCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            name: "GeoFareSQLite",
+            dependencies: ["GeoFareCore", "GeoFareParties", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
-        // The PostgreSQL party store, outside GeoFareStore so that SQLite users never build SwiftNIO.
+        // The PostgreSQL party store, the other adapter: SwiftNIO and PostgresNIO, no SQLite.
         .target(
             name: "GeoFarePostgres",
             dependencies: [
-                "GeoFareCore", "GeoFareStore",
+                "GeoFareCore", "GeoFareParties",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
@@ -83,7 +86,7 @@ let package = Package(
         ),
         .target(
             name: "GeoFareWorker",
-            dependencies: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore", "GeoFarePlaces"],
+            dependencies: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareParties", "GeoFarePlaces"],
             swiftSettings: swiftSettings
         ),
         // What the `geofare` commands share: exit codes, standard error, the buffered output, JSON lines.
@@ -97,7 +100,7 @@ let package = Package(
         .target(
             name: "GeoFareBench",
             dependencies: [
-                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareCluster", "GeoFareStore", "GeoFareBatch", "GeoFareCLI", "GeoFarePlaces",
+                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareParties", "GeoFareSQLite", "GeoFareBatch", "GeoFareCLI", "GeoFarePlaces",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -105,7 +108,7 @@ let package = Package(
         .executableTarget(
             name: "geofare",
             dependencies: [
-                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareFare", "GeoFareRoute", "GeoFareCluster", "GeoFareStore", "GeoFareWorker", "GeoFareBatch", "GeoFareCLI", "GeoFareBench", "GeoFarePlaces",
+                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareFare", "GeoFareRoute", "GeoFareParties", "GeoFareSQLite", "GeoFareWorker", "GeoFareBatch", "GeoFareCLI", "GeoFareBench", "GeoFarePlaces",
                 .target(name: "GeoFarePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -132,8 +135,8 @@ let package = Package(
         .testTarget(name: "GeoFareDataTests", dependencies: ["GeoFareData"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareBatchTests", dependencies: ["GeoFareBatch", "GeoFareCore", "GeoFareFare", "GeoFareText"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "GeoFareStoreTests",
-            dependencies: ["GeoFareStore", "GeoFareCluster", "GeoFareCore", .product(name: "GRDB", package: "GRDB.swift")],
+            name: "GeoFareSQLiteTests",
+            dependencies: ["GeoFareSQLite", "GeoFareParties", "GeoFareCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "GeoFareGraphTests", dependencies: ["GeoFareGraph", "GeoFareCore", "GeoFareProj", "GeoFareTestSupport"],
@@ -141,7 +144,7 @@ let package = Package(
         // The PostgreSQL store and workers on it, against a real server each test starts.
         .testTarget(
             name: "GeoFarePostgresTests",
-            dependencies: ["GeoFareStore", "GeoFareCluster", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare",
+            dependencies: ["GeoFareSQLite", "GeoFareParties", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare",
                            .target(name: "GeoFarePostgres", condition: .when(traits: ["PostgreSQL"])),
                            // For the failure tests that drive a connection directly.
                            .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"]))],
@@ -149,7 +152,7 @@ let package = Package(
         ),
         // The statistics helper, and every benchmark run with --rounds through the built binary.
         .testTarget(name: "GeoFareBenchTests", dependencies: ["GeoFareBench", "GeoFareTestSupport", "geofare"], swiftSettings: swiftSettings),
-        .testTarget(name: "GeoFareClusterTests", dependencies: ["GeoFareCluster", "GeoFareCore", "GeoFareBench"], swiftSettings: swiftSettings),
+        .testTarget(name: "GeoFarePartiesTests", dependencies: ["GeoFareParties", "GeoFareSQLite", "GeoFareCore", "GeoFareBench"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute", "GeoFareTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareCLITests",

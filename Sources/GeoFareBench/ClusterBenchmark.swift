@@ -1,5 +1,5 @@
 import Foundation
-import GeoFareCluster
+import GeoFareParties
 import GeoFareCore
 #if canImport(Glibc)
 import Glibc

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoFareCLI
 import GeoFareCore
-import GeoFareStore
+import GeoFareParties
 import GeoFareText
 
 /// `geofare bench worker`: requests through a real `geofare worker` process over pipes.

@@ -1,6 +1,6 @@
 import Foundation
 import GeoFareCore
-import GeoFareStore
+import GeoFareParties
 import PostgresNIO
 
 /// Rows in the text format of PostgreSQL's `COPY ... FROM STDIN` (tab-separated columns,

@@ -1,6 +1,6 @@
 import Foundation
 import GeoFareCore
-import GeoFareStore
+import GeoFareParties
 import PostgresNIO
 
 /// The PostgreSQL store's schema as named migrations, applied in order, each once and in its

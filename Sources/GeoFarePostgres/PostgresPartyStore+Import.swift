@@ -1,6 +1,6 @@
 import Foundation
 import GeoFareCore
-import GeoFareStore
+import GeoFareParties
 import PostgresNIO
 
 /// The bulk import: `COPY` into a temporary table, then set-based statements, one transaction.

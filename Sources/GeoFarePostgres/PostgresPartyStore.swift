@@ -1,6 +1,6 @@
 import Foundation
 import GeoFareCore
-import GeoFareStore
+import GeoFareParties
 import NIOSSL
 import PostgresNIO
 

@@ -1,7 +1,6 @@
 import Foundation
-import GeoFareCluster
+import GeoFareParties
 import GeoFareCore
-import GeoFareStore
 import GeoFareText
 
 /// The party ops' hot path: `party.upsert`, `party.remove`, `party.get`, `nearby`, `clusters`
@@ -16,7 +15,7 @@ import GeoFareText
 /// bounding box). Anything else — another key, a `null`, an `attributes` object, a value out of
 /// range — returns `nil`, and the request takes the general path, which answers it, errors
 /// included. Both paths then answer through the same code (``WorkerDispatcher/answer(_:index:into:)``,
-/// ``PartyService/commit(_:)``, ``PartyJSON/write(_:distanceMeters:into:)``), so they write the
+/// ``LivePartyIndex/commit(_:)``, ``PartyJSON/write(_:distanceMeters:into:)``), so they write the
 /// same bytes.
 struct FastPartyRequest: Sendable {
     enum Body: Sendable {

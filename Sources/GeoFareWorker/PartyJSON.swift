@@ -1,11 +1,11 @@
 import Foundation
-import GeoFareCluster
+import GeoFareParties
 import GeoFareCore
 import GeoFareText
 
 /// The party ops' JSON, both ways: a request's party, filter and viewport fields to model
 /// values (errors name the field's JSON path), and a ``Party`` or a ``ClusterItem`` to the
-/// protocol's objects. Pure functions: no store, no index (those are ``PartyService``'s).
+/// protocol's objects. Pure functions: no store, no index (those are ``LivePartyIndex``'s).
 public enum PartyJSON {
     /// A party from its JSON object (`party.upsert`); errors name `party.<field>`.
     static func party(_ f: RequestFields) throws -> Party {

@@ -1,4 +1,4 @@
-import GeoFareCluster
+import GeoFareParties
 import GeoFareCore
 
 /// A party read in typed form: what `party.get`, `nearby`, `clusters` and `cluster.leaves` ask

@@ -1,14 +1,13 @@
 import Foundation
-import GeoFareCluster
+import GeoFareParties
 import GeoFareCore
-import GeoFareStore
 import GeoFareText
 
-/// The party ops: each request is read with ``PartyJSON``, answered by the ``PartyService``
+/// The party ops: each request is read with ``PartyJSON``, answered by the ``LivePartyIndex``
 /// (which keeps the store and the index together) and written back with ``PartyJSON``.
 extension WorkerDispatcher {
     /// Answers one party op, after catching up with other processes' changes.
-    func runPartyOp(_ op: WorkerOp, _ f: RequestFields, on parties: PartyService) throws -> JSONValue {
+    func runPartyOp(_ op: WorkerOp, _ f: RequestFields, on parties: LivePartyIndex) throws -> JSONValue {
         if op.isPartyWrite {
             let write = try Self.partyWrite(op, f)
             try parties.sync()

@@ -1,5 +1,6 @@
 import Foundation
 import GeoFareCore
+import GeoFareParties
 import GeoFareFare
 import GeoFareGraph
 import GeoFarePlaces
@@ -10,7 +11,7 @@ import GeoFareText
 /// Answers one protocol request: `{"id", "op", ...}` in, `{"id", "ok", "result" | "error"}` out.
 ///
 /// Pure request-in, response-out for every op but the party ones (which go to the
-/// ``PartyService``); the line loop (``WorkerLoop``) owns the I/O. The stateless ops are safe to
+/// ``LivePartyIndex``); the line loop (``WorkerLoop``) owns the I/O. The stateless ops are safe to
 /// run on several threads at once; the party ops must run in request order on one thread.
 public final class WorkerDispatcher: @unchecked Sendable {
     /// The protocol version reported by `version`; bumped on incompatible changes.
@@ -20,7 +21,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
     public static let packageVersion = "0.1.0"
 
     public let pricer: TripPricer
-    public let parties: PartyService?
+    public let parties: LivePartyIndex?
     /// The places index `places.search` and `places.reverse` read (`--places FILE`), or `nil`.
     public let places: PlacesIndex?
     private let started = Date()
@@ -46,7 +47,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
     /// - Parameter lanePricers: one pricer per loop thread (``TripPricer/lane()``); without them
     ///   every lane shares `pricer`.
     /// - Parameter places: the places index of `places.*` (without one they answer `places_not_loaded`).
-    public init(pricer: TripPricer, parties: PartyService?, lanePricers: [TripPricer] = [], places: PlacesIndex? = nil) {
+    public init(pricer: TripPricer, parties: LivePartyIndex?, lanePricers: [TripPricer] = [], places: PlacesIndex? = nil) {
         self.pricer = pricer
         self.parties = parties
         self.places = places
@@ -441,14 +442,14 @@ public final class WorkerDispatcher: @unchecked Sendable {
     }
 
     /// Runs `body` (the answering of one batch of requests read together) with one party-store
-    /// check shared by its party ops (``PartyService/batch(_:)``).
+    /// check shared by its party ops (``LivePartyIndex/batch(_:)``).
     public func batch<T>(_ body: () throws -> T) rethrows -> T {
         guard let parties else { return try body() }
         return try parties.batch(body)
     }
 
     /// Called by the loop while it waits for input: a quiet worker catches up with the changes
-    /// its store announced (``PartyService/catchUpIfNoticed()``).
+    /// its store announced (``LivePartyIndex/catchUpIfNoticed()``).
     public func idle() {
         parties?.catchUpIfNoticed()
     }

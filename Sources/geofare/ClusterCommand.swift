@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoFareCLI
-import GeoFareCluster
+import GeoFareParties
 import GeoFareCore
 import GeoFareText
 import GeoFareWorker

@@ -1,9 +1,8 @@
 import ArgumentParser
 import Foundation
 import GeoFareCLI
-import GeoFareCluster
+import GeoFareParties
 import GeoFareCore
-import GeoFareStore
 import GeoFareText
 import GeoFareWorker
 

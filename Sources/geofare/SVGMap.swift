@@ -1,5 +1,6 @@
 import Foundation
 import GeoFareCore
+import GeoFareParties
 
 /// A small SVG map of a lon/lat box in Web Mercator: a light graticule with labels, then
 /// polygons, lines, circles and text added in drawing order. What `cluster --svg` and

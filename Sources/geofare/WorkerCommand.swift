@@ -7,7 +7,8 @@ import GeoFarePlaces
 #if PostgreSQL
 import GeoFarePostgres
 #endif
-import GeoFareStore
+import GeoFareParties
+import GeoFareSQLite
 import GeoFareWorker
 
 /// Options of every command that opens the party store.
@@ -52,10 +53,10 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
-    func service() throws -> PartyService {
+    func service() throws -> LivePartyIndex {
         let store = try open()
         // Catch-up reloads are reported on standard error (never stdout: it carries responses).
-        do { return try PartyService(store: store, log: { StandardError.print("geofare worker: \($0)") }) } catch {
+        do { return try LivePartyIndex(store: store, log: { StandardError.print("geofare worker: \($0)") }) } catch {
             StandardError.print("geofare: \(error)")
             throw ExitCode(74)
         }

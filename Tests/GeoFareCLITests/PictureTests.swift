@@ -5,6 +5,7 @@ import FoundationXML
 import Testing
 import GeoFareTestSupport
 import GeoFareCore
+import GeoFareParties
 import GeoFareGraph
 import GeoFareText
 

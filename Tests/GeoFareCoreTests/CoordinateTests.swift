@@ -44,15 +44,6 @@ struct CoordinateTests {
         #expect(throws: GeoFareError.self) { try BoundingBox(west: 0, south: 0, east: 1, north: .nan) }
     }
 
-    @Test("Web Mercator world fractions invert")
-    func webMercator() {
-        for lat in stride(from: -85.0, through: 85.0, by: 5.0) {
-            #expect(abs(WebMercator.latitude(unitY: WebMercator.unitY(latitude: lat)) - lat) < 1e-9)
-        }
-        #expect(WebMercator.unitX(longitude: -180) == 0 && WebMercator.unitX(longitude: 180) == 1)
-        #expect(WebMercator.unitY(latitude: 0) == 0.5)
-    }
-
     @Test("Money is formatted with the currency's minor unit")
     func money() {
         #expect(Money(minorUnits: 14_200, currency: "KRW").description == "14,200 KRW")

@@ -2,10 +2,9 @@
 #if PostgreSQL
 import Foundation
 import Testing
-import GeoFareCluster
+import GeoFareParties
 import GeoFareCore
 import GeoFarePostgres
-import GeoFareStore
 import GeoFareTestSupport
 
 /// The PostgreSQL schema's migrations against a real server: a new database, one made by the

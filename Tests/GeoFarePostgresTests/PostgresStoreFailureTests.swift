@@ -2,11 +2,10 @@
 #if PostgreSQL
 import Foundation
 import Testing
-import GeoFareCluster
+import GeoFareParties
 import GeoFareCore
 @testable import GeoFarePostgres
 import PostgresNIO
-import GeoFareStore
 import GeoFareTestSupport
 
 /// The PostgreSQL store when the server goes away or stops answering: every call returns (a

@@ -2,10 +2,10 @@
 #if PostgreSQL
 import Foundation
 import Testing
-import GeoFareCluster
+import GeoFareParties
 import GeoFareCore
 import GeoFarePostgres
-import GeoFareStore
+import GeoFareSQLite
 import GeoFareTestSupport
 
 /// The PostgreSQL store against a real server (started per test): it keeps what the SQLite store

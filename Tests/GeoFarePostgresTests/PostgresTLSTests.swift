@@ -2,10 +2,9 @@
 #if PostgreSQL
 import Foundation
 import Testing
-import GeoFareCluster
+import GeoFareParties
 import GeoFareCore
 import GeoFarePostgres
-import GeoFareStore
 import GeoFareTestSupport
 
 /// `sslmode` and `sslrootcert` against a real server that takes TCP connections over TLS only,

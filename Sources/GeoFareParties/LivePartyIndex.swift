@@ -1,10 +1,8 @@
 import Foundation
-import GeoFareCluster
 import GeoFareCore
-import GeoFareStore
 import Synchronization
 
-/// The store and the in-memory index of parties, kept coherent: the store (a SQLite file or a
+/// The in-memory index of parties (``PartyIndex``) kept coherent with a party store: the store (a SQLite file or a
 /// PostgreSQL database, any ``PartyStore``) is the truth, the index answers the queries.
 ///
 /// - At start the index is built from one snapshot of the store through the bulk path.
@@ -20,10 +18,10 @@ import Synchronization
 ///   catches up from the last sequence number.
 ///
 /// Used from the worker loop's thread only (the loop runs party ops in order there).
-public final class PartyService: @unchecked Sendable {
+public final class LivePartyIndex: @unchecked Sendable {
     public let store: any PartyStore
     /// The index the queries read; replaced whole by a reload.
-    private(set) var index: PartyIndex
+    public private(set) var index: PartyIndex
     private let cellSizePixels: Int
     /// Waiting changes above which ``sync()`` reloads instead of applying them.
     public let reloadAfterChanges: Int

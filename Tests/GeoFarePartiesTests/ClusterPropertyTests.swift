@@ -2,7 +2,7 @@ import Foundation
 import GeoFareBench
 import GeoFareCore
 import Testing
-@testable import GeoFareCluster
+@testable import GeoFareParties
 
 /// Clusters compared with a brute force written from the definition.
 @Suite struct ClusterPropertyTests {

@@ -1,7 +1,7 @@
 import Foundation
 import GeoFareCore
 import Testing
-@testable import GeoFareCluster
+@testable import GeoFareParties
 
 /// Upserts, moves and removes, checked against a model after every step.
 @Suite struct UpdateTests {

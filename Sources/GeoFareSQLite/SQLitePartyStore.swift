@@ -1,5 +1,6 @@
 import Foundation
 import GeoFareCore
+import GeoFareParties
 import GRDB
 import GRDBSQLite
 
@@ -324,4 +325,9 @@ public final class SQLitePartyStore: @unchecked Sendable {
             version: row["version"]
         )
     }
+}
+
+extension SQLitePartyStore: PartyStore {
+    public var location: String { path }
+    public func onChangeNotice(_ handler: @escaping @Sendable () -> Void) {}
 }

@@ -1,7 +1,7 @@
 import Foundation
 import GeoFareCore
 import Testing
-@testable import GeoFareCluster
+@testable import GeoFareParties
 
 /// The filter's clauses, one by one, and the compiled form used in the index's loops.
 @Suite struct FilterTests {

@@ -1,6 +1,6 @@
 import Foundation
 import GeoFareCore
-@testable import GeoFareCluster
+@testable import GeoFareParties
 
 /// Random parties and brute-force answers for the property tests.
 enum TestData {

@@ -1,7 +1,7 @@
 import Foundation
 import GeoFareCore
 import Testing
-@testable import GeoFareCluster
+@testable import GeoFareParties
 
 /// Every rejected input names its field.
 @Suite struct ValidationTests {

@@ -1,7 +1,7 @@
 import Foundation
 import GeoFareCore
 import Testing
-@testable import GeoFareCluster
+@testable import GeoFareParties
 
 /// Radius and nearest-neighbour queries against brute force.
 @Suite struct NearbyTests {

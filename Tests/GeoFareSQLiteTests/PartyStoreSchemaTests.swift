@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 import Testing
-import GeoFareCluster
+import GeoFareParties
 import GeoFareCore
-import GeoFareStore
+import GeoFareSQLite
 
 /// The SQLite file holds what is read, and nothing written for nobody.
 struct PartyStoreSchemaTests {

@@ -80,8 +80,3 @@ extension PartyStore {
         try changes(after: seq, limit: .max)!
     }
 }
-
-extension SQLitePartyStore: PartyStore {
-    public var location: String { path }
-    public func onChangeNotice(_ handler: @escaping @Sendable () -> Void) {}
-}
