@@ -11,7 +11,7 @@ let package = Package(
     name: "GeoFare",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareParties", "GeoFareSQLite", "GeoFareWorker", "GeoFareBatch", "GeoFarePlaces"]),
+        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareParties", "GeoFareSQLite", "GeoFarePooling", "GeoFareWorker", "GeoFareBatch", "GeoFarePlaces"]),
         // The fare meter alone (tariffs, routes, pricing): no SQLite, no PROJ, no SwiftNIO.
         .library(name: "GeoFareFare", targets: ["GeoFareFare"]),
         // The PostgreSQL party store (SwiftNIO, PostgresNIO): only for packages that need it.
@@ -68,6 +68,9 @@ let package = Package(
         // Parties: the party, its filters, the store protocol and its change feed, the spatial
         // index with its clusters, and the index kept coherent with a store.
         .target(name: "GeoFareParties", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
+        // Who rides together: the one feasibility rule of a shared ride, pooling a city's
+        // requests (shareability network, maximum matching) and matching a rider to open parties.
+        .target(name: "GeoFarePooling", dependencies: ["GeoFareCore", "GeoFareText", "GeoFareRoute", "GeoFareFare", "GeoFareParties"], swiftSettings: swiftSettings),
         // The SQLite party store (GRDB), one adapter of GeoFareParties' PartyStore.
         .target(
             name: "GeoFareSQLite",
@@ -86,7 +89,7 @@ let package = Package(
         ),
         .target(
             name: "GeoFareWorker",
-            dependencies: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareParties", "GeoFarePlaces"],
+            dependencies: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareParties", "GeoFarePooling", "GeoFarePlaces"],
             swiftSettings: swiftSettings
         ),
         // What the `geofare` commands share: exit codes, standard error, the buffered output, JSON lines.
@@ -100,7 +103,7 @@ let package = Package(
         .target(
             name: "GeoFareBench",
             dependencies: [
-                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareParties", "GeoFareSQLite", "GeoFareBatch", "GeoFareCLI", "GeoFarePlaces",
+                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareParties", "GeoFarePooling", "GeoFareSQLite", "GeoFareBatch", "GeoFareCLI", "GeoFarePlaces",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -108,7 +111,7 @@ let package = Package(
         .executableTarget(
             name: "geofare",
             dependencies: [
-                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareFare", "GeoFareRoute", "GeoFareParties", "GeoFareSQLite", "GeoFareWorker", "GeoFareBatch", "GeoFareCLI", "GeoFareBench", "GeoFarePlaces",
+                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareFare", "GeoFareRoute", "GeoFareParties", "GeoFarePooling", "GeoFareSQLite", "GeoFareWorker", "GeoFareBatch", "GeoFareCLI", "GeoFareBench", "GeoFarePlaces",
                 .target(name: "GeoFarePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -153,6 +156,8 @@ let package = Package(
         // The statistics helper, and every benchmark run with --rounds through the built binary.
         .testTarget(name: "GeoFareBenchTests", dependencies: ["GeoFareBench", "GeoFareTestSupport", "geofare"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFarePartiesTests", dependencies: ["GeoFareParties", "GeoFareSQLite", "GeoFareCore", "GeoFareBench"], swiftSettings: swiftSettings),
+        .testTarget(name: "GeoFarePoolingTests", dependencies: ["GeoFarePooling", "GeoFareFare", "GeoFareRoute", "GeoFareParties", "GeoFareCore", "GeoFareTestSupport"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute", "GeoFareTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareCLITests",

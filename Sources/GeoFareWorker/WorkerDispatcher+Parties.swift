@@ -8,6 +8,7 @@ import GeoFareText
 extension WorkerDispatcher {
     /// Answers one party op, after catching up with other processes' changes.
     func runPartyOp(_ op: WorkerOp, _ f: RequestFields, on parties: LivePartyIndex) throws -> JSONValue {
+        if op == .match { return try match(f, on: parties) }
         if op.isPartyWrite {
             let write = try Self.partyWrite(op, f)
             try parties.sync()

@@ -171,7 +171,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
             // The count reported is the state every other party op sees.
             try parties?.sync()
             return stats()
-        case .partyUpsert, .partyRemove, .partyGet, .nearby, .clusters, .clusterLeaves:
+        case .partyUpsert, .partyRemove, .partyGet, .nearby, .clusters, .clusterLeaves, .match:
             preconditionFailure("party ops are answered above")
         }
     }

@@ -8,7 +8,7 @@ public enum WorkerOp: String, CaseIterable, Sendable {
     case partyUpsert = "party.upsert"
     case partyRemove = "party.remove"
     case partyGet = "party.get"
-    case nearby, clusters
+    case nearby, clusters, match
     case clusterLeaves = "cluster.leaves"
     case stats
     case placesSearch = "places.search"
@@ -18,7 +18,7 @@ public enum WorkerOp: String, CaseIterable, Sendable {
     /// thread; the rest are stateless and may run on every core.
     public var runsInOrder: Bool {
         switch self {
-        case .partyUpsert, .partyRemove, .partyGet, .nearby, .clusters, .clusterLeaves, .stats: true
+        case .partyUpsert, .partyRemove, .partyGet, .nearby, .clusters, .clusterLeaves, .match, .stats: true
         case .ping, .version, .transform, .distance, .route, .matrix, .fare, .split, .placesSearch, .placesReverse: false
         }
     }

@@ -1,0 +1,161 @@
+import Foundation
+import GeoFareCore
+import GeoFareText
+
+/// `geofare pool`'s files: ride requests in, one row per request out.
+///
+/// Input columns (a header row; `fare-csv`'s names, renamable with a map):
+/// `id,depart_at,origin_lat,origin_lon,dest_lat,dest_lon,seats` (`seats` optional, default 1).
+/// Output: `id,group,stops,pickup_at,dropoff_at,delay_s,share,solo_fare,group_total,currency,
+/// solo_distance_m,solo_duration_s,error`, in input order, one row per data row (a broken row
+/// too: its error, nothing else).
+public enum PoolCSV {
+    /// The input's logical columns.
+    public static let columns = ["id", "depart_at", "origin_lat", "origin_lon", "dest_lat", "dest_lon", "seats"]
+    /// The output header.
+    public static let outputHeader = "id,group,stops,pickup_at,dropoff_at,delay_s,share,solo_fare,group_total,currency,solo_distance_m,solo_duration_s,error"
+
+    /// One data row: its request, or why it is not one.
+    public struct Row: Sendable {
+        public var line: Int
+        public var id: String
+        public var request: RideRequest?
+        /// The request time's UTC offset as written (seconds), for the output's times.
+        public var offsetSeconds: Int
+        public var error: GeoFareError?
+    }
+
+    /// Reads a whole input file.
+    /// - Parameter map: logical column → header name (`origin_lat` → `pickup_lat`).
+    /// - Throws: ``GeoFareError`` `missing_column` (naming it), `empty_input`, `csv_unterminated_quote`.
+    public static func read(_ data: Data, map: [String: String] = [:]) throws(GeoFareError) -> [Row] {
+        var records: [CSVReader.Record] = []
+        var reader = CSVReader()
+        do {
+            reader.feed(data) { records.append($0) }
+            try reader.finish { records.append($0) }
+        } catch let e as CSVReader.UnterminatedQuote {
+            throw GeoFareError(code: e.code, message: e.message, field: e.field)
+        } catch {
+            throw GeoFareError(code: .fileUnreadable, message: "\(error)")
+        }
+        guard let header = records.first else { throw GeoFareError(code: .emptyInput, message: "the input is empty: it needs a header row") }
+        let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        var at: [String: Int] = [:]
+        for logical in columns {
+            let name = map[logical] ?? logical
+            if let i = names.firstIndex(of: name) { at[logical] = i } else if logical != "seats" {
+                throw GeoFareError(code: .missingColumn, message: "the header has no column '\(name)'\(map[logical] != nil ? " (--map \(logical)=\(name))" : ""); it has: \(names.joined(separator: ","))", field: logical)
+            }
+        }
+        return records.dropFirst().map { record in
+            var row = Row(line: record.line, id: "", request: nil, offsetSeconds: 0, error: nil)
+            func field(_ name: String) -> String? {
+                guard let i = at[name] else { return nil }
+                return i < record.fields.count ? record.fields[i].trimmingCharacters(in: .whitespaces) : nil
+            }
+            row.id = field("id") ?? ""
+            do throws(GeoFareError) {
+                func number(_ name: String) throws(GeoFareError) -> Double {
+                    guard let text = field(name), let v = Double(text), v.isFinite else {
+                        throw GeoFareError(code: .invalidNumber, message: "line \(record.line): \(name) must be a number, got '\(field(name) ?? "")'", field: name)
+                    }
+                    return v
+                }
+                guard !row.id.isEmpty else { throw GeoFareError(code: .missingField, message: "line \(record.line): the id is empty", field: "id") }
+                let text = field("depart_at") ?? ""
+                guard let when = ISO8601.parse(text) else {
+                    throw GeoFareError(code: .invalidValue, message: "line \(record.line): depart_at must be an ISO 8601 time with an offset, got '\(text)'", field: "depart_at")
+                }
+                row.offsetSeconds = offset(of: text)
+                let origin: Coordinate, destination: Coordinate
+                let (oLat, oLon, dLat, dLon) = (try number("origin_lat"), try number("origin_lon"), try number("dest_lat"), try number("dest_lon"))
+                do throws(GeoFareError) { origin = try Coordinate(latitude: oLat, longitude: oLon) } catch {
+                    throw GeoFareError(code: error.code, message: "line \(record.line): origin: \(error.message)", field: "origin_lat")
+                }
+                do throws(GeoFareError) { destination = try Coordinate(latitude: dLat, longitude: dLon) } catch {
+                    throw GeoFareError(code: error.code, message: "line \(record.line): destination: \(error.message)", field: "dest_lat")
+                }
+                var seats = 1
+                if let s = field("seats"), !s.isEmpty {
+                    guard let v = Int(s), v >= 1 else {
+                        throw GeoFareError(code: .invalidValue, message: "line \(record.line): seats must be a whole number ≥ 1, got '\(s)'", field: "seats")
+                    }
+                    seats = v
+                }
+                row.request = RideRequest(id: row.id, departure: when, origin: origin, destination: destination, seats: seats)
+            } catch {
+                row.error = error
+            }
+            return row
+        }
+    }
+
+    /// The UTC offset an ISO 8601 time is written in (`Z` or none: 0).
+    static func offset(of text: String) -> Int {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard t.count >= 6, let sign = t.dropLast(5).last, sign == "+" || sign == "-" else { return 0 }
+        let tail = t.suffix(5)
+        let parts = tail.split(separator: ":")
+        guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]) else { return 0 }
+        return (sign == "-" ? -1 : 1) * (h * 3600 + m * 60)
+    }
+
+    /// The output file: the header and one line per row of `rows`; `plan` answers the rows with
+    /// a request, in order (``PoolPlanner/plan(_:options:progress:)`` of those requests).
+    public static func write(rows: [Row], plan: PoolPlan) -> String {
+        var out = outputHeader + "\n"
+        var k = 0
+        var stopsOf: [Int: String] = [:]
+        for group in plan.groups {
+            let ids = group.members.map { plan.requestIDs[$0] }
+            stopsOf[group.members[0]] = group.ride.stops.map { ($0.pickup ? "+" : "-") + ids[$0.rider] }.joined(separator: ";")
+        }
+        var groupStops: [Int: String] = [:]
+        for group in plan.groups { if let s = stopsOf[group.members[0]] { for m in group.members { groupStops[m] = s } } }
+        for row in rows {
+            var fields = [row.id]
+            if let e = row.error {
+                fields += Array(repeating: "", count: 11) + ["\(e.code.rawValue): \(e.message)"]
+            } else {
+                let r = plan.riders[k]
+                if let e = r.error {
+                    fields += Array(repeating: "", count: 11) + ["\(e.code.rawValue): \(e.message)"]
+                } else {
+                    fields += [r.group.map(String.init) ?? "", groupStops[k] ?? "",
+                               time(r.pickupTime, offset: row.offsetSeconds), time(r.dropoffTime, offset: row.offsetSeconds),
+                               String(Int(r.delaySeconds.rounded())), String(r.share), String(r.soloFare), String(r.groupTotal), r.currency,
+                               DecimalFormat.string(r.soloMeters, decimals: 1), DecimalFormat.string(r.soloSeconds, decimals: 1), ""]
+                }
+                k += 1
+            }
+            out += fields.map(quoted).joined(separator: ",") + "\n"
+        }
+        return out
+    }
+
+    static func quoted(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// `2013-01-01T01:05:09-05:00`: whole seconds, in the request's own offset.
+    static func time(_ epoch: Double, offset: Int) -> String {
+        let local = Int((epoch + Double(offset)).rounded())
+        var days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let secs = local - days * 86_400
+        // Civil from days (Howard Hinnant).
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let doe = days - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let sign = offset < 0 ? "-" : "+"
+        let o = abs(offset)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d", y, m, d, secs / 3600, secs % 3600 / 60, secs % 60, sign, o / 3600, o % 3600 / 60)
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import GeoFareCLI
+import GeoFareCore
+import GeoFarePooling
+
+/// `geofare pool`: groups a CSV file of ride requests into shared taxis.
+struct PoolCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pool",
+        abstract: "Group a CSV file of ride requests into shared taxis (shareability network, maximum matching).",
+        discussion: """
+        Columns: id,depart_at,origin_lat,origin_lon,dest_lat,dest_lon, optional seats (rename with
+        --map). Output, one row per request in input order: \(PoolCSV.outputHeader)
+        (group empty for a rider left alone; stops the group's order as +id/-id joined by ';';
+        money in integer minor units). A group is feasible under --delay when some order of its
+        stops, driven at route durations, picks every rider up by request + delay and brings them
+        in by request + solo duration + delay (docs/pooling.md). A summary goes to stderr; the
+        exit status is 65 when any row failed.
+        """
+    )
+
+    @Argument(help: "Input CSV file.") var input: String
+    @Option(name: .shortAndLong, help: "Output file, or - for standard output.") var output = "-"
+    @Option(help: "The most a rider may be delayed, seconds.") var delay: Double = 300
+    @Option(help: "Riders per taxi: 2 or 3.") var maxRiders: Int = 2
+    @Option(help: "Persons per taxi.") var capacity: Int = SharedRide.defaultCapacity
+    @Option(help: ArgumentHelp("Rename a column: logical=header (repeatable), e.g. origin_lat=pickup_lat.", valueName: "col=header")) var map: [String] = []
+    @Flag(help: "No progress or summary on stderr.") var quiet = false
+    @OptionGroup var data: DataOptions
+
+    func run() throws {
+        var columnMap: [String: String] = [:]
+        for m in map {
+            let parts = m.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw ValidationError("--map takes col=header, got '\(m)'") }
+            columnMap[parts[0]] = parts[1]
+        }
+        let options = PoolOptions(delaySeconds: delay, maxRiders: maxRiders, capacity: capacity)
+        do { try options.validate() } catch { throw ValidationError("--\(error.field?.replacingOccurrences(of: "_", with: "-") ?? "delay"): \(error.message)") }
+        guard let bytes = FileManager.default.contents(atPath: input) else {
+            StandardError.print("geofare: cannot read '\(input)'")
+            throw GeoFareExit.noInput
+        }
+        let rows: [PoolCSV.Row]
+        do { rows = try PoolCSV.read(bytes, map: columnMap) } catch {
+            StandardError.print("geofare: \(error.message) [\(error.code)]")
+            throw GeoFareExit.dataError
+        }
+        let planner = PoolPlanner(pricer: try data.pricer())
+        let requests = rows.compactMap(\.request)
+        let start = Date()
+        let quiet = self.quiet
+        let plan: PoolPlan
+        do {
+            plan = try planner.plan(requests, options: options) { done, all in
+                if !quiet { StandardError.print("pool: pairs tested for \(done) of \(all) requests, \(Int(Date().timeIntervalSince(start))) s") }
+            }
+        } catch {
+            StandardError.print("geofare: \(error.message) [\(error.code)]")
+            throw GeoFareExit.dataError
+        }
+        let text = PoolCSV.write(rows: rows, plan: plan)
+        if output == "-" { FileHandle.standardOutput.write(Data(text.utf8)) } else {
+            guard let h = openForWriting(output) else {
+                StandardError.print("geofare: cannot write '\(output)'")
+                throw ExitCode(73)
+            }
+            h.write(Data(text.utf8))
+        }
+        let failed = rows.filter { $0.error != nil }.count + plan.riders.filter { $0.error != nil }.count
+        if !quiet {
+            let s = plan.summary
+            let money = s.soloFares.keys.sorted().map { c in "\(s.soloFares[c]! - s.pooledFares[c, default: 0]) \(c) of \(s.soloFares[c]!)" }.joined(separator: ", ")
+            StandardError.print(String(format: "pool: %d requests, %d pooled in %d taxis (%.1f %%), %d failed; %d feasible pairs of %d tried; vehicle-km %.1f → %.1f (%.1f saved), vehicle-hours %.2f → %.2f; money saved by the pooled: %@; %.1f s",
+                                       rows.count, s.pooledRiders, s.groups, rows.isEmpty ? 0 : 100 * Double(s.pooledRiders) / Double(rows.count), failed,
+                                       s.feasiblePairs, s.triedPairs, s.soloMeters / 1000, s.pooledMeters / 1000, (s.soloMeters - s.pooledMeters) / 1000,
+                                       s.soloSeconds / 3600, s.pooledSeconds / 3600, money.isEmpty ? "none" : money, Date().timeIntervalSince(start)))
+        }
+        if failed > 0 { throw GeoFareExit.dataError }
+    }
+}
