@@ -3,34 +3,41 @@ import Foundation
 import GeoFareCLI
 import GeoFareCore
 import GeoFareFare
+import GeoFareGraph
 import GeoFareParties
 import GeoFarePooling
 import GeoFareRoute
 
 /// Generated riders and parties in a city: origins and destinations around a centre, request
 /// times over a window (the same seed gives the same data).
-enum PoolingData {
-    static let seoul = (lat: 37.5400, lon: 126.9900)
+struct PoolingData {
+    /// The box points are drawn in: around Seoul by default, a graph's box with `--graph`.
+    var south = 37.46, north = 37.62, west = 126.89, east = 127.09
     static let start = Date(timeIntervalSince1970: 1_741_788_000)  // 2025-03-12 23:00 KST
 
-    static func point(_ rng: inout SeededGenerator, spread: Double) -> Coordinate {
-        Coordinate(uncheckedLatitude: seoul.lat + .random(in: -spread...spread, using: &rng),
-                   longitude: seoul.lon + .random(in: -1.25 * spread...1.25 * spread, using: &rng))
+    init(graphs: [String]) throws {
+        guard let path = graphs.first else { return }
+        let m = try RoadGraph(path: path).metadata
+        (south, north, west, east) = (m.south, m.north, m.west, m.east)
     }
 
-    static func requests(_ n: Int, minutes: Double, seed: UInt64) -> [RideRequest] {
+    func point(_ rng: inout SeededGenerator) -> Coordinate {
+        Coordinate(uncheckedLatitude: .random(in: south...north, using: &rng), longitude: .random(in: west...east, using: &rng))
+    }
+
+    func requests(_ n: Int, minutes: Double, seed: UInt64) -> [RideRequest] {
         var rng = SeededGenerator(seed: seed)
         return (0..<n).map { i in
-            RideRequest(id: "r\(i)", departure: start.addingTimeInterval(.random(in: 0...(minutes * 60), using: &rng)),
-                        origin: point(&rng, spread: 0.08), destination: point(&rng, spread: 0.08))
+            RideRequest(id: "r\(i)", departure: Self.start.addingTimeInterval(.random(in: 0...(minutes * 60), using: &rng)),
+                        origin: point(&rng), destination: point(&rng))
         }.sorted { $0.departure < $1.departure }
     }
 
-    static func parties(_ n: Int, seed: UInt64) -> [Party] {
+    func parties(_ n: Int, seed: UInt64) -> [Party] {
         var rng = SeededGenerator(seed: seed)
         return (0..<n).map { i in
-            Party(id: "p\(i)", origin: point(&rng, spread: 0.08), destination: point(&rng, spread: 0.08),
-                  departure: start.addingTimeInterval(.random(in: -1_800...3_600, using: &rng)), seatsTotal: 4,
+            Party(id: "p\(i)", origin: point(&rng), destination: point(&rng),
+                  departure: Self.start.addingTimeInterval(.random(in: -1_800...3_600, using: &rng)), seatsTotal: 4,
                   seatsTaken: Int.random(in: 1...3, using: &rng), status: .open)
         }
     }
@@ -42,8 +49,8 @@ struct MatchBench: ParsableCommand {
         commandName: "match",
         abstract: "Time the match op's answer among N open parties, against routing each candidate's legs one by one.",
         discussion: """
-        N generated open parties around Seoul (departures over 90 minutes) in a PartyIndex, and
-        riders at their centre; each round answers every rider with PartyMatcher (candidates from
+        N generated open parties around Seoul, or in the box of the --graph (departures over 90
+        minutes) in a PartyIndex, and riders among them; each round answers every rider with PartyMatcher (candidates from
         the index, legs from matrices) and, as the baseline, the same candidates with every leg
         one route call (what a client without the matrix would do). Reports p50/p99 per rider.
         """
@@ -57,8 +64,9 @@ struct MatchBench: ParsableCommand {
     func run() throws {
         let pricer = try TripPricer.standard(graphs: graph)
         let index = try PartyIndex()
-        index.upsert(contentsOf: PoolingData.parties(parties, seed: options.seed))
-        let asks = PoolingData.requests(riders, minutes: 60, seed: options.seed + 1).map { r -> MatchRequest in
+        let area = try PoolingData(graphs: graph)
+        index.upsert(contentsOf: area.parties(parties, seed: options.seed))
+        let asks = area.requests(riders, minutes: 60, seed: options.seed + 1).map { r -> MatchRequest in
             var m = MatchRequest(rider: r)
             m.radiusMeters = 2_000
             return m
@@ -69,6 +77,8 @@ struct MatchBench: ParsableCommand {
             var times: [Double] = [], baseline: [Double] = []
             offered = 0
             for ask in asks {
+                // A rider the data cannot price (no tariff where it starts) is not timed.
+                guard (try? pricer.tariffID(for: FareRequest(from: ask.rider.origin, to: ask.rider.destination, departure: ask.rider.departure))) != nil else { continue }
                 times.append(try Stopwatch.seconds { offered += try matcher.match(ask, in: index).candidates.count })
                 baseline.append(try Stopwatch.seconds { _ = try Self.routePerCandidate(ask, index: index, pricer: pricer) })
             }
@@ -116,7 +126,7 @@ struct PoolBench: ParsableCommand {
         commandName: "pool",
         abstract: "Time pooling N generated ride requests, against testing pairs with one route per leg.",
         discussion: """
-        N requests around Seoul over --minutes; each round plans them with PoolPlanner (--delay,
+        N requests around Seoul (or in the box of the --graph) over --minutes; each round plans them with PoolPlanner (--delay,
         --max-riders). The baseline tests the first --baseline requests' pairs by brute force (every
         pair within the same time bound, every leg its own route call) beside PoolPlanner's
         shareability network on the same requests, and reports both and the ratio. Peak resident
@@ -134,9 +144,9 @@ struct PoolBench: ParsableCommand {
 
     func run() throws {
         let pricer = try TripPricer.standard(graphs: graph)
-        let data = PoolingData.requests(requests, minutes: minutes, seed: options.seed)
+        let data = try PoolingData(graphs: graph).requests(requests, minutes: minutes, seed: options.seed)
         let planner = PoolPlanner(pricer: pricer)
-        let opts = PoolOptions(delaySeconds: delay, maxRiders: maxRiders)
+        let opts = PoolOptions(delaySeconds: delay, maxRiders: maxRiders, threads: ProcessInfo.processInfo.activeProcessorCount)
         var seconds: [Double] = [], baseSeconds: [Double] = [], subsetSeconds: [Double] = []
         var summary = PoolSummary()
         for _ in 0..<options.roundCount {

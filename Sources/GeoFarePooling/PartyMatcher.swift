@@ -3,6 +3,7 @@ import GeoFareCore
 import GeoFareFare
 import GeoFareParties
 import GeoFareRoute
+import Synchronization
 
 /// A rider asking which open party to join.
 public struct MatchRequest: Sendable {
@@ -83,7 +84,8 @@ public struct MatchCandidate: Sendable {
 /// A party left out, and the limit that left it out.
 public struct MatchExclusion: Sendable, Hashable {
     public var partyID: String
-    /// `no_seats`, `walk`, `no_route`, `delay`, `wait`, `no_saving`, `members_pay_more`.
+    /// `no_seats`, `no_route`, `delay`, `wait`, `no_price` (the ride cannot be priced: no tariff
+    /// where the party starts), `no_saving`, `members_pay_more`.
     public var reason: String
     public var detail: String
 }
@@ -109,9 +111,13 @@ public struct MatchAnswer: Sendable {
 /// answered only when the rider saves and no member's share rises.
 public struct PartyMatcher: Sendable {
     public let pricer: TripPricer
+    /// Each party's own trip (origin to destination at its departure), kept between requests.
+    public let trips: PartyTripCache
 
-    public init(pricer: TripPricer) {
+    /// - Parameter trips: a cache shared by the matchers of one worker (a new one by default).
+    public init(pricer: TripPricer, trips: PartyTripCache = PartyTripCache()) {
         self.pricer = pricer
+        self.trips = trips
     }
 
     /// Answers `request` from the parties in `index`.
@@ -121,7 +127,13 @@ public struct PartyMatcher: Sendable {
         let rider = request.rider
         let fares = RideFares(pricer: pricer)
         let t = rider.departure.timeIntervalSince1970
-        let solo = try pricer.estimator.estimate(RouteRequest(origin: rider.origin, destination: rider.destination, departure: rider.departure))
+        // The rider's own trip as a one-cell matrix (the same figures as its route, without the
+        // route's legs and pieces).
+        let planner = PoolPlanner(pricer: pricer)
+        guard let soloLeg = try planner.matrix(from: [rider.origin], to: [rider.destination], departure: rider.departure).leg(0, 0) else {
+            throw GeoFareError(code: .noRoute, message: "no road joins the rider's origin and destination", field: "to")
+        }
+        let solo = (distanceMeters: soloLeg.meters, durationSeconds: soloLeg.seconds)
         let soloFare = try fares.fare(meters: solo.distanceMeters, seconds: solo.durationSeconds, origin: rider.origin,
                                       destination: rider.destination, departure: rider.departure)
         var answer = MatchAnswer(candidates: [], excluded: [], soloSeconds: solo.durationSeconds, soloMeters: solo.distanceMeters,
@@ -142,15 +154,46 @@ public struct PartyMatcher: Sendable {
             }
         }
         guard !parties.isEmpty else { return answer }
+        // First the pickups alone (the bound of the definition that needs the fewest legs): with
+        // the party first, the taxi must reach the rider by its request + Δ; with the rider
+        // first, the party by its departure + Δ. One 1 × n and one n × 1 matrix.
+        var survivors: [Party] = []
+        if case let .partyOrigin(_, speed) = request.boarding {
+            for party in parties {
+                let ready = t + FastDistance.haversineMeters(rider.origin, party.origin) / speed
+                if abs(party.departure.timeIntervalSince1970 - ready) <= request.maxDelaySeconds + 1e-6 { survivors.append(party) } else {
+                    answer.excluded.append(MatchExclusion(partyID: party.id, reason: "delay", detail: "the party leaves more than \(Int(request.maxDelaySeconds)) s from when the rider can be at its origin"))
+                }
+            }
+        } else {
+            let toParties = try planner.matrix(from: [rider.origin], to: parties.map(\.origin), departure: rider.departure)
+            let fromParties = try planner.matrix(from: parties.map(\.origin), to: [rider.origin], departure: rider.departure)
+            for (k, party) in parties.enumerated() {
+                let d = party.departure.timeIntervalSince1970
+                let partyFirst = fromParties.leg(k, 0).map { d + $0.seconds <= t + request.maxDelaySeconds + 1e-6 } ?? false
+                let riderFirst = toParties.leg(0, k).map { t + $0.seconds <= d + request.maxDelaySeconds + 1e-6 } ?? false
+                if partyFirst || riderFirst { survivors.append(party) } else {
+                    answer.excluded.append(MatchExclusion(partyID: party.id, reason: "delay", detail: "neither pickup can be reached within \(Int(request.maxDelaySeconds)) s"))
+                }
+            }
+        }
+        parties = survivors
+        guard !parties.isEmpty else { return answer }
         // Legs: the rider's points to every party point and back, and each party's own trip.
         let riderPoints = [rider.origin, rider.destination]
         let partyPoints = parties.flatMap { [$0.origin, $0.destination] }
-        let planner = PoolPlanner(pricer: pricer)
         let out = try planner.matrix(from: riderPoints, to: partyPoints, departure: rider.departure)
         let back = try planner.matrix(from: partyPoints, to: riderPoints, departure: rider.departure)
-        let own = try planner.matrix(from: parties.map(\.origin), to: parties.map(\.destination), departure: rider.departure)
+        let own = try trips.trips(of: parties) { missing throws(GeoFareError) in
+            // The parties not seen before, each at its own departure (its solo duration in the
+            // definition): computed once per party version, not per rider.
+            try missing.map { p throws(GeoFareError) in
+                let r = try pricer.estimator.estimate(RouteRequest(origin: p.origin, destination: p.destination, departure: p.departure))
+                return RideLeg(seconds: r.durationSeconds, meters: r.distanceMeters)
+            }
+        }
         for (k, party) in parties.enumerated() {
-            guard let partyTrip = own.leg(k, k) else {
+            guard let partyTrip = own[k] else {
                 answer.excluded.append(MatchExclusion(partyID: party.id, reason: "no_route", detail: "no road joins the party's origin and destination"))
                 continue
             }
@@ -192,11 +235,19 @@ public struct PartyMatcher: Sendable {
                 continue
             }
             let points = [party.origin, party.destination, pickupAtParty ? party.origin : rider.origin, rider.destination]
-            let before = try fares.fare(meters: partyTrip.meters, seconds: partyTrip.seconds, origin: party.origin,
+            let before: (total: Int64, unit: Int64, currency: String)
+            let priced: (total: Int64, shares: [Int64], currency: String)
+            let beforeEach: Int64, afterEach: Int64
+            do throws(GeoFareError) {
+                before = try fares.fare(meters: partyTrip.meters, seconds: partyTrip.seconds, origin: party.origin,
                                         destination: party.destination, departure: party.departure)
-            let beforeEach = try FareSplit.equal(total: before.total, riders: members, unit: before.unit).max() ?? before.total
-            let priced = try fares.shares(of: ride, points: points, soloFares: [before.total, soloFare.total])
-            let afterEach = try FareSplit.equal(total: priced.shares[0], riders: members, unit: before.unit).max() ?? priced.shares[0]
+                beforeEach = try FareSplit.equal(total: before.total, riders: members, unit: before.unit).max() ?? before.total
+                priced = try fares.shares(of: ride, points: points, soloFares: [before.total, soloFare.total])
+                afterEach = try FareSplit.equal(total: priced.shares[0], riders: members, unit: before.unit).max() ?? priced.shares[0]
+            } catch {
+                answer.excluded.append(MatchExclusion(partyID: party.id, reason: "no_price", detail: error.message))
+                continue
+            }
             let riderShare = priced.shares[1]
             let saving = soloFare.total - riderShare
             if priced.currency != soloFare.currency || saving < request.minSaving
@@ -221,5 +272,38 @@ public struct PartyMatcher: Sendable {
         answer.candidates.sort { $0.saving != $1.saving ? $0.saving > $1.saving : $0.party.id < $1.party.id }
         if answer.candidates.count > request.limit { answer.candidates.removeLast(answer.candidates.count - request.limit) }
         return answer
+    }
+}
+
+/// Parties' own trips (origin to destination), by id, version and departure: a party's trip does
+/// not change until the party does, so a worker computes it once, not once per rider. Thread-safe;
+/// it forgets everything when it holds more than `capacity` parties.
+public final class PartyTripCache: Sendable {
+    private struct Key: Hashable {
+        var id: String
+        var version: Int64
+        var departure: Double
+    }
+    private let entries = Mutex<[Key: RideLeg?]>([:])
+    public let capacity: Int
+
+    public init(capacity: Int = 200_000) {
+        self.capacity = capacity
+    }
+
+    /// The trips of `parties` (`nil`: no road), computing the missing ones with `compute`.
+    func trips(of parties: [Party], compute: ([Party]) throws(GeoFareError) -> [RideLeg?]) throws(GeoFareError) -> [RideLeg?] {
+        let keys = parties.map { Key(id: $0.id, version: $0.version, departure: $0.departure.timeIntervalSince1970) }
+        var found = entries.withLock { e in keys.map { e[$0] } }
+        let missing = found.indices.filter { found[$0] == nil }
+        if !missing.isEmpty {
+            let computed = try compute(missing.map { parties[$0] })
+            for (n, i) in missing.enumerated() { found[i] = .some(computed[n]) }
+            entries.withLock { e in
+                if e.count + missing.count > capacity { e.removeAll(keepingCapacity: true) }
+                for (n, i) in missing.enumerated() { e[keys[i]] = .some(computed[n]) }
+            }
+        }
+        return found.map { $0! }
     }
 }

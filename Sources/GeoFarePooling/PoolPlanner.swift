@@ -2,6 +2,7 @@ import Foundation
 import GeoFareCore
 import GeoFareFare
 import GeoFareRoute
+import Synchronization
 
 /// How ``PoolPlanner`` groups riders.
 public struct PoolOptions: Sendable {
@@ -12,13 +13,18 @@ public struct PoolOptions: Sendable {
     public var maxRiders: Int = 2
     /// Persons per taxi.
     public var capacity: Int = SharedRide.defaultCapacity
+    /// Threads that test pairs (the command uses every core; 1 keeps the caller's thread alone,
+    /// which code on Swift concurrency's pool should).
+    public var threads: Int = 1
     /// Pairs whose request times differ by more than this are not tried. Default `nil`: the
     /// earlier rider's solo duration + Δ, which loses no feasible pair (the later rider boards no
     /// earlier than its request and, the taxi never being empty, while the earlier rider is still
     /// aboard, who is dropped by request + solo + Δ).
     public var maxGapSeconds: Double?
 
-    public init(delaySeconds: Double = 300, maxRiders: Int = 2, capacity: Int = SharedRide.defaultCapacity, maxGapSeconds: Double? = nil) {
+    public init(delaySeconds: Double = 300, maxRiders: Int = 2, capacity: Int = SharedRide.defaultCapacity, maxGapSeconds: Double? = nil,
+                threads: Int = 1) {
+        self.threads = threads
         self.delaySeconds = delaySeconds
         self.maxRiders = maxRiders
         self.capacity = capacity
@@ -117,9 +123,10 @@ public struct PoolPlan: Sendable {
 public struct PoolPlanner: Sendable {
     public let pricer: TripPricer
     /// Requests whose pairs one block of matrices tests.
-    public var anchorsPerBlock = 24
-    /// Target points per matrix call (the matrix's cell limit is ``MatrixRequest/maxCells``).
-    public var pointsPerCall = 200
+    public var anchorsPerBlock = 128
+    /// Cells per matrix call at most (a block's are cut into calls of this size: the larger,
+    /// the fewer times each point is snapped and searched from).
+    public var cellsPerCall = 1_000_000
 
     public init(pricer: TripPricer) {
         self.pricer = pricer
@@ -241,8 +248,9 @@ public struct PoolPlanner: Sendable {
 
     /// Every feasible pair among `candidates` whose request times are within the gap, tested in
     /// blocks: a block of requests close in time (within one UTC hour) against every request up
-    /// to the gap after it, their legs from two matrices (block → partners, partners → block)
-    /// at the block's first request time.
+    /// to the gap after it (``pairsOf``), with legs from matrices at the block's first request
+    /// time; blocks run on ``PoolOptions/threads`` lanes and their pairs are joined in block order,
+    /// so the answer does not depend on the number of threads.
     func shareablePairs(_ requests: [RideRequest], riders: [PoolRider], candidates: [Int], options: PoolOptions,
                         classes: PointClasses, summary: inout PoolSummary, progress: ((Int, Int) -> Void)?) throws(GeoFareError) -> [Pair] {
         let order = candidates.sorted {
@@ -250,59 +258,129 @@ public struct PoolPlanner: Sendable {
             return x != y ? x < y : $0 < $1
         }
         let time = order.map { requests[$0].departure.timeIntervalSince1970 }
-        func gap(_ position: Int) -> Double { options.maxGapSeconds ?? riders[order[position]].soloSeconds + options.delaySeconds }
-        var pairs: [Pair] = []
+        let delay = options.delaySeconds
+        func gap(_ position: Int) -> Double { options.maxGapSeconds ?? riders[order[position]].soloSeconds + delay }
+        // The blocks: up to anchorsPerBlock requests within one UTC hour, each with its partners
+        // (every request after the block's first, up to the gap after its last).
+        var blocks: [(start: Int, end: Int, last: Int)] = []
         var start = 0
-        var lastReport = Date()
         while start < order.count {
-            // The block: up to anchorsPerBlock requests within one UTC hour.
             let hour = floor(time[start] / 3600)
             var end = start
             while end < order.count && end - start < anchorsPerBlock && floor(time[end] / 3600) == hour { end += 1 }
-            // Partners: every request after the block's first, up to the gap after its last.
             let reach = (start..<end).map { time[$0] + gap($0) }.max()!
             var last = end
             while last < order.count && time[last] <= reach { last += 1 }
-            let anchors = Array(order[start..<end]), partners = Array(order[(start + 1)..<last])
-            if !partners.isEmpty {
-                let departure = requests[anchors[0]].departure
-                let anchorPoints = anchors.flatMap { [requests[$0].origin, requests[$0].destination] }
-                let partnerPoints = partners.flatMap { [requests[$0].origin, requests[$0].destination] }
-                let forward = try matrix(from: anchorPoints, to: partnerPoints, departure: departure, classes: classes)
-                let backward = try matrix(from: partnerPoints, to: anchorPoints, departure: departure, classes: classes)
-                for (ai, a) in anchors.enumerated() {
-                    let position = start + ai
-                    for (pi, b) in partners.enumerated() where start + 1 + pi > position {
-                        let ta = time[position], tb = time[start + 1 + pi]
-                        if tb - ta > gap(position) { break }
-                        if requests[a].seats + requests[b].seats > options.capacity { continue }
-                        summary.triedPairs += 1
-                        let times = [RiderTimes(requestTime: ta, soloSeconds: riders[a].soloSeconds, seats: requests[a].seats),
-                                     RiderTimes(requestTime: tb, soloSeconds: riders[b].soloSeconds, seats: requests[b].seats)]
-                        let solo = [RideLeg(seconds: riders[a].soloSeconds, meters: riders[a].soloMeters),
-                                    RideLeg(seconds: riders[b].soloSeconds, meters: riders[b].soloMeters)]
-                        let ride = SharedRide.plan(riders: times, delaySeconds: options.delaySeconds) { x, y in
-                            // Points: 0, 1 = a's origin and destination; 2, 3 = b's.
-                            switch (x / 2, y / 2) {
-                            case (0, 0): return x == 0 && y == 1 ? solo[0] : nil
-                            case (1, 1): return x == 2 && y == 3 ? solo[1] : nil
-                            case (0, 1): return forward.leg(2 * ai + x, 2 * pi + (y - 2))
-                            default: return backward.leg(2 * pi + (x - 2), 2 * ai + y)
-                            }
-                        }
-                        if let ride {
-                            pairs.append(Pair(a: a, b: b, ride: ride, saving: riders[a].soloSeconds + riders[b].soloSeconds - ride.vehicleSeconds))
-                        }
-                    }
+            blocks.append((start, end, last))
+            start = end
+        }
+        // Every point's class first (read-only below, from every lane).
+        try classes.classify(order.flatMap { [requests[$0].origin, requests[$0].destination] },
+                             departure: requests[order.first ?? 0].departure, estimator: pricer.estimator)
+        let lanes = max(1, min(options.threads, blocks.count))
+        let results = Mutex<(pairs: [Int: [Pair]], tried: Int, error: GeoFareError?, done: Int)>(([:], 0, nil, 0))
+        let next = Atomic<Int>(0)
+        let lastReport = Mutex<Date>(Date())
+        Parallel.run(lanes: lanes) { _ in
+            while true {
+                let k = next.add(1, ordering: .relaxed).oldValue
+                guard k < blocks.count, results.withLock({ $0.error == nil }) else { return }
+                let block = blocks[k]
+                do throws(GeoFareError) {
+                    let (found, tried) = try pairsOf(block, order: order, time: time, requests: requests, riders: riders,
+                                                     options: options, classes: classes, gap: gap)
+                    results.withLock { $0.pairs[k] = found; $0.tried += tried; $0.done = max($0.done, block.end) }
+                } catch {
+                    results.withLock { if $0.error == nil { $0.error = error } }
+                    return
+                }
+                if let progress, lastReport.withLock({ now in
+                    guard Date().timeIntervalSince(now) > 2 else { return false }
+                    now = Date()
+                    return true
+                }) {
+                    progress(results.withLock { $0.done }, order.count)
                 }
             }
-            start = end
-            if let progress, Date().timeIntervalSince(lastReport) > 2 || start == order.count {
-                progress(start, order.count)
-                lastReport = Date()
+        }
+        let outcome = results.withLock { $0 }
+        if let error = outcome.error { throw error }
+        progress?(order.count, order.count)
+        summary.triedPairs += outcome.tried
+        return blocks.indices.flatMap { outcome.pairs[$0] ?? [] }
+    }
+
+    /// The feasible pairs of one block (see ``shareablePairs``) and how many pairs it tried, in
+    /// two stages. First the legs between origins (and from each partner's origin to each
+    /// anchor's destination) screen every pair with the exact bounds they decide: with `a` (the
+    /// earlier) first, the taxi must reach b by b's request + Δ, and a, still aboard when b
+    /// boards, gets off no sooner than the next leg from b's origin (to a's destination, or b's
+    /// own trip) allows, within a's bound; with b first, a must be reached by a's request + Δ.
+    /// Then, per anchor, the legs to and from the destinations of the pairs that passed, and the
+    /// orders are driven.
+    func pairsOf(_ block: (start: Int, end: Int, last: Int), order: [Int], time: [Double], requests: [RideRequest],
+                 riders: [PoolRider], options: PoolOptions, classes: PointClasses, gap: (Int) -> Double) throws(GeoFareError) -> ([Pair], Int) {
+        let anchors = Array(order[block.start..<block.end]), partners = Array(order[(block.start + 1)..<block.last])
+        guard !partners.isEmpty else { return ([], 0) }
+        let delay = options.delaySeconds, slack = 1e-6
+        let departure = requests[anchors[0]].departure
+        let origins = try matrix(from: anchors.map { requests[$0].origin }, to: partners.map { requests[$0].origin },
+                                 departure: departure, classes: classes)
+        let back = try matrix(from: partners.map { requests[$0].origin }, to: anchors.flatMap { [requests[$0].origin, requests[$0].destination] },
+                              departure: departure, classes: classes)
+        var pairs: [Pair] = []
+        var tried = 0
+        for (ai, a) in anchors.enumerated() {
+            let position = block.start + ai
+            let ta = time[position], soloA = riders[a].soloSeconds
+            var passed: [Int] = []
+            for (pi, b) in partners.enumerated() where block.start + 1 + pi > position {
+                let tb = time[block.start + 1 + pi]
+                if tb - ta > gap(position) { break }
+                if requests[a].seats + requests[b].seats > options.capacity { continue }
+                tried += 1
+                let soloB = riders[b].soloSeconds
+                let aToB = origins.seconds[ai * origins.columns + pi]
+                let bToA = back.seconds[pi * back.columns + 2 * ai]
+                let bToADest = back.seconds[pi * back.columns + 2 * ai + 1]
+                var aFirst = false
+                if !aToB.isNaN && ta + aToB <= tb + delay + slack {
+                    let boardB = max(ta + aToB, tb)
+                    aFirst = boardB + (bToADest.isNaN ? soloB : min(bToADest, soloB)) <= ta + soloA + delay + slack
+                }
+                let bFirst = !bToA.isNaN && tb + bToA <= ta + delay + slack
+                if aFirst || bFirst { passed.append(pi) }
+            }
+            guard !passed.isEmpty else { continue }
+            let dests = passed.map { requests[partners[$0]].destination }
+            let fromA = try matrix(from: [requests[a].origin, requests[a].destination], to: dests, departure: departure, classes: classes)
+            let toADest = try matrix(from: dests, to: [requests[a].destination], departure: departure, classes: classes)
+            for (si, pi) in passed.enumerated() {
+                let b = partners[pi]
+                let tb = time[block.start + 1 + pi], soloB = riders[b].soloSeconds
+                let times = [RiderTimes(requestTime: ta, soloSeconds: soloA, seats: requests[a].seats),
+                             RiderTimes(requestTime: tb, soloSeconds: soloB, seats: requests[b].seats)]
+                let solo = [RideLeg(seconds: soloA, meters: riders[a].soloMeters), RideLeg(seconds: soloB, meters: riders[b].soloMeters)]
+                let ride = SharedRide.plan(riders: times, delaySeconds: delay) { x, y in
+                    // Points: 0, 1 = a's origin and destination; 2, 3 = b's.
+                    switch (x, y) {
+                    case (0, 1): return solo[0]
+                    case (2, 3): return solo[1]
+                    case (0, 2): return origins.leg(ai, pi)
+                    case (2, 0): return back.leg(pi, 2 * ai)
+                    case (2, 1): return back.leg(pi, 2 * ai + 1)
+                    case (0, 3): return fromA.leg(0, si)
+                    case (1, 3): return fromA.leg(1, si)
+                    case (3, 1): return toADest.leg(si, 0)
+                    default: return nil  // a leg no shared order of two drives
+                    }
+                }
+                if let ride {
+                    pairs.append(Pair(a: a, b: b, ride: ride, saving: soloA + soloB - ride.vehicleSeconds))
+                }
             }
         }
-        return pairs
+        return (pairs, tried)
     }
 
     /// `ride`'s order driven again with one route per leg departing when the taxi leaves the
@@ -331,8 +409,8 @@ public struct PoolPlanner: Sendable {
         }
     }
 
-    /// Legs from each of `sources` to each of `targets`, in calls of at most ``pointsPerCall``
-    /// targets, each call over points of one class (see ``PointClasses``) when `classes` is given.
+    /// Legs from each of `sources` to each of `targets`, in calls of at most ``cellsPerCall``
+    /// cells, each call over points of one class (see ``PointClasses``) when `classes` is given.
     func matrix(from sources: [Coordinate], to targets: [Coordinate], departure: Date, classes: PointClasses? = nil) throws(GeoFareError) -> LegTable {
         var table = LegTable(columns: targets.count, seconds: [], meters: [])
         table.seconds = [Double](repeating: .nan, count: sources.count * targets.count)
@@ -356,14 +434,17 @@ public struct PoolPlanner: Sendable {
                 return table
             }
         }
-        let rowsPerCall = max(1, MatrixRequest.maxCells / pointsPerCall)
+        let columnsPerCall = max(1, min(targets.count, cellsPerCall))
+        let rowsPerCall = max(1, cellsPerCall / columnsPerCall)
         var s0 = 0
         while s0 < sources.count {
             let s1 = min(sources.count, s0 + rowsPerCall)
             var t0 = 0
             while t0 < targets.count {
-                let t1 = min(targets.count, t0 + pointsPerCall)
-                let m = try pricer.estimator.matrix(MatrixRequest(sources: Array(sources[s0..<s1]), targets: Array(targets[t0..<t1]), departure: departure))
+                let t1 = min(targets.count, t0 + columnsPerCall)
+                var request = MatrixRequest(sources: Array(sources[s0..<s1]), targets: Array(targets[t0..<t1]), departure: departure)
+                request.cellLimit = max(MatrixRequest.maxCells, cellsPerCall)
+                let m = try pricer.estimator.matrix(request)
                 for i in s0..<s1 {
                     for j in t0..<t1 {
                         if let d = m.durationSeconds[i - s0][j - t0], let l = m.distanceMeters[i - s0][j - t0] {

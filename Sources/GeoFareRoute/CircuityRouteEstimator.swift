@@ -27,6 +27,9 @@ public final class CircuityRouteEstimator: RouteEstimator {
     /// band as ratios, and the fare band's corners of a one-leg route (computed once, not per trip).
     struct BandEntry { var spread: RouteSpread; var durationLow: Double; var durationHigh: Double }
     let bandTable: [BandEntry]
+    /// The regions some profile names, in ``regions``' order, each with the first profile that
+    /// names it: what ``profile(for:)`` tests (not every zone of the catalog).
+    let profileRegions: [(polygon: GeoPolygon, profile: SpeedProfile)]
 
     /// An estimator over the embedded calibration (or a data directory's).
     /// - Throws: ``GeoFareError`` `invalid_route_data`.
@@ -44,6 +47,9 @@ public final class CircuityRouteEstimator: RouteEstimator {
             }
         }
         self.regions = regions
+        profileRegions = regions.zones.compactMap { zone in
+            profiles.first { $0.regions.contains(zone.id) }.map { (zone.polygon, $0) }
+        }
     }
 
     public func estimate(_ request: RouteRequest) throws(GeoFareError) -> Route {
@@ -168,9 +174,7 @@ public final class CircuityRouteEstimator: RouteEstimator {
             }
             return p
         }
-        for zone in regions.zones where zone.polygon.contains(request.origin) {
-            if let p = profiles.first(where: { $0.regions.contains(zone.id) }) { return p }
-        }
+        for region in profileRegions where region.polygon.contains(request.origin) { return region.profile }
         return defaultProfile
     }
 

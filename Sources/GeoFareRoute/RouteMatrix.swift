@@ -24,6 +24,9 @@ public struct MatrixRequest: Sendable {
     /// a missing entry is ``RouteApproach/unrestricted``. Only a road graph heeds them.
     public var sourceApproaches: [RouteApproach] = []
     public var targetApproaches: [RouteApproach] = []
+    /// The most cells this request may have: ``maxCells`` (what the worker allows a client), or
+    /// more for a library caller that tables many points at once (`geofare pool`'s blocks).
+    public var cellLimit = MatrixRequest.maxCells
 
     public init(sources: [Coordinate], targets: [Coordinate], departure: Date, metric: RouteMetric = .fastest, profile: String? = nil) {
         self.sources = sources
@@ -35,13 +38,13 @@ public struct MatrixRequest: Sendable {
 
     /// Checks the sizes and the departure.
     /// - Throws: ``GeoFareError`` `missing_value` (no source or no target), `request_too_large`
-    ///   (more than ``maxCells`` cells), `not_finite` (`depart_at`).
+    ///   (more than ``cellLimit`` cells), `not_finite` (`depart_at`).
     public func check() throws(GeoFareError) {
         guard !sources.isEmpty else { throw GeoFareError(code: .missingValue, message: "give at least one source", field: "sources") }
         guard !targets.isEmpty else { throw GeoFareError(code: .missingValue, message: "give at least one target", field: "targets") }
-        guard sources.count * targets.count <= Self.maxCells else {
+        guard sources.count * targets.count <= cellLimit else {
             throw GeoFareError(code: .requestTooLarge,
-                               message: "\(sources.count) sources × \(targets.count) targets = \(sources.count * targets.count) cells; at most \(Self.maxCells) per request",
+                               message: "\(sources.count) sources × \(targets.count) targets = \(sources.count * targets.count) cells; at most \(cellLimit) per request",
                                field: "targets")
         }
         guard departure.timeIntervalSince1970.isFinite else { throw GeoFareError(code: .notFinite, message: "the departure time is not finite", field: "depart_at") }

@@ -34,7 +34,7 @@ extension WorkerDispatcher {
         if let v = try f.optionalInt("limit", range: 1...100) { request.limit = Int(v) }
         let explain = try f.bool("explain", default: false)
         try parties.sync()
-        let answer = try PartyMatcher(pricer: pricer).match(request, in: parties.index)
+        let answer = try PartyMatcher(pricer: pricer, trips: partyTrips).match(request, in: parties.index)
         func number(_ d: Double, _ decimals: Int = 1) -> JSONValue { .number(DecimalFormat.string(d, decimals: decimals)) }
         func money(_ m: Int64) -> JSONValue { .number(String(m)) }
         func time(_ t: Double) -> JSONValue { .string(ResultEncoding.isoString(Date(timeIntervalSince1970: t))) }

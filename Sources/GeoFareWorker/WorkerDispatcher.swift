@@ -1,6 +1,7 @@
 import Foundation
 import GeoFareCore
 import GeoFareParties
+import GeoFarePooling
 import GeoFareFare
 import GeoFareGraph
 import GeoFarePlaces
@@ -22,6 +23,8 @@ public final class WorkerDispatcher: @unchecked Sendable {
 
     public let pricer: TripPricer
     public let parties: LivePartyIndex?
+    /// The parties' own trips `match` has computed (kept between requests).
+    let partyTrips = PartyTripCache()
     /// The places index `places.search` and `places.reverse` read (`--places FILE`), or `nil`.
     public let places: PlacesIndex?
     private let started = Date()

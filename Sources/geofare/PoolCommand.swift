@@ -26,6 +26,7 @@ struct PoolCommand: ParsableCommand {
     @Option(help: "Riders per taxi: 2 or 3.") var maxRiders: Int = 2
     @Option(help: "Persons per taxi.") var capacity: Int = SharedRide.defaultCapacity
     @Option(help: ArgumentHelp("Rename a column: logical=header (repeatable), e.g. origin_lat=pickup_lat.", valueName: "col=header")) var map: [String] = []
+    @Option(help: "Threads testing pairs (default: the number of cores; the output is the same for any).") var threads: Int?
     @Flag(help: "No progress or summary on stderr.") var quiet = false
     @OptionGroup var data: DataOptions
 
@@ -36,7 +37,8 @@ struct PoolCommand: ParsableCommand {
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw ValidationError("--map takes col=header, got '\(m)'") }
             columnMap[parts[0]] = parts[1]
         }
-        let options = PoolOptions(delaySeconds: delay, maxRiders: maxRiders, capacity: capacity)
+        let options = PoolOptions(delaySeconds: delay, maxRiders: maxRiders, capacity: capacity,
+                                  threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
         do { try options.validate() } catch { throw ValidationError("--\(error.field?.replacingOccurrences(of: "_", with: "-") ?? "delay"): \(error.message)") }
         guard let bytes = FileManager.default.contents(atPath: input) else {
             StandardError.print("geofare: cannot read '\(input)'")
