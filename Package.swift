@@ -11,7 +11,7 @@ let package = Package(
     name: "GeoFare",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareParties", "GeoFareSQLite", "GeoFarePooling", "GeoFareWorker", "GeoFareBatch", "GeoFarePlaces"]),
+        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareOSM", "GeoFareGraph", "GeoFareGraphBuild", "GeoFareRoute", "GeoFareFare", "GeoFareParties", "GeoFareSQLite", "GeoFarePooling", "GeoFareWorker", "GeoFareBatch", "GeoFarePlaces"]),
         // The fare meter alone (tariffs, routes, pricing): no SQLite, no PROJ, no SwiftNIO.
         .library(name: "GeoFareFare", targets: ["GeoFareFare"]),
         // The PostgreSQL party store (SwiftNIO, PostgresNIO): only for packages that need it.
@@ -59,9 +59,16 @@ let package = Package(
             dependencies: ["CProj", "GeoFareCore", "GeoFareData"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "GeoFareGraph", dependencies: ["CZlib", "GeoFareCore", "GeoFareText", "GeoFareData"], swiftSettings: swiftSettings),
+        // Reading OpenStreetMap (PBF, road profiles) and the section-file container that graph files
+        // and places indexes share, with its writer.
+        .target(name: "GeoFareOSM", dependencies: ["CZlib", "GeoFareCore", "GeoFareText", "GeoFareData"], swiftSettings: swiftSettings),
+        // Road graphs as routing reads them: the network, hierarchies, the mapped graph file, queries.
+        // No builder: the fare meter (GeoFareFare) and a routing service compile none.
+        .target(name: "GeoFareGraph", dependencies: ["GeoFareCore", "GeoFareOSM"], swiftSettings: swiftSettings),
+        // Building road graphs: the OSM import, contraction, and the graph file's writer.
+        .target(name: "GeoFareGraphBuild", dependencies: ["GeoFareCore", "GeoFareOSM", "GeoFareGraph"], swiftSettings: swiftSettings),
         // Named places from OSM: the places index file, Korean-aware search, reverse look-up.
-        .target(name: "GeoFarePlaces", dependencies: ["GeoFareCore", "GeoFareGraph"], swiftSettings: swiftSettings),
+        .target(name: "GeoFarePlaces", dependencies: ["GeoFareCore", "GeoFareOSM"], swiftSettings: swiftSettings),
         .target(name: "GeoFareRoute", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareGraph"], swiftSettings: swiftSettings),
         .target(name: "GeoFareFare", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareRoute"], swiftSettings: swiftSettings),
         .target(name: "GeoFareBatch", dependencies: ["GeoFareCore", "GeoFareText", "GeoFareFare"], swiftSettings: swiftSettings),
@@ -111,7 +118,7 @@ let package = Package(
         .executableTarget(
             name: "geofare",
             dependencies: [
-                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareGraph", "GeoFareFare", "GeoFareRoute", "GeoFareParties", "GeoFarePooling", "GeoFareSQLite", "GeoFareWorker", "GeoFareBatch", "GeoFareCLI", "GeoFareBench", "GeoFarePlaces",
+                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareOSM", "GeoFareGraph", "GeoFareGraphBuild", "GeoFareFare", "GeoFareRoute", "GeoFareParties", "GeoFarePooling", "GeoFareSQLite", "GeoFareWorker", "GeoFareBatch", "GeoFareCLI", "GeoFareBench", "GeoFarePlaces",
                 .target(name: "GeoFarePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -126,14 +133,14 @@ let package = Package(
             dependencies: ["GeoFareProj", "GeoFareCore"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "GeoFareRouteTests", dependencies: ["GeoFareRoute", "GeoFareGraph", "GeoFareCore", "GeoFareProj", "GeoFareTestSupport"],
+        .testTarget(name: "GeoFareRouteTests", dependencies: ["GeoFareRoute", "GeoFareOSM", "GeoFareGraph", "GeoFareGraphBuild", "GeoFareCore", "GeoFareProj", "GeoFareTestSupport"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareWorkerTests",
             dependencies: ["GeoFareWorker", "GeoFareFare", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "GeoFarePlacesTests", dependencies: ["GeoFarePlaces", "GeoFareGraph", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare"],
+        .testTarget(name: "GeoFarePlacesTests", dependencies: ["GeoFarePlaces", "GeoFareOSM", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareDataTests", dependencies: ["GeoFareData"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareBatchTests", dependencies: ["GeoFareBatch", "GeoFareCore", "GeoFareFare", "GeoFareText"], swiftSettings: swiftSettings),
@@ -142,7 +149,8 @@ let package = Package(
             dependencies: ["GeoFareSQLite", "GeoFareParties", "GeoFareCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "GeoFareGraphTests", dependencies: ["GeoFareGraph", "GeoFareCore", "GeoFareProj", "GeoFareTestSupport"],
+        // The three graph modules' tests in one target: the query tests contract their networks with the builder.
+        .testTarget(name: "GeoFareGraphTests", dependencies: ["GeoFareOSM", "GeoFareGraph", "GeoFareGraphBuild", "GeoFareCore", "GeoFareProj", "GeoFareTestSupport"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         // The PostgreSQL store and workers on it, against a real server each test starts.
         .testTarget(

@@ -23,7 +23,7 @@ extension CodedError {
 /// The error of every GeoFare module: a code from ``ErrorCode``, a message, and the field it
 /// concerns.
 ///
-/// Each module adds its own constructors in an extension (`GeoFareError+Graph.swift`,
+/// Each module adds its own constructors in an extension (`GeoFareError+OSM.swift`,
 /// `+Fare`, `+Store`, ...), and documents there the codes it throws. The `field` names where
 /// the value came from, so a caller can point at it; adapters that know more of the path (the
 /// worker knows `fare.from`) re-home it with ``prefixed(_:)`` or ``at(_:)``.

@@ -1,6 +1,6 @@
 import Foundation
 import GeoFareCore
-import GeoFareGraph
+import GeoFareOSM
 
 /// A place as read from OSM, before it is written to the index.
 struct PlaceRecord: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import GeoFareCore
-import GeoFareGraph
+import GeoFareOSM
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,6 @@
 import Foundation
 import GeoFareCore
-import GeoFareGraph
+import GeoFareOSM
 
 /// Builds a places index file from an OSM PBF extract: `geofare places build`.
 public enum PlacesIndexBuilder {
@@ -50,7 +50,7 @@ public enum PlacesIndexBuilder {
         }
         sections.list.insert((PlacesFileLayout.Section.metadata, Array(json)), at: 0)
         do {
-            try GraphFileWriter.writeSectionFile(sections.list, to: path, version: PlacesFileLayout.currentVersion, magic: PlacesFileLayout.magic)
+            try SectionFileWriter.write(sections.list, to: path, version: PlacesFileLayout.currentVersion, magic: PlacesFileLayout.magic)
         } catch {
             throw GeoFareError(code: .placesIo, message: error.message, field: error.field)
         }

@@ -4,6 +4,8 @@ import GeoFareCLI
 import GeoFareCore
 import GeoFareData
 import GeoFareGraph
+import GeoFareGraphBuild
+import GeoFareOSM
 
 /// `geofare graph build|info`: road graphs from OpenStreetMap.
 struct GraphCommand: ParsableCommand {

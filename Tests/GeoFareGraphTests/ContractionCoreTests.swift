@@ -2,6 +2,7 @@ import Foundation
 import GeoFareCore
 import Testing
 @testable import GeoFareGraph
+@testable import GeoFareGraphBuild
 
 /// Hierarchies with an uncontracted core (``ContractionHierarchy/coreStart``), forced by a small
 /// core bound: routes (weights and unpacked paths) and matrix cells equal plain Dijkstra, through

@@ -2,6 +2,7 @@ import GeoFareCore
 import Foundation
 import Testing
 @testable import GeoFareGraph
+@testable import GeoFareGraphBuild
 
 /// The contraction hierarchy answers exactly what plain Dijkstra answers, with paths that unpack
 /// to connected chains of network arcs.

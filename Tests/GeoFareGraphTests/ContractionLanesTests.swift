@@ -2,6 +2,7 @@ import Foundation
 import GeoFareCore
 import Testing
 @testable import GeoFareGraph
+@testable import GeoFareGraphBuild
 
 /// A contraction that spreads its witness searches and priority updates over a team of threads
 /// (``ContractionLanes``, ``ParallelTeam``) builds exactly the hierarchy one thread builds.

@@ -1,5 +1,6 @@
 import GeoFareCore
 @testable import GeoFareGraph
+@testable import GeoFareGraphBuild
 
 /// Compares contraction-hierarchy answers with plain Dijkstra on `pairs` seeded random queries
 /// per metric, and checks each CH path: a connected chain of network arcs from the chosen source's

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GeoFareCore
 @testable import GeoFareGraph
+@testable import GeoFareGraphBuild
 
 /// On every shared OpenStreetMap extract, built with the car profile: the contraction hierarchy
 /// answers exactly what plain Dijkstra answers, to the unit, for both metrics, paths included.

@@ -1,6 +1,8 @@
 import GeoFareCore
 import Foundation
 import GeoFareGraph
+import GeoFareGraphBuild
+import GeoFareOSM
 import Testing
 
 @Suite("Real OpenStreetMap extracts")

@@ -1,5 +1,4 @@
 import GeoFareCore
-import GeoFareGraph
 import GeoFareProj
 import Testing
 

@@ -2,6 +2,8 @@ import Foundation
 import GeoFareCore
 import Testing
 @testable import GeoFareGraph
+@testable import GeoFareGraphBuild
+@testable import GeoFareOSM
 
 /// The graph file: a round trip gives the same answers; wrong, old, truncated and corrupt files
 /// give their own typed errors and never crash.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GeoFareCore
 @testable import GeoFareGraph
+@testable import GeoFareGraphBuild
 
 /// Against ground truth: the held-out pairs of the circuity calibration (shortest drivable paths
 /// computed independently with pyosmium and scipy on five real networks, never used for fitting;

@@ -1,5 +1,7 @@
 import Foundation
 import GeoFareGraph
+import GeoFareGraphBuild
+import GeoFareOSM
 import Testing
 
 /// `graph build` shows live progress while it reads the PBF: the importer reports each phase as it

@@ -1,4 +1,5 @@
 import Foundation
+import GeoFareOSM
 
 /// A small OpenStreetMap PBF writer for tests: real PBF encoding (BlobHeader/Blob with raw
 /// data, OSMHeader, one PrimitiveBlock with DenseNodes, Ways and Relations), so hand-made

@@ -1,5 +1,5 @@
 import Foundation
-import GeoFareGraph
+import GeoFareOSM
 import Testing
 import GeoFareCore
 

@@ -2,6 +2,7 @@ import Foundation
 import GeoFareCore
 import Testing
 @testable import GeoFareGraph
+@testable import GeoFareGraphBuild
 
 /// Snapping and routing between coordinates: snapped points, partial arcs, one-ways, the same-arc
 /// case, and agreement with Dijkstra over the same snapped endpoints.

@@ -1,6 +1,8 @@
 import Foundation
 import GeoFareCore
 import GeoFareGraph
+import GeoFareGraphBuild
+import GeoFareOSM
 import Testing
 
 /// Truncated, bit-flipped and random files give a ``GeoFareError``, never a crash or a hang.

@@ -1,5 +1,7 @@
 import Foundation
 import GeoFareGraph
+import GeoFareGraphBuild
+import GeoFareOSM
 import Testing
 
 /// Hand-made PBF files (real encoding through ``PBFWriter``) with known answers.

@@ -2,6 +2,7 @@ import Foundation
 import GeoFareCore
 import Testing
 @testable import GeoFareGraph
+@testable import GeoFareGraphBuild
 
 /// On real extracts: snapping through the grid's rings finds what a scan of every segment finds,
 /// and a full route between coordinates weighs what plain Dijkstra gives for the best of every

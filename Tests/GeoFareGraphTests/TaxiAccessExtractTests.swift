@@ -1,5 +1,7 @@
 import Foundation
 @testable import GeoFareGraph
+@testable import GeoFareGraphBuild
+@testable import GeoFareOSM
 import Testing
 
 /// On the shared extracts: what the taxi rules (issue 18 part 3) change against a private car's

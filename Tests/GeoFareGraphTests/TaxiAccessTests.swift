@@ -1,6 +1,8 @@
 import Foundation
 import GeoFareCore
 @testable import GeoFareGraph
+@testable import GeoFareGraphBuild
+@testable import GeoFareOSM
 import Testing
 
 /// Issue 18 part 3: a taxi is a public service vehicle (taxi and psv access and oneway tags decide

@@ -2,6 +2,7 @@ import Foundation
 import GeoFareCore
 import Testing
 @testable import GeoFareGraph
+@testable import GeoFareGraphBuild
 
 /// Snapping like a taxi (issue 18) on real extracts with the car profile and the worker's default
 /// snapping: a point starts and ends on the road nearest it, never on a road farther away reached

@@ -1,5 +1,6 @@
 import Foundation
 import GeoFareGraph
+import GeoFareOSM
 import GeoFareTestSupport
 import Testing
 

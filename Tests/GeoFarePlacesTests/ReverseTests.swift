@@ -1,6 +1,6 @@
 import Foundation
 import GeoFareCore
-import GeoFareGraph
+import GeoFareOSM
 import GeoFarePlaces
 import GeoFareTestSupport
 import Testing

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import GeoFareCore
 import GeoFareGraph
+import GeoFareGraphBuild
+import GeoFareOSM
 import GeoFareTestSupport
 @testable import GeoFareRoute
 

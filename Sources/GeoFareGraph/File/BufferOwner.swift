@@ -1,12 +1,12 @@
 /// Keeps the memory behind read-only views alive: either buffers it allocated itself (a
 /// hierarchy built in memory) or a memory-mapped file.
-class BufferOwner: @unchecked Sendable {
+package final class BufferOwner: @unchecked Sendable {
     private var allocations: [UnsafeMutableRawBufferPointer] = []
 
-    init() {}
+    package init() {}
 
     /// Copies `array` into memory this owner frees on deinit, and returns a view of it.
-    func keep<T: BitwiseCopyable>(_ array: [T]) -> UnsafeBufferPointer<T> {
+    package func keep<T: BitwiseCopyable>(_ array: [T]) -> UnsafeBufferPointer<T> {
         let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: max(array.count * MemoryLayout<T>.stride, 1),
                                                          alignment: max(MemoryLayout<T>.alignment, 8))
         allocations.append(raw)

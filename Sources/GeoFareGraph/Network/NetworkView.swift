@@ -1,7 +1,7 @@
 import GeoFareCore
 /// Read-only views of a ``RoadNetwork``'s arrays: into a mapped graph file or into memory a
 /// ``BufferOwner`` keeps. Field meanings are ``RoadNetwork``'s.
-struct NetworkView: @unchecked Sendable {
+package struct NetworkView: @unchecked Sendable {
     var nodeLatitudes: UnsafeBufferPointer<Int32>, nodeLongitudes: UnsafeBufferPointer<Int32>
     var arcTail: UnsafeBufferPointer<UInt32>, arcHead: UnsafeBufferPointer<UInt32>
     var arcDistanceCentimeters: UnsafeBufferPointer<UInt32>, arcTimeMilliseconds: UnsafeBufferPointer<UInt32>
@@ -15,7 +15,7 @@ struct NetworkView: @unchecked Sendable {
         metric == .fastest ? arcTimeMilliseconds : arcDistanceCentimeters
     }
 
-    init(keeping n: RoadNetwork, in owner: BufferOwner) {
+    package init(keeping n: RoadNetwork, in owner: BufferOwner) {
         nodeLatitudes = owner.keep(n.nodeLatitudes); nodeLongitudes = owner.keep(n.nodeLongitudes)
         arcTail = owner.keep(n.arcTail); arcHead = owner.keep(n.arcHead)
         arcDistanceCentimeters = owner.keep(n.arcDistanceCentimeters); arcTimeMilliseconds = owner.keep(n.arcTimeMilliseconds)

@@ -3,6 +3,7 @@ import GeoFareCore
 /// A road graph ready to route on: a network with a contraction hierarchy per metric and a snapping
 /// grid, from a memory-mapped graph file (or built in memory). Immutable and `Sendable`; route with
 /// a per-thread ``RoadGraphRouter`` (``makeRouter()``) or the allocating ``route(from:to:metric:withGeometry:)``.
+/// (Building one in memory from a ``RoadNetwork``, which contracts it, is `GeoFareGraphBuild`'s.)
 public final class RoadGraph: Sendable {
     let owner: any AnyObject & Sendable
     let network: NetworkView
@@ -38,17 +39,9 @@ public final class RoadGraph: Sendable {
         self.init(owner: file, network: net, hierarchies: chs, metadata: file.metadata)
     }
 
-    /// Builds a graph in memory: contracts `network` under both metrics (for tests and tools; a
-    /// service should map a file). The metadata's counts and bbox are taken from the network.
-    /// - Throws: ``GeoFareError`` `graph_invalid_network`.
-    public convenience init(network: RoadNetwork, metadata: GraphMetadata) throws(GeoFareError) {
-        try network.validate()
-        let owner = BufferOwner()
-        let chs = try GraphMetric.allCases.map { (m) throws(GeoFareError) in try ContractionHierarchy(network: network, metric: m) }
-        self.init(owner: owner, network: NetworkView(keeping: network, in: owner), hierarchies: chs, metadata: metadata.describing(network))
-    }
-
-    private init(owner: any AnyObject & Sendable, network: NetworkView, hierarchies: [ContractionHierarchy], metadata: GraphMetadata) {
+    /// Wraps a network, its hierarchies (by ``GraphMetric/index``) and metadata; `owner` keeps their
+    /// memory alive. (`GeoFareGraphBuild`'s `init(network:metadata:)` builds a graph in memory.)
+    package init(owner: any AnyObject & Sendable, network: NetworkView, hierarchies: [ContractionHierarchy], metadata: GraphMetadata) {
         self.owner = owner
         self.network = network
         self.hierarchies = hierarchies

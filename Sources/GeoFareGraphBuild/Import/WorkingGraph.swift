@@ -1,3 +1,5 @@
+import GeoFareGraph
+
 /// The road graph while it is being extracted: nodes indexed by their place in the sorted
 /// array of used OSM node ids (plus copies made for turn restrictions), arcs with the index of
 /// the way they come from, shapes in one pool. Deleted arcs stay in place, flagged.

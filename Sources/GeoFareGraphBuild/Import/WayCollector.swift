@@ -1,3 +1,6 @@
+import GeoFareGraph
+import GeoFareOSM
+
 /// Pass 1 of the extraction: keeps the ways a ``RoadProfile`` drives (with direction, speed,
 /// class and flags), the ids of traffic-signal nodes and the turn restrictions.
 struct WayCollector: PBFVisitor {

@@ -1,5 +1,7 @@
 import Foundation
 import GeoFareCore
+import GeoFareGraph
+import GeoFareOSM
 
 /// Extracts a drivable ``RoadNetwork`` from an OpenStreetMap PBF file under a ``RoadProfile``.
 ///

@@ -19,7 +19,7 @@ import Foundation
 /// 32  section table: per section id UInt32, alignment UInt32, offset UInt64, length UInt64 (24 bytes)
 ///     then the sections, each at an offset that is a multiple of 8
 /// ```
-/// Section 1 is the file's metadata as JSON. Written by ``GraphFileWriter/writeSectionFile(_:to:version:magic:)``,
+/// Section 1 is the file's metadata as JSON. Written by ``SectionFileWriter/write(_:to:version:magic:)``,
 /// read by ``MappedSectionFile``.
 public enum SectionFileLayout {
     public static let headerSize = 32

@@ -1,4 +1,7 @@
 import GeoFareCore
+import GeoFareGraph
+import GeoFareOSM
+
 /// Splits kept ways into arcs between routing nodes (see ``OSMRoadNetworkBuilder``).
 enum ArcSplitter {
     static func split(ways: WayCollector, nodes: NodeLocator, profile: RoadProfile, report: inout ImportReport) -> WorkingGraph {

@@ -1,4 +1,5 @@
 import GeoFareCore
+@_spi(GraphBuild) import GeoFareGraph
 import Synchronization
 
 /// The graph still being contracted, shared read-only by ``WitnessSimulator``s: copies of the

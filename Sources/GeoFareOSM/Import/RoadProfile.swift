@@ -13,7 +13,7 @@ public struct RoadProfile: Sendable, Hashable {
         public var highway: String
         /// Default free-flow speed in km/h when no usable `maxspeed` is tagged.
         public var speedKmh: Double
-        /// Whether arcs of this class carry ``ArcFlags/link``.
+        /// Whether arcs of this class carry `ArcFlags.link` (`GeoFareGraph`).
         public var isLink: Bool
     }
 
@@ -42,7 +42,7 @@ public struct RoadProfile: Sendable, Hashable {
     public var onewayKeys: [String]
     /// `highway` values implied one-way unless the way says otherwise.
     public var impliedOnewayHighways: Set<String>
-    /// `junction` values that are roundabouts: implied one-way, flagged ``ArcFlags/roundabout``.
+    /// `junction` values that are roundabouts: implied one-way, flagged `ArcFlags.roundabout` (`GeoFareGraph`).
     public var roundaboutJunctions: Set<String>
     /// Whether `area=yes` ways are dropped.
     public var dropAreas: Bool

@@ -1,4 +1,5 @@
 import GeoFareCore
+@_spi(GraphBuild) import GeoFareGraph
 import Synchronization
 /// Contracts a road network under one metric into a ``ContractionHierarchy``.
 ///
