@@ -109,6 +109,24 @@ struct PoolPlannerTests {
         }
     }
 
+    @Test("The same groups on one thread or two (blocks joined in order)")
+    func threadsDoNotChangeTheAnswer() throws {
+        var rng = SeededGenerator(seed: 77)
+        let requests = (0..<300).map { i in
+            Self.request("r\(i)", .random(in: 0...30, using: &rng), (37.55 + .random(in: -0.02...0.02, using: &rng), 126.98 + .random(in: -0.03...0.03, using: &rng)),
+                         (37.50 + .random(in: -0.02...0.02, using: &rng), 127.03 + .random(in: -0.03...0.03, using: &rng)))
+        }
+        let planner = PoolPlanner(pricer: Self.pricer)
+        var small = planner
+        small.anchorsPerBlock = 7
+        let one = try small.plan(requests, options: PoolOptions(delaySeconds: 240, threads: 1))
+        let two = try small.plan(requests, options: PoolOptions(delaySeconds: 240, threads: 2))
+        let big = try planner.plan(requests, options: PoolOptions(delaySeconds: 240, threads: 2))
+        #expect(one.summary.pooledRiders > 100)
+        #expect(one.groups == two.groups && one.riders == two.riders)
+        #expect(one.groups == big.groups, "the block size does not change the pairs either")
+    }
+
     @Test("Three per taxi: a third rider joins only where the three are feasible together, and everyone still pays less")
     func triples() throws {
         let requests = [
