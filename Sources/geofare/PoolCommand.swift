@@ -28,6 +28,7 @@ struct PoolCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Rename a column: logical=header (repeatable), e.g. origin_lat=pickup_lat.", valueName: "col=header")) var map: [String] = []
     @Option(help: "Threads testing pairs (default: the number of cores; the output is the same for any).") var threads: Int?
     @Flag(help: "No progress or summary on stderr.") var quiet = false
+    @Option(help: ArgumentHelp("Also draw the groups on a map as an SVG picture into this file (each group's stops joined in order; riders alone as grey dots).", valueName: "file")) var svg: String?
     @OptionGroup var data: DataOptions
 
     func run() throws {
@@ -70,6 +71,12 @@ struct PoolCommand: ParsableCommand {
             }
             h.write(Data(text.utf8))
         }
+        if let svg {
+            do { try Self.draw(plan, requests: requests, to: svg) } catch {
+                StandardError.print("geofare: cannot write '\(svg)': \(error)")
+                throw ExitCode(73)
+            }
+        }
         let failed = rows.filter { $0.error != nil }.count + plan.riders.filter { $0.error != nil }.count
         if !quiet {
             let s = plan.summary
@@ -80,5 +87,30 @@ struct PoolCommand: ParsableCommand {
                                        s.soloSeconds / 3600, s.pooledSeconds / 3600, money.isEmpty ? "none" : money, Date().timeIntervalSince(start)))
         }
         if failed > 0 { throw GeoFareExit.dataError }
+    }
+
+    /// The groups on a map: each group's stops joined in driving order (a colour per group,
+    /// pickups as larger dots than drop-offs), every rider alone as a small grey dot.
+    static func draw(_ plan: PoolPlan, requests: [RideRequest], to path: String) throws {
+        guard !requests.isEmpty else { return }
+        var map = SVGMap.around(requests.flatMap { [$0.origin, $0.destination] }, pad: 0.03, width: 900)
+        let palette = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324", "#800000", "#469990"]
+        for (i, r) in requests.enumerated() where plan.riders[i].group == nil {
+            map.circle(r.origin, radius: 1.5, fill: "#bbbbbb", label: nil, title: "\(r.id) alone", cssClass: "alone")
+        }
+        for (g, group) in plan.groups.enumerated() {
+            let colour = palette[g % palette.count]
+            let points = group.ride.stops.map { stop in
+                stop.pickup ? requests[group.members[stop.rider]].origin : requests[group.members[stop.rider]].destination
+            }
+            let ids = group.members.map { requests[$0].id }
+            map.line(points, color: colour, widthPx: 1.5, title: "group \(g + 1): " + group.ride.stops.map { ($0.pickup ? "+" : "-") + ids[$0.rider] }.joined(separator: ";"), cssClass: "group")
+            for (stop, point) in zip(group.ride.stops, points) {
+                map.circle(point, radius: stop.pickup ? 3 : 1.8, fill: colour, label: nil,
+                           title: (stop.pickup ? "pickup " : "drop-off ") + ids[stop.rider], cssClass: stop.pickup ? "pickup" : "dropoff")
+            }
+        }
+        let s = plan.summary
+        try map.write(to: path, caption: "geofare pool: \(s.requests) requests, \(s.pooledRiders) pooled in \(s.groups) taxis; vehicle-km \(Int(s.soloMeters / 1000)) → \(Int(s.pooledMeters / 1000))")
     }
 }

@@ -79,7 +79,8 @@ struct PoolingCLITests {
         let input = dir.appendingPathComponent("in.csv"), output = dir.appendingPathComponent("out.csv")
         try Self.heldBackRides().write(to: input, atomically: true, encoding: .utf8)
         let delay = 120.0
-        let r = try GeoFareBinary.run(["pool", input.path, "-o", output.path, "--graph", graph, "--delay", String(Int(delay))])
+        let picture = dir.appendingPathComponent("groups.svg")
+        let r = try GeoFareBinary.run(["pool", input.path, "-o", output.path, "--graph", graph, "--delay", String(Int(delay)), "--svg", picture.path])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("pooled"))
         // Read both files back.
@@ -120,6 +121,9 @@ struct PoolingCLITests {
         }
         var groups: [String: [[String: String]]] = [:]
         for a in answers where !(a["group"] ?? "").isEmpty { groups[a["group"]!, default: []].append(a) }
+        // The picture draws one line per group.
+        let svg = try String(contentsOf: picture, encoding: .utf8)
+        #expect(svg.components(separatedBy: "<polyline").count - 1 == groups.count && groups.count > 10)
         var seen = Set<String>()
         for (_, members) in groups {
             #expect(members.count == 2)
