@@ -141,21 +141,6 @@ public enum PoolCSV {
 
     /// `2013-01-01T01:05:09-05:00`: whole seconds, in the request's own offset.
     static func time(_ epoch: Double, offset: Int) -> String {
-        let local = Int((epoch + Double(offset)).rounded())
-        var days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-        let secs = local - days * 86_400
-        // Civil from days (Howard Hinnant).
-        days += 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let doe = days - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        let sign = offset < 0 ? "-" : "+"
-        let o = abs(offset)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d", y, m, d, secs / 3600, secs % 3600 / 60, secs % 60, sign, o / 3600, o % 3600 / 60)
+        ISO8601.string(epochSeconds: epoch, offsetSeconds: offset)
     }
 }

@@ -247,20 +247,11 @@ public enum ResultEncoding {
     }
 
     /// Seconds since 1970 (UTC) as the whole second, the civil year, month and day, and the
-    /// second of that day (Howard Hinnant's civil-from-days), for both ISO writers.
+    /// second of that day, for both ISO writers (``ISO8601/civil(_:)``).
     private static func civil(_ t: Double) -> (whole: Double, year: Int, month: Int, day: Int, second: Int) {
         let whole = t.rounded(.down)
-        let days = Int((whole / 86_400).rounded(.down))
-        let secs = Int(whole) - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (whole, yoe + era * 400 + (m <= 2 ? 1 : 0), m, d, secs)
+        let c = ISO8601.civil(Int(whole))
+        return (whole, c.year, c.month, c.day, c.second)
     }
 
     /// An instant as ISO 8601 UTC with seconds (`2024-05-15T13:30:00Z`), fractional when needed.

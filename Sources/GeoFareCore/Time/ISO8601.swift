@@ -2,6 +2,32 @@ import Foundation
 
 /// ISO 8601 times with an offset, parsed without a shared formatter (thread-safe, fast).
 public enum ISO8601 {
+    /// Whole seconds since 1970 as the civil (proleptic Gregorian) year, month, day and second of
+    /// the day (Howard Hinnant's civil-from-days): the one conversion every ISO writer uses.
+    @inlinable
+    public static func civil(_ seconds: Int) -> (year: Int, month: Int, day: Int, second: Int) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secs = seconds - days * 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d, secs)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS±HH:MM`: `epochSeconds` rounded to the second, written in the given
+    /// UTC offset (seconds).
+    public static func string(epochSeconds: Double, offsetSeconds: Int) -> String {
+        let c = civil(Int((epochSeconds + Double(offsetSeconds)).rounded()))
+        let o = abs(offsetSeconds)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d", c.year, c.month, c.day, c.second / 3600, c.second % 3600 / 60,
+                      c.second % 60, offsetSeconds < 0 ? "-" : "+", o / 3600, o % 3600 / 60)
+    }
+
     /// Parses `YYYY-MM-DDTHH:MM[:SS[.fff]](Z|±HH:MM|±HHMM)`; a time without an offset is rejected.
     public static func parse(_ text: String) -> Date? {
         var text = text
