@@ -257,6 +257,7 @@ public struct PoolPlanner: Sendable {
             let (x, y) = (requests[$0].departure, requests[$1].departure)
             return x != y ? x < y : $0 < $1
         }
+        guard !order.isEmpty else { return [] }
         let time = order.map { requests[$0].departure.timeIntervalSince1970 }
         let delay = options.delaySeconds
         func gap(_ position: Int) -> Double { options.maxGapSeconds ?? riders[order[position]].soloSeconds + delay }
@@ -276,7 +277,7 @@ public struct PoolPlanner: Sendable {
         }
         // Every point's class first (read-only below, from every lane).
         try classes.classify(order.flatMap { [requests[$0].origin, requests[$0].destination] },
-                             departure: requests[order.first ?? 0].departure, estimator: pricer.estimator)
+                             departure: requests[order[0]].departure, estimator: pricer.estimator)
         let lanes = max(1, min(options.threads, blocks.count))
         let results = Mutex<(pairs: [Int: [Pair]], tried: Int, error: GeoFareError?, done: Int)>(([:], 0, nil, 0))
         let next = Atomic<Int>(0)

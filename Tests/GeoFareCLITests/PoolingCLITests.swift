@@ -47,6 +47,37 @@ struct PoolingCLITests {
         #expect(worker.wait() == 0)
     }
 
+    @Test("pool with broken rows: each keeps its line's error, the others are pooled, exit 65; a missing column is refused by name")
+    func brokenRows() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-pool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.csv"), output = dir.appendingPathComponent("out.csv")
+        try """
+        id,depart_at,origin_lat,origin_lon,dest_lat,dest_lon,seats
+        a,2025-03-12T23:00:00+09:00,37.5665,126.9780,37.4979,127.0276,1
+        nan,2025-03-12T23:00:00+09:00,NaN,126.9780,37.4979,127.0276,1
+        b,2025-03-12T23:01:00+09:00,37.5640,126.9770,37.5006,127.0364,1
+        late,yesterday,37.5665,126.9780,37.4979,127.0276,1
+        far,2025-03-12T23:00:00+09:00,95,126.9780,37.4979,127.0276,1
+        many,2025-03-12T23:00:00+09:00,37.5665,126.9780,37.4979,127.0276,9
+
+        """.write(to: input, atomically: true, encoding: .utf8)
+        let r = try GeoFareBinary.run(["pool", input.path, "-o", output.path, "--delay", "300"])
+        #expect(r.status == 65, "\(r.stderr)")
+        let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 7)
+        guard lines.count == 7 else { return }
+        #expect(lines[1].hasPrefix("a,1,") && lines[3].hasPrefix("b,1,"))
+        #expect(lines[2].contains("line 3") && lines[2].contains("origin_lat"))
+        #expect(lines[4].contains("line 5") && lines[4].contains("depart_at"))
+        #expect(lines[5].contains("line 6") && lines[5].contains("latitude"))
+        #expect(lines[6].hasPrefix("many,,") && lines[6].contains("seats"))
+        try "id,when,origin_lat,origin_lon,dest_lat,dest_lon\n".write(to: input, atomically: true, encoding: .utf8)
+        let header = try GeoFareBinary.run(["pool", input.path, "-o", output.path])
+        #expect(header.status == 65 && header.stderr.contains("'depart_at'") && header.stderr.contains("missing_column"))
+    }
+
     /// Both ends inside the lower Manhattan extract's box (what its graph covers).
     static let box = (west: -74.0182701, south: 40.695022, east: -73.9682443, north: 40.7299438)
 

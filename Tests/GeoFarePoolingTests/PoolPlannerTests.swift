@@ -146,6 +146,14 @@ struct PoolPlannerTests {
         #expect(three.summary.pooledMeters < two.summary.pooledMeters)
     }
 
+    @Test("No requests, or none that can be routed: an empty plan, not a failure")
+    func emptyInput() throws {
+        let none = try PoolPlanner(pricer: Self.pricer).plan([])
+        #expect(none.riders.isEmpty && none.groups.isEmpty)
+        let bad = try PoolPlanner(pricer: Self.pricer).plan([Self.request("x", 0, (37.5, 127), (37.6, 127), seats: 0)])
+        #expect(bad.riders.count == 1 && bad.riders[0].error?.field == "seats" && bad.groups.isEmpty)
+    }
+
     @Test("Bad options are refused naming the option")
     func badOptions() {
         for (options, field) in [(PoolOptions(delaySeconds: .nan), "delay"), (PoolOptions(maxRiders: 4), "max_riders"), (PoolOptions(capacity: 0), "capacity")] {
