@@ -100,9 +100,7 @@ struct MatchBench: ParsableCommand {
     /// The baseline: the same candidates, each leg its own route.
     static func routePerCandidate(_ ask: MatchRequest, index: PartyIndex, pricer: TripPricer) throws -> Int {
         let r = ask.rider
-        let filter = PartyFilter(departFrom: r.departure.addingTimeInterval(-ask.maxDelaySeconds - ask.maxWaitSeconds),
-                                 departUntil: r.departure.addingTimeInterval(ask.maxWaitSeconds + ask.maxDelaySeconds), statuses: [.open])
-        let found = try index.nearby(center: r.origin, radiusMeters: ask.radiusMeters, limit: ask.candidateLimit, filter: filter)
+        let found = try index.nearby(center: r.origin, radiusMeters: ask.searchRadiusMeters, limit: ask.candidateLimit, filter: ask.candidateFilter)
         func leg(_ a: Coordinate, _ b: Coordinate) -> RideLeg? {
             guard let route = try? pricer.estimator.estimate(RouteRequest(origin: a, destination: b, departure: r.departure)) else { return nil }
             return RideLeg(seconds: route.durationSeconds, meters: route.distanceMeters)

@@ -36,6 +36,20 @@ public struct MatchRequest: Sendable {
         self.rider = rider
     }
 
+    /// Where the index looks for parties: `radiusMeters` around the rider's origin, or the walk
+    /// limit when the rider walks to the party.
+    public var searchRadiusMeters: Double {
+        if case let .partyOrigin(walk, _) = boarding { return walk }
+        return radiusMeters
+    }
+
+    /// The parties worth testing: open, and leaving no more than Δ + the wait before or after the
+    /// rider's request (any other cannot be joined within the limits).
+    public var candidateFilter: PartyFilter {
+        PartyFilter(departFrom: rider.departure.addingTimeInterval(-maxDelaySeconds - maxWaitSeconds),
+                    departUntil: rider.departure.addingTimeInterval(maxWaitSeconds + maxDelaySeconds), statuses: [.open])
+    }
+
     /// - Throws: ``GeoFareError`` `invalid_value` naming the field.
     public func validate() throws(GeoFareError) {
         try rider.validate(capacity: Party.seatsTotalRange.upperBound)
@@ -127,24 +141,16 @@ public struct PartyMatcher: Sendable {
         let rider = request.rider
         let fares = RideFares(pricer: pricer)
         let t = rider.departure.timeIntervalSince1970
-        // The rider's own trip as a one-cell matrix (the same figures as its route, without the
-        // route's legs and pieces).
+        // The rider's own trip, as `pool` routes it.
         let planner = PoolPlanner(pricer: pricer)
-        guard let soloLeg = try planner.matrix(from: [rider.origin], to: [rider.destination], departure: rider.departure).leg(0, 0) else {
-            throw GeoFareError(code: .noRoute, message: "no road joins the rider's origin and destination", field: "to")
-        }
+        let soloLeg = try planner.routeLeg(from: rider.origin, to: rider.destination, departure: rider.departure)
         let solo = (distanceMeters: soloLeg.meters, durationSeconds: soloLeg.seconds)
         let soloFare = try fares.fare(meters: solo.distanceMeters, seconds: solo.durationSeconds, origin: rider.origin,
                                       destination: rider.destination, departure: rider.departure)
         var answer = MatchAnswer(candidates: [], excluded: [], soloSeconds: solo.durationSeconds, soloMeters: solo.distanceMeters,
                                  soloFare: soloFare.total, currency: soloFare.currency)
-        let radius: Double
-        if case let .partyOrigin(walk, _) = request.boarding { radius = walk } else { radius = request.radiusMeters }
-        // A party that leaves more than Δ before the rider could board, or after the rider's wait, cannot be joined.
-        let filter = PartyFilter(departFrom: rider.departure.addingTimeInterval(-request.maxDelaySeconds - request.maxWaitSeconds),
-                                 departUntil: rider.departure.addingTimeInterval(request.maxWaitSeconds + request.maxDelaySeconds),
-                                 statuses: [.open])
-        let found = try index.nearby(center: rider.origin, radiusMeters: radius, limit: request.candidateLimit, filter: filter)
+        let found = try index.nearby(center: rider.origin, radiusMeters: request.searchRadiusMeters, limit: request.candidateLimit,
+                                     filter: request.candidateFilter)
         var parties: [Party] = []
         for (party, _) in found {
             if party.freeSeats < rider.seats {
@@ -187,10 +193,7 @@ public struct PartyMatcher: Sendable {
         let own = try trips.trips(of: parties) { missing throws(GeoFareError) in
             // The parties not seen before, each at its own departure (its solo duration in the
             // definition): computed once per party version, not per rider.
-            try missing.map { p throws(GeoFareError) in
-                let r = try pricer.estimator.estimate(RouteRequest(origin: p.origin, destination: p.destination, departure: p.departure))
-                return RideLeg(seconds: r.durationSeconds, meters: r.distanceMeters)
-            }
+            try missing.map { p throws(GeoFareError) in try planner.routeLeg(from: p.origin, to: p.destination, departure: p.departure) }
         }
         for (k, party) in parties.enumerated() {
             guard let partyTrip = own[k] else {

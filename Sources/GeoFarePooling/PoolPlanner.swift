@@ -152,12 +152,12 @@ public struct PoolPlanner: Sendable {
                                 groupTotal: 0, currency: "", soloMeters: 0, soloSeconds: 0, error: nil)
             do throws(GeoFareError) {
                 try r.validate(capacity: options.capacity)
-                let route = try pricer.estimator.estimate(RouteRequest(origin: r.origin, destination: r.destination, departure: r.departure))
-                let fare = try fares.fare(meters: route.distanceMeters, seconds: route.durationSeconds, origin: r.origin,
+                let route = try routeLeg(from: r.origin, to: r.destination, departure: r.departure)
+                let fare = try fares.fare(meters: route.meters, seconds: route.seconds, origin: r.origin,
                                           destination: r.destination, departure: r.departure)
-                row.soloMeters = route.distanceMeters
-                row.soloSeconds = route.durationSeconds
-                row.dropoffTime = t + route.durationSeconds
+                row.soloMeters = route.meters
+                row.soloSeconds = route.seconds
+                row.dropoffTime = t + route.seconds
                 row.soloFare = fare.total
                 row.share = fare.total
                 row.groupTotal = fare.total
@@ -176,24 +176,32 @@ public struct PoolPlanner: Sendable {
         var usable = edges.sorted { $0.saving != $1.saving ? $0.saving > $1.saving : ($0.a, $0.b) < ($1.a, $1.b) }
         var groups: [PoolGroup] = []
         var refused = Set<Int>()
+        // A matched pair re-driven and priced: its group, or nil when it failed (a pair matched
+        // again in a later round is not routed again).
+        var verified: [Int: PoolGroup?] = [:]
+        func verify(_ e: Pair) -> PoolGroup? {
+            let key = e.a * n + e.b
+            if let known = verified[key] { return known }
+            var group: PoolGroup?
+            let riderPoints = [requests[e.a].origin, requests[e.a].destination, requests[e.b].origin, requests[e.b].destination]
+            if let ride = routed(e.ride, members: [e.a, e.b], requests: requests, riders: riders, options: options) {
+                let priced = try? fares.shares(of: ride, points: riderPoints, soloFares: [riders[e.a].soloFare, riders[e.b].soloFare])
+                if let p = priced, p.shares[0] < riders[e.a].soloFare, p.shares[1] < riders[e.b].soloFare,
+                   p.currency == riders[e.a].currency, p.currency == riders[e.b].currency {
+                    group = PoolGroup(members: [e.a, e.b], ride: ride, total: p.total, shares: p.shares, currency: p.currency)
+                } else {
+                    refused.insert(e.a); refused.insert(e.b)
+                }
+            }
+            verified[key] = .some(group)
+            return group
+        }
         for _ in 0..<8 {
             let mate = PairMatching.maximum(vertexCount: n, edges: usable.map { ($0.a, $0.b) })
             groups = []
             var failed = Set<Int>()
             for (k, e) in usable.enumerated() where mate[e.a] == e.b {
-                let riderPoints = [requests[e.a].origin, requests[e.a].destination, requests[e.b].origin, requests[e.b].destination]
-                guard let ride = routed(e.ride, members: [e.a, e.b], requests: requests, riders: riders, options: options) else {
-                    failed.insert(k)
-                    continue
-                }
-                let priced = try? fares.shares(of: ride, points: riderPoints, soloFares: [riders[e.a].soloFare, riders[e.b].soloFare])
-                if let p = priced, p.shares[0] < riders[e.a].soloFare, p.shares[1] < riders[e.b].soloFare,
-                   p.currency == riders[e.a].currency, p.currency == riders[e.b].currency {
-                    groups.append(PoolGroup(members: [e.a, e.b], ride: ride, total: p.total, shares: p.shares, currency: p.currency))
-                } else {
-                    failed.insert(k)
-                    refused.insert(e.a); refused.insert(e.b)
-                }
+                if let group = verify(e) { groups.append(group) } else { failed.insert(k) }
             }
             if failed.isEmpty { break }
             // Matched riders whose pair failed may find other partners: match again without it
@@ -391,9 +399,16 @@ public struct PoolPlanner: Sendable {
         let points = members.flatMap { [requests[$0].origin, requests[$0].destination] }
         let times = members.map { RiderTimes(requestTime: requests[$0].departure.timeIntervalSince1970, soloSeconds: riders[$0].soloSeconds, seats: requests[$0].seats) }
         return SharedRide.drive(ride.stops, riders: times, delaySeconds: options.delaySeconds) { a, b, at in
-            guard let route = try? pricer.estimator.estimate(RouteRequest(origin: points[a], destination: points[b], departure: Date(timeIntervalSince1970: at))) else { return nil }
-            return RideLeg(seconds: route.durationSeconds, meters: route.distanceMeters)
+            try? routeLeg(from: points[a], to: points[b], departure: Date(timeIntervalSince1970: at))
         }
+    }
+
+    /// A trip's route (what `route` answers) as a leg: every solo trip and every re-driven leg of
+    /// `pool` and `match` comes from here.
+    /// - Throws: ``GeoFareError`` from the estimator.
+    func routeLeg(from origin: Coordinate, to destination: Coordinate, departure: Date) throws(GeoFareError) -> RideLeg {
+        let route = try pricer.estimator.estimate(RouteRequest(origin: origin, destination: destination, departure: departure))
+        return RideLeg(seconds: route.durationSeconds, meters: route.distanceMeters)
     }
 
     /// Which estimator answers for each point alone (a road graph's, or the circuity model for a
