@@ -142,7 +142,7 @@ let package = Package(
         ),
         .testTarget(name: "GeoFarePlacesTests", dependencies: ["GeoFarePlaces", "GeoFareOSM", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "GeoFareDataTests", dependencies: ["GeoFareData"], swiftSettings: swiftSettings),
+        .testTarget(name: "GeoFareDataTests", dependencies: ["GeoFareData", "GeoFareCore"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareBatchTests", dependencies: ["GeoFareBatch", "GeoFareCore", "GeoFareFare", "GeoFareText"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareSQLiteTests",
@@ -163,13 +163,13 @@ let package = Package(
         ),
         // The statistics helper, and every benchmark run with --rounds through the built binary.
         .testTarget(name: "GeoFareBenchTests", dependencies: ["GeoFareBench", "GeoFareTestSupport", "geofare"], swiftSettings: swiftSettings),
-        .testTarget(name: "GeoFarePartiesTests", dependencies: ["GeoFareParties", "GeoFareSQLite", "GeoFareCore", "GeoFareBench"], swiftSettings: swiftSettings),
-        .testTarget(name: "GeoFarePoolingTests", dependencies: ["GeoFarePooling", "GeoFareFare", "GeoFareRoute", "GeoFareParties", "GeoFareCore", "GeoFareTestSupport"],
+        .testTarget(name: "GeoFarePartiesTests", dependencies: ["GeoFareParties", "GeoFareSQLite", "GeoFareCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "GeoFarePoolingTests", dependencies: ["GeoFarePooling", "GeoFareFare", "GeoFareRoute", "GeoFareParties", "GeoFareCore"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareFareTests", dependencies: ["GeoFareFare", "GeoFareCore", "GeoFareRoute", "GeoFareTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareCLITests",
-            dependencies: ["geofare", "GeoFareFare", "GeoFareRoute", "GeoFareGraph", "GeoFareCore", "GeoFareText", "GeoFareTestSupport"],
+            dependencies: ["geofare", "GeoFareFare", "GeoFareRoute", "GeoFareGraph", "GeoFareParties", "GeoFareCore", "GeoFareText", "GeoFareTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),

@@ -78,7 +78,7 @@ GWANGMYEONG = "41210"                 # 광명시 (sigungu)
 GROUPS = [
     # id, English name, Korean name, parent region id, sigungu codes
     # Gyeonggi: the members a source places in the group for both the 2019 and the 2023 tariff
-    # (Data/tariffs/kr-gyeonggi-regular*.json notes; issue 19 added Goyang ... Yangpyeong).
+    # (Data/tariffs/kr-gyeonggi-regular*.json notes; the zones add Goyang ... Yangpyeong).
     ("kr-gyeonggi-standard",
      "Gyeonggi tariff group 표준형 (placed members: Suwon, Seongnam, Goyang, Bucheon, Ansan, Siheung, Paju, Guri)",
      "경기도 택시요금 표준형 (수원시, 성남시, 고양시, 부천시, 안산시, 시흥시, 파주시, 구리시)", "kr-gyeonggi",
@@ -101,7 +101,7 @@ GROUPS = [
     # Gwangmyeong uses the Seoul tariff (Kukmin Ilbo 2019-05-01): kr-seoul/regular lists this
     # zone in also_regions. Last, so the groups above come out as before.
     ("kr-gyeonggi-gwangmyeong", "Gwangmyeong (on the Seoul tariff)", "광명시 (서울 요금)", "kr-gyeonggi", [GWANGMYEONG]),
-    # Issue 19: the 시·군 a source places on a provincial tariff (kr-gyeongnam/regular,
+    # The 시·군 a source places on a provincial tariff (kr-gyeongnam/regular,
     # kr-gyeongbuk/regular, kr-jeonnam/regular, kr-jeonnam/regular-county). Jeonbuk's provincial
     # tariff takes the whole province (region kr-jeonbuk), so it needs no group.
     ("kr-gyeongnam-cities", "Gyeongnam cities on the provincial tariff (Jinju, Tongyeong, Sacheon, Gimhae, Miryang, Geoje, Yangsan)",
@@ -112,13 +112,13 @@ GROUPS = [
      "kr-jeonnam", ["46110", "46170", "46230"]),
     ("kr-jeonnam-hampyeong", "Hampyeong-gun (Jeonnam counties' 160-won tier)", "함평군 (전라남도 군 지역 160원 단위)", "kr-jeonnam",
      ["46860"]),
-    # Issue 19, distance tiers: 시·군 whose own 복합할증 beyond a distance a source states, on a
+    # Distance tiers: 시·군 whose own 복합할증 beyond a distance a source states, on a
     # copy of their provincial tariff with the tier (kr-jeonbuk/regular-iksan,
     # kr-jeonnam/regular-yeosu). Yeosu left the cities' tier above for its own.
     ("kr-jeonbuk-iksan", "Iksan (Jeonbuk tariff with Iksan's 복합할증)", "익산시 (전라북도 요금, 익산 복합할증)", "kr-jeonbuk", ["45140"]),
     ("kr-jeonnam-yeosu", "Yeosu (Jeonnam cities' tier with 140-won units beyond 9 km)", "여수시 (전라남도 시 지역 요금, 9km 이상 140원)", "kr-jeonnam",
      ["46130"]),
-    # Issue 19, placed for one tariff version only: Gyeonggi 시·군 a source places in a group for
+    # Placed for one tariff version only: Gyeonggi 시·군 a source places in a group for
     # one version (the group tariff's `placed_for_versions` names the zone and the version), each
     # its own zone; under the other versions they stay unplaced (assumed on the standard group).
     # Appended last, so every earlier group comes out byte for byte as before.
@@ -133,7 +133,7 @@ GROUPS = [
 ]
 GROUP_FILE = "kr-tariff-groups.geojson"
 
-# Areas a tariff rule names that are no tariff group (issue 19): a 시·군 as a trip's destination,
+# Areas a tariff rule names that are no tariff group: a 시·군 as a trip's destination,
 # for an out-of-zone rate that depends on it (Gwangju's 시계외 40 % to the adjacent Naju, Damyang,
 # Jangseong and Hampyeong from 2025-10-22: kr-gwangju-regular.json, `out_of_zone_by_destination`;
 # Hampyeong is the group kr-jeonnam-hampyeong above). Each is its sigungu alone, simplified like the

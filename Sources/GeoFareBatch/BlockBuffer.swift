@@ -9,7 +9,7 @@ import GeoFareText
 /// the page faults of that fresh memory; and whose pointer, taken with
 /// `withUnsafeBufferPointer`, the lanes used after that closure had returned. A lane's piece now
 /// points into storage that this object owns and frees only in `deinit`: whoever holds a block
-/// in flight holds its buffer (issue 22 part 2, fifth pass).
+/// in flight holds its buffer.
 ///
 /// Not thread-safe: the stream's thread changes it; lanes only read ``bytes`` while no one
 /// changes it (between a block's start and its group's end).

@@ -72,8 +72,8 @@ public final class CSVBlockStream {
 
     /// Reads the first record (a UTF-8 byte-order mark stripped): the header.
     /// - Returns: its fields, or `nil` when the input holds nothing but blank lines.
-    /// - Throws: ``CSVReader/UnterminatedQuote`` when the header's quote never closes.
-    public func header() throws -> [String]? {
+    /// - Throws: ``GeoFareError/unterminatedQuote(line:)`` when the header's quote never closes.
+    public func header() throws(GeoFareError) -> [String]? {
         eof = pending.fill(from: source, upTo: nextFillTarget())
         if pending.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
         var end = CSVRecordScanner.firstRecordEnd(pending.bytes)
@@ -113,8 +113,8 @@ public final class CSVBlockStream {
         var previous: PartBox?
         var spare = BlockBuffer(capacity: blockBytes)
         // Where the next block ends and how it is cut, found while the lanes priced the block
-        // before it: the lanes never wait for this scan of the whole block (issue 22 part 2,
-        // fourth pass). `nil`: not planned yet (the first block, or `pending` changed).
+        // before it: the lanes never wait for this scan of the whole block.
+        // `nil`: not planned yet (the first block, or `pending` changed).
         var plan: Plan?
         while let p = nextBlock(planned: plan) {
             // Everything up to the last record boundary goes now; the rest waits for more bytes.

@@ -7,13 +7,13 @@ extension FareCSVJob {
         let originLat, originLon, destLat, destLon, departAt, partySize: Int?
         let tariff, split, cruise, distance, duration: Int?
 
-        init(header: [String], map: [String: String]) throws {
+        init(header: [String], map: [String: String]) throws(GeoFareError) {
             width = header.count
             let names = header.map { String($0.trimmingSpaces()) }
-            func col(_ logical: String) throws -> Int? {
+            func col(_ logical: String) throws(GeoFareError) -> Int? {
                 let name = map[logical] ?? logical
                 if let i = names.firstIndex(of: name) { return i }
-                if map[logical] != nil { throw HeaderError(message: "--map \(logical)=\(name): the header has no column '\(name)'") }
+                if map[logical] != nil { throw .unusableHeader("--map \(logical)=\(name): the header has no column '\(name)'") }
                 return nil
             }
             originLat = try col("origin_lat"); originLon = try col("origin_lon")
@@ -24,9 +24,9 @@ extension FareCSVJob {
             let coords = originLat != nil && originLon != nil && destLat != nil && destLon != nil
             let totals = distance != nil && duration != nil
             guard coords || totals else {
-                throw HeaderError(message: "the header needs origin_lat,origin_lon,dest_lat,dest_lon or distance_m,duration_s (use --map to rename); it has: \(names.joined(separator: ","))")
+                throw .unusableHeader("the header needs origin_lat,origin_lon,dest_lat,dest_lon or distance_m,duration_s (use --map to rename); it has: \(names.joined(separator: ","))")
             }
-            guard departAt != nil else { throw HeaderError(message: "the header needs a depart_at column (ISO 8601 with offset)") }
+            guard departAt != nil else { throw .unusableHeader("the header needs a depart_at column (ISO 8601 with offset)") }
         }
     }
 }

@@ -9,7 +9,7 @@ extension FareCSVJob {
     /// formats the answer.
     struct RowPricer {
         let layout: Layout
-        /// This lane's pricer (``TripPricer/lane()``: its own meter copies).
+        /// This lane's pricer (``TripPricer/threadCopy()``: its own meter copies).
         let pricer: TripPricer
         /// ``FareRequest/strict`` for every row.
         let strict: Bool
@@ -26,7 +26,7 @@ extension FareCSVJob {
         var currencyField: [UInt8] = []
         /// The row being priced and its figures, filled in place row after row: building a
         /// fresh 272-byte request and copying 160 bytes of figures out of the pricer per row was
-        /// a measurable share of a row (issue 22 part 2, third pass).
+        /// a measurable share of a row.
         var request = FareRequest(trip: .totals(distanceMeters: 0, durationSeconds: 0), departure: Date(timeIntervalSince1970: 0))
         var figures = FareFigures()
 
@@ -88,7 +88,7 @@ extension FareCSVJob {
                 }
                 out.append(tariffField)
                 out.append(0x2C)
-            } catch let error as any CodedError {
+            } catch let error as GeoFareError {
                 ok = false
                 for _ in 0..<11 { out.append(0x2C) }
                 out.appendCSVField("line \(scanner.line): \(error.description) [\(error.code)]")
@@ -115,7 +115,7 @@ extension FareCSVJob {
         /// `tariff_basis` and `assumption`.
         func errorRow(_ error: any Error, to out: inout ByteWriter) {
             for _ in 0..<(layout.width + FareCSVJob.resultColumns.count - 3) { out.append(0x2C) }
-            if let coded = error as? any CodedError {
+            if let coded = error as? GeoFareError {
                 out.appendCSVField("\(coded.description) [\(coded.code)]")
             } else {
                 out.appendCSVField("\(error)")

@@ -17,7 +17,7 @@ import GeoFareText
 /// with the `assumption`); with ``Options/strict`` such a row gets the error instead.
 public final class FareCSVJob: @unchecked Sendable {
     /// The result columns appended to every row. `tariff_basis` and `assumption` come after
-    /// `error` (added by issue 19, after the columns consumers already read by position).
+    /// `error` (added later, after the columns consumers already read by position).
     public static let resultColumns = ["distance_m", "duration_s", "meter", "surcharges", "tolls", "total", "low", "high", "currency", "per_person", "tariff", "error", "tariff_basis", "assumption"]
 
     public struct Options: Sendable {
@@ -30,7 +30,7 @@ public final class FareCSVJob: @unchecked Sendable {
         public var threads = ProcessInfo.processInfo.activeProcessorCount
         /// Refuse rows where no source settles the tariff (``FareRequest/strict``): they get
         /// `unknown_tariff_group`, `no_tariff_version` or `tariff_version_uncertain` in `error`,
-        /// as before issue 19, instead of an assumed price.
+        /// instead of an assumed price.
         public var strict = false
         public init() {}
     }
@@ -45,54 +45,40 @@ public final class FareCSVJob: @unchecked Sendable {
         public var rowsPerSecond: Double { seconds > 0 ? Double(rows) / seconds : 0 }
     }
 
-    /// The input holds no header at all (nothing but blank lines or a byte-order mark).
-    public struct EmptyInput: CodedError {
-        public var code: ErrorCode { .emptyInput }
-        public var message: String { "the input is empty: expected a header line and rows" }
-        public var field: String? { "header" }
-    }
-
-    /// The header is unusable: a required column is missing (fatal, before any row).
-    public struct HeaderError: CodedError {
-        public var code: ErrorCode { .missingColumn }
-        public var message: String
-        public var field: String? { "header" }
-    }
-
     let pricer: TripPricer
     let options: Options
-    /// One pricer per lane (``TripPricer/lane()``), made once per job: lane k of every block
+    /// One pricer per lane (``TripPricer/threadCopy()``), made once per job: lane k of every block
     /// uses the k-th (a block's lanes finish before the next block's start).
-    let lanePricers: [TripPricer]
+    let threadPricers: [TripPricer]
 
     public init(pricer: TripPricer, options: Options = Options()) {
         self.pricer = pricer
         self.options = options
-        lanePricers = (0..<max(1, options.threads * 4)).map { _ in pricer.lane() }
+        threadPricers = (0..<max(1, options.threads * 4)).map { _ in pricer.threadCopy() }
     }
 
     /// Runs the job from `source` to `write`.
     /// - Parameters:
     ///   - progress: called after each block with rows done and bytes read so far.
-    /// - Throws: ``EmptyInput`` when there is no header, ``HeaderError`` when it lacks a needed
-    ///   column (nothing written but nothing lost either). A record that cannot be read (a
+    /// - Throws: ``GeoFareError/emptyCSVInput()`` when there is no header,
+    ///   ``GeoFareError/unusableHeader(_:)`` when it lacks a needed column (nothing written but nothing lost either). A record that cannot be read (a
     ///   quoted field never closed) is not thrown: it gets an error row, like any bad row.
-    public func run(source: ByteSource, write: (UnsafeBufferPointer<UInt8>) -> Void, progress: (Int, Int) -> Void = { _, _ in }) throws -> Summary {
+    public func run(source: ByteSource, write: (UnsafeBufferPointer<UInt8>) -> Void, progress: (Int, Int) -> Void = { _, _ in }) throws(GeoFareError) -> Summary {
         let start = DispatchTime.now().uptimeNanoseconds
         let stream = CSVBlockStream(source: source, blockBytes: options.blockBytes, maxLanes: options.threads * 4)
-        guard let header = try stream.header() else { throw EmptyInput() }
+        guard let header = try stream.header() else { throw .emptyCSVInput() }
         let layout = try Layout(header: header, map: options.columnMap)
         var out: [UInt8] = []
         CSVWriter.appendRecord(header + Self.resultColumns, to: &out)
         out.withUnsafeBufferPointer { write($0) }
 
         var summary = Summary()
-        let lanePricers = self.lanePricers
+        let threadPricers = self.threadPricers
         let strict = options.strict
         let counts = stream.run(lane: { piece, out in
             // Lane k of every block prices with the k-th lane pricer (a block's lanes finish
             // before the next block's start, so no two lanes share one at a time).
-            var pricer = RowPricer(layout: layout, pricer: lanePricers[piece.lane % lanePricers.count], strict: strict)
+            var pricer = RowPricer(layout: layout, pricer: threadPricers[piece.lane % threadPricers.count], strict: strict)
             var scanner = CSVRecordScanner(firstLine: piece.firstLine)
             var position = 0
             var counts = CSVBlockStream.Counts()

@@ -54,7 +54,7 @@ struct CSVBench: ParsableCommand {
         var samples: [Double] = []
         var summary: FareCSVJob.Summary?
         for _ in 0..<options.roundCount {
-            let out = OutputStream(handle: devNull, bufferBytes: 1 << 20)
+            let out = BufferedWriter(handle: devNull, bufferBytes: 1 << 20)
             summary = try job.run(source: try ByteSource(path: path), write: { out.write($0) })
             out.flush()
             samples.append(summary!.rowsPerSecond)

@@ -43,7 +43,7 @@ struct ClusterBench: ParsableCommand {
             }
             while let chunk = source.next() { reader.feed(chunk, emit: accept) }
             try reader.finish(emit: accept)
-            if bad > 0 { StandardError.print("geofare: skipped \(bad) bad rows of \(csv)") }
+            if bad > 0 { Diagnostics.print("geofare: skipped \(bad) bad rows of \(csv)") }
             csvPoints = rows
         }
         // --rounds full runs (a fresh index each); the first round's memory (later rounds reuse

@@ -227,7 +227,7 @@ extension RouteBench {
         process.waitUntilExit()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         guard process.terminationStatus == 0 else {
-            StandardError.print(String(decoding: stderr, as: UTF8.self).trimmingCharacters(in: .newlines))
+            Diagnostics.print(String(decoding: stderr, as: UTF8.self).trimmingCharacters(in: .newlines))
             throw GeoFareExit.dataError
         }
         var usage = rusage()
@@ -276,7 +276,7 @@ extension RouteBench {
     func runGraph(_ path: String, build: BuildReport? = nil) throws {
         let road: RoadGraph
         do { road = try RoadGraph(path: path) } catch {
-            StandardError.print("geofare: \(error.description) [\(error.code)]")
+            Diagnostics.print("geofare: \(error.description) [\(error.code)]")
             throw GeoFareExit.dataError
         }
         let m = road.metadata

@@ -45,7 +45,7 @@ extension RouteBench {
         guard n >= 1, n * n <= MatrixRequest.maxCells else { throw ValidationError("--matrix is 1...100 (at most \(MatrixRequest.maxCells) cells)") }
         let road: RoadGraph
         do { road = try RoadGraph(path: path) } catch {
-            StandardError.print("geofare: \(error.description) [\(error.code)]")
+            Diagnostics.print("geofare: \(error.description) [\(error.code)]")
             throw GeoFareExit.dataError
         }
         let estimator = GraphRouteEstimator(graphs: [(path, road)], fallback: try CircuityRouteEstimator())

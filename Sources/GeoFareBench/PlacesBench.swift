@@ -76,12 +76,12 @@ struct PlacesBench: ParsableCommand {
                 do throws(GeoFareError) { try PlacesIndexBuilder.build(pbfAt: pbfURL, to: path) } catch { failure = error }
             }
             if let failure {
-                StandardError.print("geofare: \(failure.description) [\(failure.code)]")
+                Diagnostics.print("geofare: \(failure.description) [\(failure.code)]")
                 throw GeoFareExit.dataError
             }
             buildMs.append(seconds * 1000)
             do { index = try PlacesIndex(path: path) } catch {
-                StandardError.print("geofare: \(error.description) [\(error.code)]")
+                Diagnostics.print("geofare: \(error.description) [\(error.code)]")
                 throw GeoFareExit.dataError
             }
             guard index.count > 0 else { throw ValidationError("\(pbf) has no named places") }

@@ -10,15 +10,16 @@ public enum GeoFareExit {
     public static let noInput = ExitCode(66)
 }
 
-/// Writes to standard error (logs, progress and errors never go to stdout).
-public enum StandardError {
+/// Diagnostics for people, on standard error: logs, progress and error messages (never on stdout,
+/// which carries results).
+public enum Diagnostics {
     public static func print(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }
 
-/// Buffered binary writer for standard output or a file; flush before exit.
-public final class OutputStream {
+/// A buffered binary writer to standard output or a file (results); flush before exit.
+public final class BufferedWriter {
     private let handle: FileHandle
     private var buffer: [UInt8] = []
     private let limit: Int
@@ -51,7 +52,7 @@ public final class OutputStream {
             let n = Foundation.write(fd, raw.baseAddress! + done, raw.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
-                StandardError.print("geofare: cannot write the output: \(String(cString: strerror(errno)))")
+                Diagnostics.print("geofare: cannot write the output: \(String(cString: strerror(errno)))")
                 exit(74)
             }
             done += n
@@ -77,25 +78,25 @@ public func openForWriting(_ path: String) -> FileHandle? {
     return fd < 0 ? nil : FileHandle(fileDescriptor: fd, closeOnDealloc: true)
 }
 
-/// A failure the CLI reports as `geofare: <field>: <message>` on stderr with an exit code.
-public struct CommandFailure: Error, CustomStringConvertible {
-    public let error: any CodedError
-    public var description: String { "\(error.description) [\(error.code)]" }
-}
-
 extension ParsableCommand {
-    /// Runs `body`, turning a ``CodedError`` into a message on stderr and exit code 65.
-    public func reportingErrors(_ body: () throws -> Void) throws {
-        do { try body() } catch let error as any CodedError {
-            StandardError.print("geofare: \(error.description) [\(error.code)]")
+    /// Runs `body`, turning a ``GeoFareError`` into a message on stderr and exit code 65 (other
+    /// errors, such as an `ExitCode`, pass through).
+    package func reportingErrors(_ body: () throws -> Void) throws {
+        do { try body() } catch let error as GeoFareError {
+            Diagnostics.print("geofare: \(error.description) [\(error.code)]")
             throw GeoFareExit.dataError
         }
     }
 }
 
 /// Encodes a value as one line of JSON with sorted keys.
-public func jsonLine<T: Encodable>(_ value: T) throws -> String {
+/// - Throws: `internal_error` when the value cannot be encoded (a NaN or infinite number).
+public func jsonLine<T: Encodable>(_ value: T) throws(GeoFareError) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(value), as: UTF8.self)
+    do {
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    } catch {
+        throw GeoFareError(code: .internalError, message: "cannot write as JSON: \(error)")
+    }
 }

@@ -1,7 +1,7 @@
 /// Every error code GeoFare can emit, in one place (as GRDB keeps SQLite's result codes).
 ///
 /// A code is part of the wire protocol: the worker sends it as `error.code`, the CLI prints it in
-/// brackets, `fare-csv` writes it in the `error` column. Each ``CodedError`` takes its code from
+/// brackets, `fare-csv` writes it in the `error` column. Each ``GeoFareError`` takes its code from
 /// here, never from a string literal; a test checks that docs/protocol.md lists exactly these codes.
 public enum ErrorCode: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The wire code (`rawValue`), so that text that interpolates a code prints what the

@@ -2,8 +2,10 @@ import Foundation
 
 /// Approximate distances for indexes and hot loops, where a geodesic is too dear.
 ///
-/// Reported distances use Karney's geodesic (`GeoFareProj.Geodesic`); these are for ranking and
-/// pruning. Errors measured against the WGS84 geodesic:
+/// The distance GeoFare reports between two points (`distance`) is Karney's geodesic
+/// (`GeoFareProj.Geodesic`), and a road segment's length is ``WGS84Geodesic``'s (see
+/// docs/coordinates.md); these are for ranking and pruning. Errors measured against the WGS84
+/// geodesic:
 /// - ``haversineMeters(_:_:)``: a sphere of radius 6,371,008.8 m (the mean radius); errs up to
 ///   about 0.3 % in Korea and 0.56 % worldwide.
 /// - ``CheapRuler``: a local flat-earth approximation with WGS84 curvature at a reference latitude

@@ -37,7 +37,7 @@ public struct DataCatalog: Sendable {
     /// The relative paths of every file under `folder` (e.g. `tariffs/`) with one of the
     /// given extensions, embedded and user-supplied together, sorted.
     /// - Throws: ``GeoFareError`` when the override directory cannot be listed.
-    public func paths(under folder: String, extensions: Set<String>) throws -> [String] {
+    public func paths(under folder: String, extensions: Set<String>) throws(GeoFareError) -> [String] {
         var result = Set(Self.embeddedPaths.filter { $0.hasPrefix(folder) && extensions.contains(($0 as NSString).pathExtension) })
         if let dir = overrideDirectory?.appendingPathComponent(folder) {
             var isDir: ObjCBool = false
@@ -58,7 +58,7 @@ public struct DataCatalog: Sendable {
     /// The bytes of `path`: the user directory's copy when it has one, else the embedded one.
     /// - Returns: the bytes and where they came from (a file path or `embedded:PATH`).
     /// - Throws: ``GeoFareError`` `data_file_missing` when neither has the file.
-    public func file(_ path: String) throws -> (bytes: Data, origin: String) {
+    public func file(_ path: String) throws(GeoFareError) -> (bytes: Data, origin: String) {
         if let dir = overrideDirectory {
             let url = dir.appendingPathComponent(path)
             if FileManager.default.fileExists(atPath: url.path) {

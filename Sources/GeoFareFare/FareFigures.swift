@@ -15,11 +15,9 @@ public struct FareFigures: Sendable {
     public var slowSeconds: Double
     /// Flat surcharges, summed.
     public var surcharges: Int64
-    public var tolls: Int64
-    public var callFee: Int64
-    public var total: Int64
-    public var low: Int64
-    public var high: Int64
+    /// Tolls and the call fee, then the total and its band, as in ``FareQuote``.
+    public var tolls, callFee: Int64
+    public var total, low, high: Int64
     /// The unit equal shares are rounded to.
     public var splitUnit: Int64
     /// Sourced, or assumed (``FareQuote/tariffBasis``); `assumption` says what and why.

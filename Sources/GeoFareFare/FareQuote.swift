@@ -5,16 +5,13 @@
 /// below) is what the worker returns and what `fare-csv` writes in its result columns.
 public struct FareQuote: Sendable, Hashable, Codable {
     /// Tariff id and the version used (its `effective_from`).
-    public var tariff: String
-    public var tariffVersion: String
+    public var tariff, tariffVersion: String
     public var currency: String
     /// The trip the quote prices.
-    public var distanceMeters: Double
-    public var durationSeconds: Double
+    public var distanceMeters, durationSeconds: Double
     /// The 80 % band of the duration for a trip by coordinates (the route's), seconds; `nil`
     /// for a trip given by its distance and duration or segments.
-    public var durationLowSeconds: Double? = nil
-    public var durationHighSeconds: Double? = nil
+    public var durationLowSeconds: Double? = nil, durationHighSeconds: Double? = nil
     /// The slow (standing) seconds the meter ran on, summed over the segments: the slow-time
     /// model's, the cruise rule's (`cruise_kmh`) or the caller's `slow_s` (JSON `slow_s`).
     public var slowSeconds: Double
@@ -22,16 +19,14 @@ public struct FareQuote: Sendable, Hashable, Codable {
     public var meter: Int64
     /// Flat per-trip surcharges (NYC), summed.
     public var surcharges: Int64
-    public var tolls: Int64
-    public var callFee: Int64
+    public var tolls, callFee: Int64
     /// What is paid: everything above, rounded per the tariff.
     public var total: Int64
     /// The total's band: when the slow-time model priced the trip, an 80 % band (the totals at
     /// slow time ± `band_z`·σ, fitted so that 80 % of real NYC fares fall inside; not the
     /// Gaussian 10th/90th percentiles, whose fare band held 93 %); otherwise the totals for the least and most slow time the
     /// trip's distance and duration allow (the physical bounds).
-    public var low: Int64
-    public var high: Int64
+    public var low, high: Int64
     /// Each rider's share, in rider order; sums to `total`.
     public var perPerson: [Int64]
     public var split: SplitMethod

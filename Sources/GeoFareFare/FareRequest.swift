@@ -38,7 +38,7 @@ public struct FareRequest: Sendable {
     public var destination: Coordinate?
     /// Average speed while moving, km/h, for `.totals`: `slow = max(0, T − D / cruise)` and
     /// `low`/`high` the physical bounds. `nil` (the default) uses the slow-time model
-    /// (``TariffCatalog/slowTime``) and its 10th–90th percentile band, or the tariff's
+    /// (``TariffCatalog/slowTime``) and its 80 % band (``FareQuote/low``), or the tariff's
     /// `default_cruise_kmh` when the catalog has no model.
     public var cruiseKmh: Double?
     /// For `.segments`: replace every segment's `slowSeconds` by the slow-time model's for the
@@ -76,7 +76,7 @@ public struct FareRequest: Sendable {
     /// whose data names no tariff group for it: `unknown_tariff_group`; a departure before the
     /// tariff's first modelled version: `no_tariff_version`, or in a month whose day of change no
     /// source gives: `tariff_version_uncertain`) the request fails with that error, as it did
-    /// before issue 19. `false` (the default): priced on the most likely tariff, the quote saying
+    /// before tariffs were assumed. `false` (the default): priced on the most likely tariff, the quote saying
     /// ``TariffBasis/assumed`` and why (``FareQuote/assumption``).
     public var strict = false
     /// Tolls paid at cost, minor units; split equally.

@@ -31,7 +31,7 @@ public final class Meter: Sendable {
         case estimate
         /// The least the meter can show for each segment's distance and duration: max(D, v*·T).
         /// (A quote's `low` is this unless the slow-time model priced the trip: then it is the
-        /// model's 10th percentile, see ``Meter/runScenarios(buffer:bandSecondsPerSecond:)``.)
+        /// low end of the model's 80 % band, see ``Meter/runScenarios(buffer:bandSecondsPerSecond:spread:)``.)
         case low
         /// The most: D + v*·T (all of the time slow while the whole distance is driven).
         case high
@@ -177,7 +177,7 @@ public final class Meter: Sendable {
     ///   (``Scenario/low``, ``Scenario/high``). Otherwise the slow-time model's band
     ///   (``SlowTimeModel/bandHalfWidth(tripSeconds:)`` ÷ the trip's duration): each segment is
     ///   run with `slowSeconds ∓ band·T_i`, clamped to [max(0, T_i − D_i/v*) in exclusive mode
-    ///   or 0, T_i], for the `low` and `high` readings (the model's 10th and 90th percentiles).
+    ///   or 0, T_i], for the `low` and `high` readings (the ends of the model's 80 % band).
     /// - Parameter spread: with a band, the route's own uncertainty: the `low` reading runs each
     ///   segment at `distance × distanceLow` and `duration × durationLow` (the time taken off
     ///   coming off its slow seconds), the `high` reading at the high factors (the time added

@@ -68,15 +68,11 @@ public struct SlowTimeModel: Sendable, Hashable {
     }
 
     private struct File: Decodable {
+        /// The file's parameters, named as in the file (see ``SlowTimeModel``'s properties).
         struct Parameters: Decodable {
-            let cruise_base_mps: Double
-            let cruise_slope: Double
-            let duration_exponent: Double
-            let duration_ref_s: Double
+            let cruise_base_mps, cruise_slope, duration_exponent, duration_ref_s: Double
             let speed_shape: Int
-            let spread_ref_s: Double
-            let spread_exponent: Double
-            let band_z: Double
+            let spread_ref_s, spread_exponent, band_z: Double
         }
         let model: String
         let parameters: Parameters

@@ -116,10 +116,9 @@ public struct TariffVersion: Sendable, Hashable {
 
     /// A window of local time with a percentage surcharge on units (and on the base fare at boarding).
     public struct NightWindow: Sendable, Hashable {
-        /// Start, seconds after local midnight.
-        public let fromSecond: Int
-        /// End (exclusive), seconds after local midnight; may be ≤ `fromSecond` when it wraps midnight.
-        public let toSecond: Int
+        /// Start and end (exclusive), seconds after local midnight; the end may be ≤ the start
+        /// when the window wraps midnight.
+        public let fromSecond, toSecond: Int
         public let ratePercent: Int
     }
 

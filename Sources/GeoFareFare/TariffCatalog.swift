@@ -178,7 +178,7 @@ public final class TariffCatalog: Sendable {
     }
 
     /// The same tariffs and zones with every meter copied (``Meter/copy()``): for one thread's
-    /// hot loop (see ``TripPricer/lane()``).
+    /// hot loop (see ``TripPricer/threadCopy()``).
     func withPrivateMeters() -> TariffCatalog {
         TariffCatalog(copying: self)
     }

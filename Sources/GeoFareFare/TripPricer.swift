@@ -63,7 +63,7 @@ public struct TripPricer: Sendable {
     /// A pricer over the same data whose meters are its own copies: a thread that prices
     /// millions of trips takes one, so the reference counts of shared meters never bounce
     /// between cores. Answers are identical to this pricer's.
-    public func lane() -> TripPricer {
+    public func threadCopy() -> TripPricer {
         TripPricer(engine: engine.withPrivateMeters(), estimator: estimator, roadDerivedSlowTime: roadDerivedSlowTime)
     }
 

@@ -60,9 +60,9 @@ public final class LivePartyIndex: @unchecked Sendable {
     ///     much as reloading 5 parties, so the default reloads a 50,000-party store rather than
     ///     apply more than 10,000 changes.
     ///   - log: receives one line per reload (how many changes, how long).
-    /// - Throws: ``GeoFareError`` or ``GeoFareError`` (a bad cell size).
+    /// - Throws: ``GeoFareError``: the store's, or a bad cell size.
     public init(store: any PartyStore, cellSizePixels: Int = 64, reloadAfterChanges: Int = 10_000,
-                log: (@Sendable (String) -> Void)? = nil) throws {
+                log: (@Sendable (String) -> Void)? = nil) throws(GeoFareError) {
         self.store = store
         self.cellSizePixels = cellSizePixels
         self.reloadAfterChanges = max(0, reloadAfterChanges)
@@ -89,7 +89,7 @@ public final class LivePartyIndex: @unchecked Sendable {
 
     /// An index built through the bulk path (laid out in cell order: faster queries than
     /// one-by-one inserts).
-    static func bulkIndex(_ parties: [Party], cellSizePixels: Int) throws -> PartyIndex {
+    static func bulkIndex(_ parties: [Party], cellSizePixels: Int) throws(GeoFareError) -> PartyIndex {
         let index = try PartyIndex(cellSizePixels: cellSizePixels)
         index.upsert(contentsOf: parties)
         return index
@@ -103,7 +103,7 @@ public final class LivePartyIndex: @unchecked Sendable {
     /// Inside ``batch(_:)`` only the first successful sync reads the store; the ops after it
     /// share what it found (a failed sync is tried again by the next op).
     @discardableResult
-    public func sync() throws -> Int64 {
+    public func sync() throws(GeoFareError) -> Int64 {
         if inBatch && syncedThisBatch {
             feedChecksShared += 1
             return 0
@@ -125,7 +125,7 @@ public final class LivePartyIndex: @unchecked Sendable {
         return try body()
     }
 
-    private func syncNow() throws -> Int64 {
+    private func syncNow() throws(GeoFareError) -> Int64 {
         feedChecks += 1
         guard try store.externallyChanged() else { return 0 }
         if let (changes, last) = try store.changes(after: lastSeq, limit: reloadAfterChanges) {

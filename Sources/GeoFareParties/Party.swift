@@ -44,16 +44,9 @@ public struct Party: Sendable, Hashable, Codable {
     public init(id: String, origin: Coordinate, destination: Coordinate, departure: Date, seatsTotal: Int, seatsTaken: Int,
                 status: PartyStatus, attributesJSON: String? = nil, updatedAt: Date = Date(timeIntervalSince1970: 0),
                 version: Int64 = 0) {
-        self.id = id
-        self.origin = origin
-        self.destination = destination
-        self.departure = departure
-        self.seatsTotal = seatsTotal
-        self.seatsTaken = seatsTaken
-        self.status = status
-        self.attributesJSON = attributesJSON
-        self.updatedAt = updatedAt
-        self.version = version
+        (self.id, self.origin, self.destination, self.departure) = (id, origin, destination, departure)
+        (self.seatsTotal, self.seatsTaken, self.status) = (seatsTotal, seatsTaken, status)
+        (self.attributesJSON, self.updatedAt, self.version) = (attributesJSON, updatedAt, version)
     }
 
     /// Checks every field.

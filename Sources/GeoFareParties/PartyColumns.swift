@@ -16,9 +16,8 @@ struct PartyColumns {
     var destination: [LonLat] = []
     var updatedAt: [Double] = []
     var version: [UInt16] = []
-    var idStart: [UInt32] = []
-    var idLength: [UInt8] = []
-    var idBytes: [UInt8] = []
+    /// Each slot's id: where it starts in `idBytes` and its length.
+    var idStart: [UInt32] = [], idLength: [UInt8] = [], idBytes: [UInt8] = []
     /// Attributes of the parties that have them, by slot.
     var attributes: [UInt32: String] = [:]
     /// Versions that do not fit in `version` (marked `UInt16.max` there).

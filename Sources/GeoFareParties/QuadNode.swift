@@ -35,23 +35,20 @@ struct QuadNode {
     /// Widens the bounds to hold a party (count and sums unchanged).
     @inline(__always)
     mutating func includeBounds(_ h: HotRecord) {
-        if h.lon < minLon { minLon = h.lon }
-        if h.lon > maxLon { maxLon = h.lon }
-        if h.lat < minLat { minLat = h.lat }
-        if h.lat > maxLat { maxLat = h.lat }
-        if h.y < minY { minY = h.y }
-        if h.y > maxY { maxY = h.y }
+        includeBounds(lon: (h.lon, h.lon), lat: (h.lat, h.lat), y: (h.y, h.y))
     }
 
     /// Widens the bounds to hold another node's members.
     @inline(__always)
     mutating func includeBounds(_ o: QuadNode) {
-        if o.minLon < minLon { minLon = o.minLon }
-        if o.maxLon > maxLon { maxLon = o.maxLon }
-        if o.minLat < minLat { minLat = o.minLat }
-        if o.maxLat > maxLat { maxLat = o.maxLat }
-        if o.minY < minY { minY = o.minY }
-        if o.maxY > maxY { maxY = o.maxY }
+        includeBounds(lon: (o.minLon, o.maxLon), lat: (o.minLat, o.maxLat), y: (o.minY, o.maxY))
+    }
+
+    @inline(__always)
+    private mutating func includeBounds(lon: (Double, Double), lat: (Double, Double), y: (UInt32, UInt32)) {
+        minLon = min(minLon, lon.0); maxLon = max(maxLon, lon.1)
+        minLat = min(minLat, lat.0); maxLat = max(maxLat, lat.1)
+        minY = min(minY, y.0); maxY = max(maxY, y.1)
     }
 
     /// Adds another node's whole aggregate.

@@ -31,14 +31,8 @@ public enum PoolCSV {
     public static func read(_ data: Data, map: [String: String] = [:]) throws(GeoFareError) -> [Row] {
         var records: [CSVReader.Record] = []
         var reader = CSVReader()
-        do {
-            reader.feed(data) { records.append($0) }
-            try reader.finish { records.append($0) }
-        } catch let e as CSVReader.UnterminatedQuote {
-            throw GeoFareError(code: e.code, message: e.message, field: e.field)
-        } catch {
-            throw GeoFareError(code: .fileUnreadable, message: "\(error)")
-        }
+        reader.feed(data) { records.append($0) }
+        try reader.finish { records.append($0) }
         guard let header = records.first else { throw GeoFareError(code: .emptyInput, message: "the input is empty: it needs a header row") }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
         var at: [String: Int] = [:]

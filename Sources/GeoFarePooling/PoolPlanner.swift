@@ -24,11 +24,8 @@ public struct PoolOptions: Sendable {
 
     public init(delaySeconds: Double = 300, maxRiders: Int = 2, capacity: Int = SharedRide.defaultCapacity, maxGapSeconds: Double? = nil,
                 threads: Int = 1) {
+        (self.delaySeconds, self.maxRiders, self.capacity, self.maxGapSeconds) = (delaySeconds, maxRiders, capacity, maxGapSeconds)
         self.threads = threads
-        self.delaySeconds = delaySeconds
-        self.maxRiders = maxRiders
-        self.capacity = capacity
-        self.maxGapSeconds = maxGapSeconds
     }
 
     /// - Throws: ``GeoFareError`` `invalid_value` naming the option.
@@ -87,18 +84,14 @@ public struct PoolSummary: Sendable, Hashable {
     public var pooledRiders = 0
     public var groups = 0
     /// Pairs found feasible (edges of the shareability network) and pairs tried.
-    public var feasiblePairs = 0
-    public var triedPairs = 0
+    public var feasiblePairs = 0, triedPairs = 0
     /// Riders who would have shared by time but not by money (a share not below the solo fare).
     public var refusedByMoney = 0
     /// Vehicle metres and seconds: every rider alone vs as pooled.
-    public var soloMeters = 0.0
-    public var pooledMeters = 0.0
-    public var soloSeconds = 0.0
-    public var pooledSeconds = 0.0
+    public var soloMeters = 0.0, pooledMeters = 0.0
+    public var soloSeconds = 0.0, pooledSeconds = 0.0
     /// Money of the pooled riders: alone vs their shares, per currency.
-    public var soloFares: [String: Int64] = [:]
-    public var pooledFares: [String: Int64] = [:]
+    public var soloFares: [String: Int64] = [:], pooledFares: [String: Int64] = [:]
 
     public init() {}
 }

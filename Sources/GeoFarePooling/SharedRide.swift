@@ -9,8 +9,7 @@ public struct RideStop: Sendable, Hashable {
     public var pickup: Bool
 
     public init(rider: Int, pickup: Bool) {
-        self.rider = rider
-        self.pickup = pickup
+        (self.rider, self.pickup) = (rider, pickup)
     }
 
     /// The stop's index in a group's point list: `2·rider` is a rider's pickup, `2·rider + 1`
@@ -28,9 +27,7 @@ public struct RiderTimes: Sendable, Hashable {
     public var seats: Int
 
     public init(requestTime: Double, soloSeconds: Double, seats: Int = 1) {
-        self.requestTime = requestTime
-        self.soloSeconds = soloSeconds
-        self.seats = seats
+        (self.requestTime, self.soloSeconds, self.seats) = (requestTime, soloSeconds, seats)
     }
 }
 
@@ -42,8 +39,7 @@ public struct RideLeg: Sendable, Hashable {
     public var meters: Double
 
     public init(seconds: Double, meters: Double) {
-        self.seconds = seconds
-        self.meters = meters
+        (self.seconds, self.meters) = (seconds, meters)
     }
 }
 

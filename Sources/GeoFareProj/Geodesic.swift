@@ -24,10 +24,9 @@ public struct Geodesic: Sendable {
     public struct Inverse: Sendable, Hashable {
         /// The geodesic distance in metres.
         public let distanceMeters: Double
-        /// The azimuth at the first point, degrees clockwise from north (−180...180).
-        public let initialAzimuthDegrees: Double
-        /// The forward azimuth at the second point, degrees clockwise from north.
-        public let finalAzimuthDegrees: Double
+        /// The azimuths at the first point and (forward) at the second, degrees clockwise from
+        /// north (−180...180).
+        public let initialAzimuthDegrees, finalAzimuthDegrees: Double
     }
 
     /// The result of the direct problem: where a geodesic ends.

@@ -69,30 +69,24 @@ public enum RouteMetric: String, Sendable, Hashable, CaseIterable {
 public struct Route: Sendable, Hashable {
     /// One leg between consecutive points.
     public struct Leg: Sendable, Hashable {
-        public var from: Coordinate
-        public var to: Coordinate
+        public var from, to: Coordinate
         /// The geodesic distance (WGS84), metres.
         public var straightMeters: Double
-        public var distanceMeters: Double
-        public var durationSeconds: Double
+        public var distanceMeters, durationSeconds: Double
         /// p10 and p90 of the driven distance, metres.
-        public var distanceLowMeters: Double
-        public var distanceHighMeters: Double
+        public var distanceLowMeters, distanceHighMeters: Double
         /// Metres from `from` to the point of the road the leg starts on, and from `to` to the
         /// point it ends on, where a road graph routed the leg (the nearest road: see
         /// ``GraphRouteEstimator``); `nil` when the circuity model estimated it.
-        public var fromSnapMeters: Double? = nil
-        public var toSnapMeters: Double? = nil
+        public var fromSnapMeters: Double? = nil, toSnapMeters: Double? = nil
     }
 
-    public var distanceMeters: Double
-    public var durationSeconds: Double
-    public var distanceLowMeters: Double
-    public var distanceHighMeters: Double
+    /// Totals, metres and seconds, and the 80 % band on the distance (p10, p90), metres.
+    public var distanceMeters, durationSeconds: Double
+    public var distanceLowMeters, distanceHighMeters: Double
     /// An 80 % band on the duration (p10 and p90 of real ÷ estimated durations, calibrated on
     /// held-out real trips: `Data/route/README.md#traffic`), seconds; `nil`: the duration itself.
-    public var durationLowSeconds: Double? = nil
-    public var durationHighSeconds: Double? = nil
+    public var durationLowSeconds: Double? = nil, durationHighSeconds: Double? = nil
     public var legs: [Leg]
     public var segments: [TripSegment]
     /// The corners of the fare band this route's uncertainty spans (``RouteSpread``); set by the

@@ -29,11 +29,8 @@ public struct MatrixRequest: Sendable {
     public var cellLimit = MatrixRequest.maxCells
 
     public init(sources: [Coordinate], targets: [Coordinate], departure: Date, metric: RouteMetric = .fastest, profile: String? = nil) {
-        self.sources = sources
-        self.targets = targets
-        self.departure = departure
-        self.metric = metric
-        self.profile = profile
+        (self.sources, self.targets, self.departure) = (sources, targets, departure)
+        (self.metric, self.profile) = (metric, profile)
     }
 
     /// Checks the sizes and the departure.

@@ -193,7 +193,7 @@ public final class SQLitePartyStore: @unchecked Sendable {
                 """)
         }
         // The in-memory index answers every spatial query; the R*Tree was written on every
-        // upsert and never read (issue 11), so it goes.
+        // upsert and never read, so it goes.
         m.registerMigration("v2: drop the unread origin R*Tree") { db in
             try db.execute(sql: "DROP TABLE IF EXISTS party_origin")
         }

@@ -40,7 +40,7 @@ public final class ByteSource {
     /// Reads up to `buffer.count` bytes (at most one chunk) into `buffer`, whose bytes need not
     /// be initialized: nothing is zero-filled first, and the caller's storage is reused as it is
     /// (filling a fresh zeroed array per read cost the reading thread page faults and a pass
-    /// over every block: issue 22 part 2, fifth pass).
+    /// over every block).
     /// - Returns: the bytes read, 0 at end of input (or on a read error; `EINTR` is retried).
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }

@@ -99,7 +99,7 @@ public struct ByteWriter {
     }
 
     /// Appends an integer in decimal (what ``DecimalFormat/append(_:to:)`` writes).
-    /// Always inlined: a `fare-csv` row writes about ten (issue 22, fourth pass).
+    /// Always inlined: a `fare-csv` row writes about ten.
     @inlinable @inline(__always)
     public mutating func appendDecimal(_ value: Int64) {
         reserve(20)

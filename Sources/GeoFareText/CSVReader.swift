@@ -19,14 +19,6 @@ public struct CSVReader {
         public var line: Int
     }
 
-    /// A quoted field still open at end of input.
-    public struct UnterminatedQuote: CodedError {
-        public let line: Int
-        public var code: ErrorCode { .csvUnterminatedQuote }
-        public var message: String { "a quoted field opened on line \(line) is never closed" }
-        public var field: String? { "line \(line)" }
-    }
-
     /// The field separator byte (`,` by default).
     public let separator: UInt8
     private var field: [UInt8] = []
@@ -117,9 +109,9 @@ public struct CSVReader {
     }
 
     /// Ends the input: emits a final record that lacked a line break.
-    /// - Throws: ``UnterminatedQuote`` when a quoted field never closed.
-    public mutating func finish(emit: (Record) throws -> Void) throws {
-        if inQuotes && !quoteSeenInQuotes { throw UnterminatedQuote(line: recordLine) }
+    /// - Throws: ``GeoFareError/unterminatedQuote(line:)`` when a quoted field never closed.
+    public mutating func finish(emit: (Record) throws(GeoFareError) -> Void) throws(GeoFareError) {
+        if inQuotes && !quoteSeenInQuotes { throw .unterminatedQuote(line: recordLine) }
         inQuotes = false
         quoteSeenInQuotes = false
         if field.last == UInt8(ascii: "\r") { field.removeLast() }

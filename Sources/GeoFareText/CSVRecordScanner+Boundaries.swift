@@ -93,7 +93,7 @@ extension CSVRecordScanner {
     /// A buffer without quotes (every line feed ends a record) is cut where `memchr` finds the
     /// first line feed past each target, and its line feeds are counted 16 bytes at a time:
     /// the same cuts and counts as the general scan, without a call per record (this runs on
-    /// the thread that reads the blocks, once per block: issue 22 part 2, fifth pass).
+    /// the thread that reads the blocks, once per block).
     /// - Complexity: O(n).
     public static func cuts(_ bytes: UnsafeBufferPointer<UInt8>, parts: Int, separator: UInt8 = UInt8(ascii: ","))
         -> (cuts: [Int], newlinesBefore: [Int], newlines: Int) {

@@ -66,8 +66,8 @@ public struct CSVRecordScanner {
 
     /// Scans the next non-blank record starting at `position`, and moves `position` past it.
     /// - Returns: false when no record is left.
-    /// - Throws: ``CSVReader/UnterminatedQuote`` when a quoted field is still open at the end.
-    public mutating func next(in bytes: UnsafeBufferPointer<UInt8>, from position: inout Int) throws(CSVReader.UnterminatedQuote) -> Bool {
+    /// - Throws: ``GeoFareError/unterminatedQuote(line:)`` when a quoted field is still open at the end.
+    public mutating func next(in bytes: UnsafeBufferPointer<UInt8>, from position: inout Int) throws(GeoFareError) -> Bool {
         let n = bytes.count
         let sep = separator
         while position < n {
@@ -116,7 +116,7 @@ public struct CSVRecordScanner {
 
     /// One record with quotes or stray carriage returns: ``CSVReader``'s state machine, with
     /// the fields unescaped into ``scratch``. Returns false for a blank line.
-    private mutating func slowRecord(_ bytes: UnsafeBufferPointer<UInt8>, from position: inout Int) throws(CSVReader.UnterminatedQuote) -> Bool {
+    private mutating func slowRecord(_ bytes: UnsafeBufferPointer<UInt8>, from position: inout Int) throws(GeoFareError) -> Bool {
         scratch.removeAll(keepingCapacity: true)
         fieldCount = 0
         isUnescaped = true
@@ -174,7 +174,7 @@ public struct CSVRecordScanner {
             lastWasCR = b == 0x0D
         }
         // End of input: CSVReader.finish.
-        if inQuotes && !quoteSeen { throw CSVReader.UnterminatedQuote(line: line) }
+        if inQuotes && !quoteSeen { throw .unterminatedQuote(line: line) }
         position = n
         if scratch.count > fieldStart, scratch.last == 0x0D { scratch.removeLast() }
         if hasContent || fieldStarted || scratch.count > fieldStart || fieldCount > 0 {

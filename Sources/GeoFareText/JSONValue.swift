@@ -75,43 +75,16 @@ public indirect enum JSONValue: Sendable, Hashable {
     public static func int(_ i: Int64) -> JSONValue { .number(String(i)) }
 }
 
-/// Why a line is not acceptable JSON, with the byte offset (0-based, in the line).
-///
-/// `invalid_json` for the grammar; `invalid_utf8` when the text is not UTF-8 (RFC 8259 §8.1: JSON
-/// exchanged between systems must be), naming the first byte of the first bad sequence and, for
-/// a bad string, the JSON path of its value (`q`, `via[2].name`).
-public struct JSONParseError: CodedError {
-    public let offset: Int
-    public let reason: String
-    /// `invalid_json`, or `invalid_utf8`.
-    public let code: ErrorCode
-    /// The JSON path of the string with invalid UTF-8 (`nil` at the top or for a grammar error).
-    public let field: String?
-    /// The text read with each invalid sequence replaced by U+FFFD, when its UTF-8 was all that
-    /// was wrong: the worker echoes its `id`.
-    public let value: JSONValue?
-    public var message: String { "\(reason) at byte \(offset)" }
-
-    public init(offset: Int, reason: String, code: ErrorCode = .invalidJson, field: String? = nil, value: JSONValue? = nil) {
-        self.offset = offset
-        self.reason = reason
-        self.code = code
-        self.field = field
-        self.value = value
-    }
-}
-
 /// A strict, fast JSON parser over bytes: RFC 8259 grammar, UTF-8 validated, no NaN/Infinity,
 /// nesting limited to `maxDepth`.
 public struct JSONParser {
     public static let maxDepth = 64
 
     /// Parses one complete JSON text (surrounding whitespace allowed).
-    /// - Throws: ``JSONParseError`` naming the byte offset: `invalid_utf8` when the text has a
-    ///   byte sequence that is not UTF-8 (before any grammar error; with the path of the string
-    ///   that holds it, and the value read with U+FFFD in its place when the rest is valid),
-    ///   else `invalid_json`.
-    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONValue {
+    /// - Throws: ``GeoFareError`` with the byte ``GeoFareError/offset``: `invalid_utf8` when the
+    ///   text has a byte sequence that is not UTF-8 (before any grammar error; with the path of
+    ///   the string that holds it as its field), else `invalid_json`.
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(GeoFareError) -> JSONValue {
         var p = JSONParser(bytes: bytes)
         let result = p.parseAll()
         switch result {
@@ -119,9 +92,10 @@ public struct JSONParser {
             return value
         case let .failure(error) where p.firstBadUTF8 == nil:
             // A grammar error at a byte that starts no UTF-8 sequence is the text's encoding.
-            if error.offset < bytes.count, bytes[error.offset] >= 0x80,
-               firstInvalidUTF8(bytes, in: error.offset..<min(bytes.count, error.offset + 4)) == error.offset {
-                throw JSONParseError(offset: error.offset, reason: "invalid UTF-8 (JSON text must be UTF-8)", code: .invalidUtf8)
+            let offset = error.offset ?? 0
+            if offset < bytes.count, bytes[offset] >= 0x80,
+               firstInvalidUTF8(bytes, in: offset..<min(bytes.count, offset + 4)) == offset {
+                throw GeoFareError.invalidJSON(at: offset, "invalid UTF-8 (JSON text must be UTF-8)", code: .invalidUtf8)
             }
             throw error
         default:
@@ -129,9 +103,17 @@ public struct JSONParser {
             var located = JSONParser(bytes: bytes)
             located.tracksPath = true
             _ = located.parseAll()
-            throw JSONParseError(offset: p.firstBadUTF8!, reason: "invalid UTF-8 in a string (JSON text must be UTF-8)", code: .invalidUtf8,
-                                 field: located.badUTF8Path, value: try? result.get())
+            throw GeoFareError.invalidJSON(at: p.firstBadUTF8!, "invalid UTF-8 in a string (JSON text must be UTF-8)", code: .invalidUtf8,
+                                           field: located.badUTF8Path)
         }
+    }
+
+    /// The text read with each invalid UTF-8 sequence in its strings replaced by U+FFFD, when
+    /// that was all that was wrong with it (`nil` for a grammar error): what an answer to a line
+    /// that is not UTF-8 can still echo (its `id`).
+    public static func parseReplacingInvalidUTF8(_ bytes: UnsafeRawBufferPointer) -> JSONValue? {
+        var p = JSONParser(bytes: bytes)
+        return try? p.parseAll().get()
     }
 
     /// The offset of the first byte of the first sequence in `range` that is not UTF-8 (RFC 3629:
@@ -162,8 +144,8 @@ public struct JSONParser {
     }
 
     /// One JSON text with surrounding whitespace.
-    private mutating func parseAll() -> Result<JSONValue, JSONParseError> {
-        Result { () throws(JSONParseError) -> JSONValue in
+    private mutating func parseAll() -> Result<JSONValue, GeoFareError> {
+        Result { () throws(GeoFareError) -> JSONValue in
             skipWhitespace()
             let value = try value(depth: 0)
             skipWhitespace()
@@ -173,9 +155,9 @@ public struct JSONParser {
     }
 
     /// Parses one complete JSON text from an array of bytes.
-    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
-        let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBytes { raw in
-            Result { () throws(JSONParseError) -> JSONValue in try parse(raw) }
+    public static func parse(_ bytes: [UInt8]) throws(GeoFareError) -> JSONValue {
+        let result: Result<JSONValue, GeoFareError> = bytes.withUnsafeBytes { raw in
+            Result { () throws(GeoFareError) -> JSONValue in try parse(raw) }
         }
         return try result.get()
     }
@@ -192,7 +174,7 @@ public struct JSONParser {
 
     private init(bytes: UnsafeRawBufferPointer) { b = bytes }
 
-    private func fail(_ reason: String) -> JSONParseError { JSONParseError(offset: i, reason: reason) }
+    private func fail(_ reason: String) -> GeoFareError { .invalidJSON(at: i, reason) }
 
     /// Notes the first bad UTF-8 sequence of the string whose raw bytes (escapes are ASCII) are
     /// `range`, if it is the first of the text, and where it sits.
@@ -220,7 +202,7 @@ public struct JSONParser {
         while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
     }
 
-    private mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
+    private mutating func value(depth: Int) throws(GeoFareError) -> JSONValue {
         guard depth < Self.maxDepth else { throw fail("nesting deeper than \(Self.maxDepth)") }
         guard i < b.count else { throw fail("unexpected end of input") }
         switch b[i] {
@@ -235,14 +217,14 @@ public struct JSONParser {
         }
     }
 
-    private mutating func literal(_ word: StaticString) throws(JSONParseError) {
+    private mutating func literal(_ word: StaticString) throws(GeoFareError) {
         let n = word.utf8CodeUnitCount
         guard i + n <= b.count else { throw fail("unexpected end of input") }
         for k in 0..<n where b[i + k] != word.utf8Start[k] { throw fail("invalid literal") }
         i += n
     }
 
-    private mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
+    private mutating func object(depth: Int) throws(GeoFareError) -> JSONValue {
         i += 1
         var result: [String: JSONValue] = [:]
         skipWhitespace()
@@ -255,36 +237,42 @@ public struct JSONParser {
             guard i < b.count, b[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             i += 1
             skipWhitespace()
-            if tracksPath { path.append(.string(key)) }
-            result[key] = try value(depth: depth + 1)
-            if tracksPath { path.removeLast() }
-            skipWhitespace()
-            guard i < b.count else { throw fail("unexpected end of input") }
-            if b[i] == UInt8(ascii: ",") { i += 1; continue }
-            if b[i] == UInt8(ascii: "}") { i += 1; return .object(result) }
-            throw fail("expected ',' or '}'")
+            result[key] = try member(.string(key), depth: depth)
+            if try closes(UInt8(ascii: "}")) { return .object(result) }
         }
     }
 
-    private mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
+    private mutating func array(depth: Int) throws(GeoFareError) -> JSONValue {
         i += 1
         var result: [JSONValue] = []
         skipWhitespace()
         if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array(result) }
         while true {
             skipWhitespace()
-            if tracksPath { path.append(.int(Int64(result.count))) }
-            result.append(try value(depth: depth + 1))
-            if tracksPath { path.removeLast() }
-            skipWhitespace()
-            guard i < b.count else { throw fail("unexpected end of input") }
-            if b[i] == UInt8(ascii: ",") { i += 1; continue }
-            if b[i] == UInt8(ascii: "]") { i += 1; return .array(result) }
-            throw fail("expected ',' or ']'")
+            result.append(try member(.int(Int64(result.count)), depth: depth))
+            if try closes(UInt8(ascii: "]")) { return .array(result) }
         }
     }
 
-    private mutating func number() throws(JSONParseError) -> JSONValue {
+    /// The value of an object's member or an array's element, noting its key or index on the
+    /// path while it is read (with ``tracksPath``).
+    private mutating func member(_ key: @autoclosure () -> JSONValue, depth: Int) throws(GeoFareError) -> JSONValue {
+        if tracksPath { path.append(key()) }
+        let v = try value(depth: depth + 1)
+        if tracksPath { path.removeLast() }
+        return v
+    }
+
+    /// After a member: `true` past the `closing` bracket, `false` past a comma (another member follows).
+    private mutating func closes(_ closing: UInt8) throws(GeoFareError) -> Bool {
+        skipWhitespace()
+        guard i < b.count else { throw fail("unexpected end of input") }
+        if b[i] == UInt8(ascii: ",") { i += 1; return false }
+        if b[i] == closing { i += 1; return true }
+        throw fail("expected ',' or '\(Character(Unicode.Scalar(closing)))'")
+    }
+
+    private mutating func number() throws(GeoFareError) -> JSONValue {
         let start = i
         if b[i] == UInt8(ascii: "-") { i += 1 }
         guard i < b.count else { throw fail("invalid number") }
@@ -312,7 +300,7 @@ public struct JSONParser {
         return .number(String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<i]), as: UTF8.self))
     }
 
-    private mutating func string() throws(JSONParseError) -> String {
+    private mutating func string() throws(GeoFareError) -> String {
         i += 1
         let start = i
         // Fast path: no escapes.
@@ -380,7 +368,7 @@ public struct JSONParser {
         throw fail("unterminated string")
     }
 
-    private mutating func hex4() throws(JSONParseError) -> UInt32 {
+    private mutating func hex4() throws(GeoFareError) -> UInt32 {
         guard i + 4 < b.count else { throw fail("invalid \\u escape") }
         var v: UInt32 = 0
         for k in 1...4 {

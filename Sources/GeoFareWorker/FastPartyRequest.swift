@@ -6,7 +6,7 @@ import GeoFareText
 /// The party ops' hot path: `party.upsert`, `party.remove`, `party.get`, `nearby`, `clusters`
 /// and `cluster.leaves` requests read straight from their bytes into their typed form
 /// (``PartyWrite`` or ``PartyQuery``), without a JSON tree, with the fare path's
-/// ``FastFareRequest/Cursor``.
+/// ``JSONByteCursor``.
 ///
 /// One decoder per op. Each accepts only the plain common form: `id` an integer or a string
 /// without escapes, every key known and given once, strings printable ASCII without escapes,
@@ -33,8 +33,6 @@ struct FastPartyRequest: Sendable {
         return false
     }
 
-    typealias Cursor = FastFareRequest.Cursor
-
     /// Decodes one request line, or returns `nil` for anything outside the fast form (including
     /// every op that is not a party op).
     static func decode(_ line: UnsafeRawBufferPointer) -> FastPartyRequest? {
@@ -58,7 +56,7 @@ struct FastPartyRequest: Sendable {
         var at = 0
         while at + 4 <= b.count {
             if b[at] == 0x22 && b[at + 1] == 0x6F && b[at + 2] == 0x70 && b[at + 3] == 0x22 {
-                var c = Cursor(bytes: b, i: at + 4)
+                var c = JSONByteCursor(bytes: b, position: at + 4)
                 if c.take(0x3A), let name = c.simpleString() {
                     return name.count <= 14 ? WorkerOp(rawValue: String(decoding: name, as: UTF8.self)) : nil
                 }
@@ -73,16 +71,16 @@ struct FastPartyRequest: Sendable {
     /// - Returns: the id token, or `nil` when the line is not in the fast form.
     @inline(__always)
     static func object(_ bytes: UnsafeBufferPointer<UInt8>, op: WorkerOp,
-                       _ field: (UnsafeBufferPointer<UInt8>, inout Cursor) -> Bool) -> [UInt8]? {
-        var p = Cursor(bytes: bytes)
+                       _ field: (UnsafeBufferPointer<UInt8>, inout JSONByteCursor) -> Bool) -> [UInt8]? {
+        var p = JSONByteCursor(bytes: bytes)
         var id: [UInt8]?, sawOp = false
         guard p.take(0x7B), p.peek() != 0x7D else { return nil }
         repeat {
             guard let key = p.simpleString(), p.take(0x3A) else { return nil }
-            if FastFareRequest.equal(key, "id") {
+            if JSONByteCursor.equal(key, "id") {
                 guard id == nil, let token = p.idToken() else { return nil }
                 id = token
-            } else if FastFareRequest.equal(key, "op") {
+            } else if JSONByteCursor.equal(key, "op") {
                 guard !sawOp, let s = p.simpleString(), s.count == op.rawValue.utf8.count,
                       op.rawValue.utf8.elementsEqual(s) else { return nil }
                 sawOp = true
@@ -101,7 +99,7 @@ struct FastPartyRequest: Sendable {
     static func upsert(_ bytes: UnsafeBufferPointer<UInt8>) -> FastPartyRequest? {
         var party: Party?
         let id = object(bytes, op: .partyUpsert) { key, p in
-            guard party == nil, FastFareRequest.equal(key, "party"), let v = p.party() else { return false }
+            guard party == nil, JSONByteCursor.equal(key, "party"), let v = p.party() else { return false }
             party = v
             return true
         }
@@ -113,7 +111,7 @@ struct FastPartyRequest: Sendable {
     static func byID(_ bytes: UnsafeBufferPointer<UInt8>, op: WorkerOp) -> FastPartyRequest? {
         var partyID: String?
         let id = object(bytes, op: op) { key, p in
-            guard partyID == nil, FastFareRequest.equal(key, "party_id"), let s = p.simpleString() else { return false }
+            guard partyID == nil, JSONByteCursor.equal(key, "party_id"), let s = p.simpleString() else { return false }
             partyID = String(decoding: s, as: UTF8.self)
             return true
         }
@@ -126,13 +124,13 @@ struct FastPartyRequest: Sendable {
         var center: Coordinate?, radius: Double?, limit: Int?
         var filter = FilterReader()
         let id = object(bytes, op: .nearby) { key, p in
-            if FastFareRequest.equal(key, "center") {
+            if JSONByteCursor.equal(key, "center") {
                 guard center == nil, let c = p.coordinate() else { return false }
                 center = c
-            } else if FastFareRequest.equal(key, "radius_m") {
+            } else if JSONByteCursor.equal(key, "radius_m") {
                 guard radius == nil, let r = p.finiteDecimal() else { return false }
                 radius = r
-            } else if FastFareRequest.equal(key, "limit") {
+            } else if JSONByteCursor.equal(key, "limit") {
                 guard limit == nil, let n = p.integer(in: 1...10_000) else { return false }
                 limit = n
             } else {
@@ -150,13 +148,13 @@ struct FastPartyRequest: Sendable {
         var bbox: BoundingBox?, zoom: Int?, idsLimit: Int?
         var filter = FilterReader()
         let id = object(bytes, op: .clusters) { key, p in
-            if FastFareRequest.equal(key, "bbox") {
+            if JSONByteCursor.equal(key, "bbox") {
                 guard bbox == nil, let b = p.bbox() else { return false }
                 bbox = b
-            } else if FastFareRequest.equal(key, "zoom") {
+            } else if JSONByteCursor.equal(key, "zoom") {
                 guard zoom == nil, let z = p.integer(in: 0...20) else { return false }
                 zoom = z
-            } else if FastFareRequest.equal(key, "ids_limit") {
+            } else if JSONByteCursor.equal(key, "ids_limit") {
                 guard idsLimit == nil, let n = p.integer(in: 0...1_000) else { return false }
                 idsLimit = n
             } else {
@@ -174,13 +172,13 @@ struct FastPartyRequest: Sendable {
         var clusterID: String?, limit: Int?, offset: Int?
         var filter = FilterReader()
         let id = object(bytes, op: .clusterLeaves) { key, p in
-            if FastFareRequest.equal(key, "cluster_id") {
+            if JSONByteCursor.equal(key, "cluster_id") {
                 guard clusterID == nil, let s = p.simpleString() else { return false }
                 clusterID = String(decoding: s, as: UTF8.self)
-            } else if FastFareRequest.equal(key, "limit") {
+            } else if JSONByteCursor.equal(key, "limit") {
                 guard limit == nil, let n = p.integer(in: 1...10_000) else { return false }
                 limit = n
-            } else if FastFareRequest.equal(key, "offset") {
+            } else if JSONByteCursor.equal(key, "offset") {
                 guard offset == nil, let n = p.integer(in: 0...10_000_000) else { return false }
                 offset = n
             } else {
@@ -200,25 +198,25 @@ struct FastPartyRequest: Sendable {
         private var seen: UInt8 = 0
 
         /// Reads the value of `key` when it is a filter field seen for the first time, valid.
-        mutating func read(_ key: UnsafeBufferPointer<UInt8>, _ p: inout Cursor) -> Bool {
+        mutating func read(_ key: UnsafeBufferPointer<UInt8>, _ p: inout JSONByteCursor) -> Bool {
             let bit: UInt8
-            if FastFareRequest.equal(key, "depart_from") {
+            if JSONByteCursor.equal(key, "depart_from") {
                 bit = 1
                 guard let d = p.time() else { return false }
                 filter.departFrom = d
-            } else if FastFareRequest.equal(key, "depart_until") {
+            } else if JSONByteCursor.equal(key, "depart_until") {
                 bit = 2
                 guard let d = p.time() else { return false }
                 filter.departUntil = d
-            } else if FastFareRequest.equal(key, "min_free_seats") {
+            } else if JSONByteCursor.equal(key, "min_free_seats") {
                 bit = 4
                 guard let n = p.integer(in: 0...20) else { return false }
                 filter.minFreeSeats = n
-            } else if FastFareRequest.equal(key, "status") {
+            } else if JSONByteCursor.equal(key, "status") {
                 bit = 8
                 guard let s = p.statuses() else { return false }
                 filter.statuses = s
-            } else if FastFareRequest.equal(key, "destination") {
+            } else if JSONByteCursor.equal(key, "destination") {
                 bit = 16
                 guard let (center, radius) = p.destination() else { return false }
                 filter.destination = center
@@ -233,45 +231,15 @@ struct FastPartyRequest: Sendable {
     }
 }
 
-/// The readers the party decoders add to the fare path's cursor: each returns `nil` for
+/// The readers the party decoders add to the JSON byte cursor: each returns `nil` for
 /// anything outside the fast form.
-extension FastFareRequest.Cursor {
-    /// An `id`: an integer or a string without escapes, as its token (quotes included).
-    mutating func idToken() -> [UInt8]? {
-        if peek() == 0x22 {
-            guard let s = simpleString() else { return nil }
-            var token = [UInt8](repeating: 0x22, count: s.count + 2)
-            token.withUnsafeMutableBufferPointer { t in _ = memcpy(t.baseAddress! + 1, s.baseAddress!, s.count) }
-            return token
-        }
-        guard let n = integerToken() else { return nil }
-        return Array(n)
-    }
-
-    /// An integer token within `range`.
-    mutating func integer(in range: ClosedRange<Int>) -> Int? {
-        guard let t = integerToken(), let n = ByteNumber.int(t), range.contains(n) else { return nil }
-        return n
-    }
-
-    /// A decimal number (no exponent) that is finite.
-    mutating func finiteDecimal() -> Double? {
-        guard let d = decimal(), d.isFinite else { return nil }
-        return d
-    }
-
-    /// An ISO 8601 time with an offset, as ``ISO8601/parse(bytes:)`` reads it.
-    mutating func time() -> Date? {
-        guard let s = simpleString() else { return nil }
-        return ISO8601.parse(bytes: s)
-    }
-
+extension JSONByteCursor {
     /// `open`, `full` or `closed`.
     mutating func status() -> PartyStatus? {
         guard let s = simpleString() else { return nil }
-        if FastFareRequest.equal(s, "open") { return .open }
-        if FastFareRequest.equal(s, "full") { return .full }
-        if FastFareRequest.equal(s, "closed") { return .closed }
+        if JSONByteCursor.equal(s, "open") { return .open }
+        if JSONByteCursor.equal(s, "full") { return .full }
+        if JSONByteCursor.equal(s, "closed") { return .closed }
         return nil
     }
 
@@ -293,9 +261,9 @@ extension FastFareRequest.Cursor {
         var center: Coordinate?, radius: Double?
         repeat {
             guard let key = simpleString(), take(0x3A) else { return nil }
-            if FastFareRequest.equal(key, "center"), center == nil, let c = coordinate() {
+            if JSONByteCursor.equal(key, "center"), center == nil, let c = coordinate() {
                 center = c
-            } else if FastFareRequest.equal(key, "radius_m"), radius == nil, let r = finiteDecimal(), r >= 0, r <= 1_000_000 {
+            } else if JSONByteCursor.equal(key, "radius_m"), radius == nil, let r = finiteDecimal(), r >= 0, r <= 1_000_000 {
                 radius = r
             } else {
                 return nil
@@ -303,21 +271,6 @@ extension FastFareRequest.Cursor {
         } while take(0x2C)
         guard take(0x7D), let center, let radius else { return nil }
         return (center, radius)
-    }
-
-    /// `{"west", "south", "east", "north"}` that make a valid ``BoundingBox``.
-    mutating func bbox() -> BoundingBox? {
-        guard take(0x7B) else { return nil }
-        var v: [Double?] = [nil, nil, nil, nil]
-        repeat {
-            guard let key = simpleString(), take(0x3A) else { return nil }
-            let k: Int
-            if FastFareRequest.equal(key, "west") { k = 0 } else if FastFareRequest.equal(key, "south") { k = 1 } else if FastFareRequest.equal(key, "east") { k = 2 } else if FastFareRequest.equal(key, "north") { k = 3 } else { return nil }
-            guard v[k] == nil, let d = finiteDecimal() else { return nil }
-            v[k] = d
-        } while take(0x2C)
-        guard take(0x7D), let west = v[0], let south = v[1], let east = v[2], let north = v[3] else { return nil }
-        return try? BoundingBox(west: west, south: south, east: east, north: north)
     }
 
     /// A `party.upsert` party object that passes ``Party/validate()``.
@@ -328,25 +281,25 @@ extension FastFareRequest.Cursor {
         repeat {
             guard let key = simpleString(), take(0x3A) else { return nil }
             switch key.count {
-            case 2 where FastFareRequest.equal(key, "id"):
+            case 2 where JSONByteCursor.equal(key, "id"):
                 guard id == nil, let s = simpleString() else { return nil }
                 id = String(decoding: s, as: UTF8.self)
-            case 6 where FastFareRequest.equal(key, "origin"):
+            case 6 where JSONByteCursor.equal(key, "origin"):
                 guard origin == nil, let c = coordinate() else { return nil }
                 origin = c
-            case 11 where FastFareRequest.equal(key, "destination"):
+            case 11 where JSONByteCursor.equal(key, "destination"):
                 guard destination == nil, let c = coordinate() else { return nil }
                 destination = c
-            case 9 where FastFareRequest.equal(key, "depart_at"):
+            case 9 where JSONByteCursor.equal(key, "depart_at"):
                 guard departure == nil, let d = time() else { return nil }
                 departure = d
-            case 11 where FastFareRequest.equal(key, "seats_total"):
+            case 11 where JSONByteCursor.equal(key, "seats_total"):
                 guard total == nil, let n = integer(in: -1_000...1_000) else { return nil }
                 total = n
-            case 11 where FastFareRequest.equal(key, "seats_taken"):
+            case 11 where JSONByteCursor.equal(key, "seats_taken"):
                 guard taken == nil, let n = integer(in: -1_000...1_000) else { return nil }
                 taken = n
-            case 6 where FastFareRequest.equal(key, "status"):
+            case 6 where JSONByteCursor.equal(key, "status"):
                 guard status == nil, let s = self.status() else { return nil }
                 status = s
             default:

@@ -8,7 +8,7 @@ import GeoFareText
 /// protocol's objects. Pure functions: no store, no index (those are ``LivePartyIndex``'s).
 public enum PartyJSON {
     /// A party from its JSON object (`party.upsert`); errors name `party.<field>`.
-    static func party(_ f: RequestFields) throws -> Party {
+    static func party(_ f: RequestFields) throws(GeoFareError) -> Party {
         let statusText = try f.optionalString("status") ?? "open"
         guard let status = PartyStatus(rawValue: statusText) else {
             throw GeoFareError(code: .invalidValue, message: "status is open, full or closed, got '\(statusText)'", field: f.at("status"))
@@ -78,7 +78,7 @@ public enum PartyJSON {
     public static func json(_ p: Party) -> JSONValue { .object(fields(p)) }
 
     /// Parses one JSON party object (as in `party.upsert`), for imports.
-    public static func partyFromJSON(_ line: [UInt8]) throws -> Party {
+    public static func partyFromJSON(_ line: [UInt8]) throws(GeoFareError) -> Party {
         let v = try JSONParser.parse(line)
         guard let o = v.object else { throw GeoFareError(code: .wrongType, message: "a party is a JSON object", field: nil) }
         return try party(RequestFields(o))

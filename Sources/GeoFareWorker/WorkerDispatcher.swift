@@ -47,14 +47,14 @@ public final class WorkerDispatcher: @unchecked Sendable {
     }
     let lanes: [Lane]
 
-    /// - Parameter lanePricers: one pricer per loop thread (``TripPricer/lane()``); without them
+    /// - Parameter threadPricers: one pricer per loop thread (``TripPricer/threadCopy()``); without them
     ///   every lane shares `pricer`.
     /// - Parameter places: the places index of `places.*` (without one they answer `places_not_loaded`).
-    public init(pricer: TripPricer, parties: LivePartyIndex?, lanePricers: [TripPricer] = [], places: PlacesIndex? = nil) {
+    public init(pricer: TripPricer, parties: LivePartyIndex?, threadPricers: [TripPricer] = [], places: PlacesIndex? = nil) {
         self.pricer = pricer
         self.parties = parties
         self.places = places
-        lanes = (lanePricers.isEmpty ? [pricer] : lanePricers).map(Lane.init)
+        lanes = (threadPricers.isEmpty ? [pricer] : threadPricers).map(Lane.init)
     }
 
     /// The lane for a loop thread.
@@ -81,15 +81,16 @@ public final class WorkerDispatcher: @unchecked Sendable {
     public func respond(toLine line: UnsafeRawBufferPointer) -> [UInt8] {
         let parsed: JSONValue
         do { parsed = try JSONParser.parse(line) } catch {
-            return response(to: error)
+            return response(to: error, line: line)
         }
         return respond(to: parsed)
     }
 
     /// The answer to a line that does not parse: `invalid_json`, or `invalid_utf8` with the id
     /// echoed when the rest of the line was a request with a scalar id.
-    func response(to error: JSONParseError) -> [UInt8] {
-        let id = error.value?.object?["id"].flatMap { $0.isScalar ? $0 : nil } ?? .null
+    func response(to error: GeoFareError, line: UnsafeRawBufferPointer) -> [UInt8] {
+        let recovered = error.code == .invalidUtf8 ? JSONParser.parseReplacingInvalidUTF8(line) : nil
+        let id = recovered?.object?["id"].flatMap { $0.isScalar ? $0 : nil } ?? .null
         return response(id: id, error: error)
     }
 
@@ -426,14 +427,14 @@ public final class WorkerDispatcher: @unchecked Sendable {
         return out
     }
 
-    /// The error response for anything thrown: a ``CodedError`` as it is, anything else as
+    /// The error response for anything thrown: a ``GeoFareError`` as it is, anything else as
     /// `internal_error`.
     func response(id: JSONValue, thrown error: any Error) -> [UInt8] {
-        if let coded = error as? any CodedError { return response(id: id, error: coded) }
+        if let coded = error as? GeoFareError { return response(id: id, error: coded) }
         return response(id: id, error: GeoFareError(code: .internalError, message: "\(error)", field: nil))
     }
 
-    func response(id: JSONValue, error: any CodedError) -> [UInt8] {
+    func response(id: JSONValue, error: GeoFareError) -> [UInt8] {
         count(error: error.code.rawValue)
         var out: [UInt8] = []
         out.append(contentsOf: #"{"id":"#.utf8)

@@ -158,9 +158,10 @@ public final class WorkerLoop: @unchecked Sendable {
                             continue
                         }
                     }
-                    switch Result(catching: { () throws(JSONParseError) in try JSONParser.parse(UnsafeRawBufferPointer(rebasing: base.raw[range])) }) {
+                    let line = UnsafeRawBufferPointer(rebasing: base.raw[range])
+                    switch Result(catching: { () throws(GeoFareError) in try JSONParser.parse(line) }) {
                     case let .success(value): parsedBox.set(k, value)
-                    case let .failure(error): parseErrors.set(k, self.dispatcher.response(to: error))
+                    case let .failure(error): parseErrors.set(k, self.dispatcher.response(to: error, line: line))
                     }
                 }
             }

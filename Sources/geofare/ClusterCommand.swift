@@ -32,7 +32,7 @@ struct ClusterCommand: ParsableCommand {
         let value = try JSONParser.parse(response)
         guard value.object?["ok"] == .bool(true), let result = value.object?["result"] else {
             let error = value.object?["error"]?.object
-            StandardError.print("geofare: \(error?["field"]?.string.map { "\($0): " } ?? "")\(error?["message"]?.string ?? "error") [\(error?["code"]?.string ?? "")]")
+            Diagnostics.print("geofare: \(error?["field"]?.string.map { "\($0): " } ?? "")\(error?["message"]?.string ?? "error") [\(error?["code"]?.string ?? "")]")
             throw GeoFareExit.dataError
         }
         let items = result.object?["items"]?.array ?? []

@@ -21,7 +21,7 @@ struct DataOptions: ParsableArguments {
     /// The pricer over the embedded data and the directory; a broken data file exits 65 naming it.
     func pricer() throws -> TripPricer {
         do { return try TripPricer.standard(data: catalog, graphs: graphs) } catch {
-            StandardError.print("geofare: \(error.description) [\(error.code)]")
+            Diagnostics.print("geofare: \(error.description) [\(error.code)]")
             throw GeoFareExit.dataError
         }
     }

@@ -49,7 +49,7 @@ struct FareCSVCommand: ParsableCommand {
         var totalBytes: Int?
         if input == "-" { source = .standardInput() } else {
             do { source = try ByteSource(path: input) } catch {
-                StandardError.print("geofare: \(error.message)")
+                Diagnostics.print("geofare: \(error.message)")
                 throw GeoFareExit.noInput
             }
             totalBytes = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int) ?? nil
@@ -57,12 +57,12 @@ struct FareCSVCommand: ParsableCommand {
         let sink: FileHandle
         if output == "-" { sink = .standardOutput } else {
             guard let h = openForWriting(output) else {
-                StandardError.print("geofare: cannot write '\(output)'")
+                Diagnostics.print("geofare: cannot write '\(output)'")
                 throw ExitCode(73)
             }
             sink = h
         }
-        let out = OutputStream(handle: sink, bufferBytes: 1 << 20)
+        let out = BufferedWriter(handle: sink, bufferBytes: 1 << 20)
         let reporter = ProgressReporter(totalBytes: totalBytes, enabled: !quiet)
         let summary: FareCSVJob.Summary
         do {
@@ -70,13 +70,13 @@ struct FareCSVCommand: ParsableCommand {
         } catch {
             out.flush()
             reporter.finish()
-            StandardError.print("geofare: \(error)")
+            Diagnostics.print("geofare: \(error)")
             throw GeoFareExit.dataError
         }
         out.flush()
         reporter.finish()
         if !quiet {
-            StandardError.print("fare-csv: \(summary.rows) rows, \(summary.rows - summary.failed) priced, \(summary.failed) failed, \(Int(summary.rowsPerSecond)) rows/s\(summary.stoppedEarly ? " (stopped early: --max-errors \(maxErrors!))" : "")")
+            Diagnostics.print("fare-csv: \(summary.rows) rows, \(summary.rows - summary.failed) priced, \(summary.failed) failed, \(Int(summary.rowsPerSecond)) rows/s\(summary.stoppedEarly ? " (stopped early: --max-errors \(maxErrors!))" : "")")
         }
         if summary.failed > 0 { throw GeoFareExit.dataError }
     }
@@ -117,7 +117,7 @@ final class ProgressReporter {
             FileHandle.standardError.write(Data("\r\(bar)\(rows) rows  \(Int(rate)) rows/s\(eta)   ".utf8))
             drewBar = true
         } else {
-            StandardError.print("fare-csv: \(rows) rows, \(Int(rate)) rows/s\(eta)")
+            Diagnostics.print("fare-csv: \(rows) rows, \(Int(rate)) rows/s\(eta)")
         }
     }
 

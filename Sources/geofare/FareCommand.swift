@@ -89,7 +89,7 @@ extension SplitMethod: ExpressibleByArgument {}
 enum FareTable {
     static func render(_ q: FareQuote, route: Route?, tariffName: String) -> String {
         let cur = q.currency
-        func money(_ v: Int64) -> String { Money.format(v, currency: cur) + " " + cur }
+        func money(_ v: Int64) -> String { MinorUnits.format(v, currency: cur) + " " + cur }
         var rows: [(String, String)] = []
         if let route {
             rows.append(("route", "\(DecimalFormat.string(route.distanceMeters / 1000, decimals: 1)) km, \(Int((route.durationSeconds / 60).rounded())) min (80 %: \(DecimalFormat.string(route.distanceLowMeters / 1000, decimals: 1))–\(DecimalFormat.string(route.distanceHighMeters / 1000, decimals: 1)) km)"))
@@ -109,7 +109,7 @@ enum FareTable {
         if b.rounding != 0 { rows.append(("rounding", money(b.rounding))) }
         rows.append(("total", "\(money(q.total))  (range \(money(q.low)) – \(money(q.high)))"))
         if q.perPerson.count > 1 {
-            rows.append(("per person", q.perPerson.map { Money.format($0, currency: cur) }.joined(separator: " / ") + " \(cur) (\(q.split.rawValue))"))
+            rows.append(("per person", q.perPerson.map { MinorUnits.format($0, currency: cur) }.joined(separator: " / ") + " \(cur) (\(q.split.rawValue))"))
         }
         rows.append(("tariff basis", q.assumption.map { "\(q.tariffBasis.rawValue): \($0)" } ?? q.tariffBasis.rawValue))
         let width = rows.map(\.0.count).max() ?? 0

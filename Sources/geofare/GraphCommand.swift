@@ -54,22 +54,22 @@ struct GraphBuildCommand: ParsableCommand {
                 roadProfile = try RoadProfile.named(profile, catalog: data.catalog)
             }
         } catch let error as GeoFareError {
-            StandardError.print("geofare: \(error.description) [\(error.code)]")
+            Diagnostics.print("geofare: \(error.description) [\(error.code)]")
             throw GeoFareExit.dataError
         } catch {
-            StandardError.print("geofare: cannot read the profile '\(profile)': \(error.localizedDescription) [\(ErrorCode.invalidProfile.rawValue)]")
+            Diagnostics.print("geofare: cannot read the profile '\(profile)': \(error.localizedDescription) [\(ErrorCode.invalidProfile.rawValue)]")
             throw GeoFareExit.dataError
         }
         do {
             try build(with: roadProfile)
         } catch let error as GeoFareError {
-            StandardError.print("geofare: \(error.description) [\(error.code)]")
+            Diagnostics.print("geofare: \(error.description) [\(error.code)]")
             throw GeoFareExit.dataError
         }
     }
 
     func say(_ line: String) {
-        if !quiet { StandardError.print(line) }
+        if !quiet { Diagnostics.print(line) }
     }
 
     func build(with roadProfile: RoadProfile) throws {
@@ -154,7 +154,7 @@ struct GraphInfoCommand: ParsableCommand {
     func run() throws {
         let graph: RoadGraph
         do { graph = try RoadGraph(path: file) } catch {
-            StandardError.print("geofare: \(error.description) [\(error.code)]")
+            Diagnostics.print("geofare: \(error.description) [\(error.code)]")
             throw GeoFareExit.dataError
         }
         let m = graph.metadata

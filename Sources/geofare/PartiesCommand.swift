@@ -28,7 +28,7 @@ struct PartiesCommand: ParsableCommand {
 
         func run() throws {
             guard let source = try? ByteSource(path: file) else {
-                StandardError.print("geofare: cannot open '\(file)'")
+                Diagnostics.print("geofare: cannot open '\(file)'")
                 throw GeoFareExit.noInput
             }
             var parties: [Party] = []
@@ -39,7 +39,7 @@ struct PartiesCommand: ParsableCommand {
                 for (n, line) in data.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
                     do { parties.append(try PartyJSON.partyFromJSON(Array(line))) } catch {
                         errors += 1
-                        StandardError.print("geofare: line \(n + 1): \(error)")
+                        Diagnostics.print("geofare: line \(n + 1): \(error)")
                     }
                 }
             } else {
@@ -49,7 +49,7 @@ struct PartiesCommand: ParsableCommand {
                     guard let h = header else { header = r.fields.map { String($0.trimmingSpaces()) }; return }
                     do { parties.append(try Self.party(r.fields, header: h)) } catch {
                         errors += 1
-                        StandardError.print("geofare: line \(r.line): \(error)")
+                        Diagnostics.print("geofare: line \(r.line): \(error)")
                     }
                 }
                 while let chunk = source.next() { reader.feed(chunk, emit: accept) }
@@ -57,10 +57,10 @@ struct PartiesCommand: ParsableCommand {
             }
             let s = try store.open()
             do { _ = try s.upsertMany(parties, now: Date()) } catch {
-                StandardError.print("geofare: \(error.message)")
+                Diagnostics.print("geofare: \(error.message)")
                 throw ExitCode(74)
             }
-            StandardError.print("geofare: imported \(parties.count) parties into \(store.location), \(errors) rows rejected")
+            Diagnostics.print("geofare: imported \(parties.count) parties into \(store.location), \(errors) rows rejected")
             if errors > 0 { throw GeoFareExit.dataError }
         }
 
@@ -104,7 +104,7 @@ struct PartiesCommand: ParsableCommand {
             let opened = try store.open()
             let parties: [Party]
             do { parties = try opened.allParties() } catch {
-                StandardError.print("geofare: \(error.message)")
+                Diagnostics.print("geofare: \(error.message)")
                 throw ExitCode(74)
             }
             var out: [UInt8] = []
@@ -123,7 +123,7 @@ struct PartiesCommand: ParsableCommand {
             }
             if output == "-" { FileHandle.standardOutput.write(Data(out)) } else {
                 guard let h = openForWriting(output) else {
-                    StandardError.print("geofare: cannot write '\(output)'")
+                    Diagnostics.print("geofare: cannot write '\(output)'")
                     throw ExitCode(73)
                 }
                 h.write(Data(out))

@@ -18,7 +18,7 @@ struct PlacesCommand: ParsableCommand {
     /// Opens an index, or exits 65 with the error on standard error.
     static func open(_ path: String) throws -> PlacesIndex {
         do { return try PlacesIndex(path: path) } catch {
-            StandardError.print("geofare: \(error.description) [\(error.code)]")
+            Diagnostics.print("geofare: \(error.description) [\(error.code)]")
             throw GeoFareExit.dataError
         }
     }
@@ -38,7 +38,7 @@ struct PlacesCommand: ParsableCommand {
     /// Runs `body`, printing a ``GeoFareError`` as the CLI does and exiting 65.
     static func reporting<T>(_ body: () throws(GeoFareError) -> T) throws -> T {
         do { return try body() } catch {
-            StandardError.print("geofare: \(error.description) [\(error.code)]")
+            Diagnostics.print("geofare: \(error.description) [\(error.code)]")
             throw GeoFareExit.dataError
         }
     }
@@ -65,9 +65,9 @@ struct PlacesBuildCommand: ParsableCommand {
             try PlacesIndexBuilder.build(pbfAt: URL(fileURLWithPath: input), to: output)
         }
         if !quiet {
-            StandardError.print("geofare places build: read \(report.nodesRead) nodes, \(report.waysRead) ways from \(input)")
-            StandardError.print("  \(report.places) places (\(report.streets) streets from \(report.streetWays) ways), \(report.keys) search keys")
-            StandardError.print("  wrote \(output): \(report.fileBytes) bytes (\(report.fileBytes / max(report.places, 1)) per place) in \(report.milliseconds) ms")
+            Diagnostics.print("geofare places build: read \(report.nodesRead) nodes, \(report.waysRead) ways from \(input)")
+            Diagnostics.print("  \(report.places) places (\(report.streets) streets from \(report.streetWays) ways), \(report.keys) search keys")
+            Diagnostics.print("  wrote \(output): \(report.fileBytes) bytes (\(report.fileBytes / max(report.places, 1)) per place) in \(report.milliseconds) ms")
         }
     }
 }

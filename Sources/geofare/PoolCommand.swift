@@ -42,12 +42,12 @@ struct PoolCommand: ParsableCommand {
                                   threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
         do { try options.validate() } catch { throw ValidationError("--\(error.field?.replacingOccurrences(of: "_", with: "-") ?? "delay"): \(error.message)") }
         guard let bytes = FileManager.default.contents(atPath: input) else {
-            StandardError.print("geofare: cannot read '\(input)'")
+            Diagnostics.print("geofare: cannot read '\(input)'")
             throw GeoFareExit.noInput
         }
         let rows: [PoolCSV.Row]
         do { rows = try PoolCSV.read(bytes, map: columnMap) } catch {
-            StandardError.print("geofare: \(error.message) [\(error.code)]")
+            Diagnostics.print("geofare: \(error.message) [\(error.code)]")
             throw GeoFareExit.dataError
         }
         let planner = PoolPlanner(pricer: try data.pricer())
@@ -57,23 +57,23 @@ struct PoolCommand: ParsableCommand {
         let plan: PoolPlan
         do {
             plan = try planner.plan(requests, options: options) { done, all in
-                if !quiet { StandardError.print("pool: pairs tested for \(done) of \(all) requests, \(Int(Date().timeIntervalSince(start))) s") }
+                if !quiet { Diagnostics.print("pool: pairs tested for \(done) of \(all) requests, \(Int(Date().timeIntervalSince(start))) s") }
             }
         } catch {
-            StandardError.print("geofare: \(error.message) [\(error.code)]")
+            Diagnostics.print("geofare: \(error.message) [\(error.code)]")
             throw GeoFareExit.dataError
         }
         let text = PoolCSV.write(rows: rows, plan: plan)
         if output == "-" { FileHandle.standardOutput.write(Data(text.utf8)) } else {
             guard let h = openForWriting(output) else {
-                StandardError.print("geofare: cannot write '\(output)'")
+                Diagnostics.print("geofare: cannot write '\(output)'")
                 throw ExitCode(73)
             }
             h.write(Data(text.utf8))
         }
         if let svg {
             do { try Self.draw(plan, requests: requests, to: svg) } catch {
-                StandardError.print("geofare: cannot write '\(svg)': \(error)")
+                Diagnostics.print("geofare: cannot write '\(svg)': \(error)")
                 throw ExitCode(73)
             }
         }
@@ -81,7 +81,7 @@ struct PoolCommand: ParsableCommand {
         if !quiet {
             let s = plan.summary
             let money = s.soloFares.keys.sorted().map { c in "\(s.soloFares[c]! - s.pooledFares[c, default: 0]) \(c) of \(s.soloFares[c]!)" }.joined(separator: ", ")
-            StandardError.print(String(format: "pool: %d requests, %d pooled in %d taxis (%.1f %%), %d failed; %d feasible pairs of %d tried; vehicle-km %.1f → %.1f (%.1f saved), vehicle-hours %.2f → %.2f; money saved by the pooled: %@; %.1f s",
+            Diagnostics.print(String(format: "pool: %d requests, %d pooled in %d taxis (%.1f %%), %d failed; %d feasible pairs of %d tried; vehicle-km %.1f → %.1f (%.1f saved), vehicle-hours %.2f → %.2f; money saved by the pooled: %@; %.1f s",
                                        rows.count, s.pooledRiders, s.groups, rows.isEmpty ? 0 : 100 * Double(s.pooledRiders) / Double(rows.count), failed,
                                        s.feasiblePairs, s.triedPairs, s.soloMeters / 1000, s.pooledMeters / 1000, (s.soloMeters - s.pooledMeters) / 1000,
                                        s.soloSeconds / 3600, s.pooledSeconds / 3600, money.isEmpty ? "none" : money, Date().timeIntervalSince(start)))

@@ -55,17 +55,17 @@ struct TransformCommand: ParsableCommand {
     func run() throws {
         let transformer: CoordinateTransformer
         do { transformer = try CoordinateTransformer(from: from, to: to) } catch {
-            StandardError.print("geofare: \(error.description) [\(error.code)]")
+            Diagnostics.print("geofare: \(error.description) [\(error.code)]")
             throw ExitCode.validationFailure
         }
         let decimals = precision ?? (transformer.target.isGeographic ? 8 : 3)
-        let out = OutputStream()
+        let out = BufferedWriter()
         defer { out.flush() }
         if !points.isEmpty {
             var failed = false
             for (i, text) in points.enumerated() {
                 guard let p = XYPoint(text: Substring(text)) else {
-                    StandardError.print("geofare: point \(i + 1): expected X,Y, got '\(text)' [\(ErrorCode.invalidCoordinate.rawValue)]")
+                    Diagnostics.print("geofare: point \(i + 1): expected X,Y, got '\(text)' [\(ErrorCode.invalidCoordinate.rawValue)]")
                     failed = true
                     continue
                 }
@@ -75,7 +75,7 @@ struct TransformCommand: ParsableCommand {
                     Self.appendXY(q, decimals: decimals, to: &line)
                     out.write(line)
                 } catch {
-                    StandardError.print("geofare: point \(i + 1): \(error.message) [\(error.code)]")
+                    Diagnostics.print("geofare: point \(i + 1): \(error.message) [\(error.code)]")
                     failed = true
                 }
             }
@@ -85,7 +85,7 @@ struct TransformCommand: ParsableCommand {
         let source: ByteSource
         if let input, input != "-" {
             do { source = try ByteSource(path: input) } catch {
-                StandardError.print("geofare: \(error.message)")
+                Diagnostics.print("geofare: \(error.message)")
                 throw GeoFareExit.noInput
             }
         } else {
@@ -98,16 +98,16 @@ struct TransformCommand: ParsableCommand {
             outcome = try stream.run(CSVBlockStream(source: source, maxLanes: lanes), out: out)
         } catch {
             out.flush()
-            StandardError.print("geofare: \(error)")
+            Diagnostics.print("geofare: \(error)")
             throw GeoFareExit.dataError
         }
         out.flush()
         if let error = outcome.unterminated {
-            StandardError.print("geofare: \(error)")
+            Diagnostics.print("geofare: \(error)")
             throw GeoFareExit.dataError
         }
         if outcome.failedLines > 0 {
-            StandardError.print("geofare: \(outcome.failedLines) of \(outcome.lines) lines failed")
+            Diagnostics.print("geofare: \(outcome.failedLines) of \(outcome.lines) lines failed")
             throw GeoFareExit.dataError
         }
     }
@@ -141,21 +141,21 @@ struct TransformStream {
         /// Lines that got an error.
         var failedLines = 0
         /// A record that never ended (a quoted field not closed): everything before it was converted.
-        var unterminated: CSVReader.UnterminatedQuote?
+        var unterminated: GeoFareError?
     }
 
     /// Messages of failed lines gathered by the lanes, printed in line order after each block.
     final class Messages: @unchecked Sendable {
         private let lock = NSLock()
         private var pending: [(line: Int, text: String)] = []
-        private(set) var unterminated: CSVReader.UnterminatedQuote?
+        private(set) var unterminated: GeoFareError?
 
         func add(_ items: [(line: Int, text: String)]) {
             lock.lock(); defer { lock.unlock() }
             pending += items
         }
 
-        func fail(_ error: CSVReader.UnterminatedQuote) {
+        func fail(_ error: GeoFareError) {
             lock.lock(); defer { lock.unlock() }
             unterminated = error
         }
@@ -166,15 +166,15 @@ struct TransformStream {
             let items = pending.sorted { $0.line < $1.line }
             pending.removeAll()
             lock.unlock()
-            for item in items { StandardError.print("geofare: line \(item.line): \(item.text)") }
+            for item in items { Diagnostics.print("geofare: line \(item.line): \(item.text)") }
         }
     }
 
     /// Reads the first record, writes the header (CSV) or converts it (a point list), then
     /// streams every other record through the lanes.
     /// - Throws: ``GeoFareError`` `missing_column` for a CSV header without x/y columns;
-    ///   ``CSVReader/UnterminatedQuote`` when the first record never ends.
-    func run(_ stream: CSVBlockStream, out: GeoFareCLI.OutputStream) throws -> Outcome {
+    ///   `csv_unterminated_quote` when the first record never ends.
+    func run(_ stream: CSVBlockStream, out: BufferedWriter) throws -> Outcome {
         var outcome = Outcome()
         // Blank lines before the first record are skipped, as everywhere else.
         var firstLine = 1
@@ -218,7 +218,7 @@ struct TransformStream {
                 if batch.lines.count >= Self.batchSize { flush() }
             }
             reader.feed(piece.bytes, emit: accept)
-            do { try reader.finish(emit: accept) } catch let error as CSVReader.UnterminatedQuote { messages.fail(error) } catch {}
+            do throws(GeoFareError) { try reader.finish(emit: accept) } catch { messages.fail(error) }
             flush()
             return counts
         }, write: { out.write($0) }, afterBlock: { _ in messages.flush(); return true })

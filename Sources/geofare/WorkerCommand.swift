@@ -48,7 +48,7 @@ struct StoreOptions: ParsableArguments {
             }
             return try SQLitePartyStore(path: store ?? db, durability: syncFull ? .full : .normal)
         } catch {
-            StandardError.print("geofare: \(error.message) [\(error.code)]")
+            Diagnostics.print("geofare: \(error.message) [\(error.code)]")
             throw ExitCode(error.code == .invalidValue ? 64 : 74)
         }
     }
@@ -56,8 +56,8 @@ struct StoreOptions: ParsableArguments {
     func service() throws -> LivePartyIndex {
         let store = try open()
         // Catch-up reloads are reported on standard error (never stdout: it carries responses).
-        do { return try LivePartyIndex(store: store, log: { StandardError.print("geofare worker: \($0)") }) } catch {
-            StandardError.print("geofare: \(error)")
+        do { return try LivePartyIndex(store: store, log: { Diagnostics.print("geofare worker: \($0)") }) } catch {
+            Diagnostics.print("geofare: \(error)")
             throw ExitCode(74)
         }
     }
@@ -86,19 +86,19 @@ struct WorkerCommand: ParsableCommand {
         let pricer = try data.pricer()
         let parties = try store.service()
         let lanes = max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount)
-        // One pricer per loop thread with its own meters (TripPricer.lane()): shared meters would
+        // One pricer per loop thread with its own meters (TripPricer.threadCopy()): shared meters would
         // have their reference counts bounce between the cores on every request.
-        let lanePricers = lanes > 1 ? (0..<lanes).map { _ in pricer.lane() } : []
+        let threadPricers = lanes > 1 ? (0..<lanes).map { _ in pricer.threadCopy() } : []
         var placesIndex: PlacesIndex?
         if let places {
             do { placesIndex = try PlacesIndex(path: places) } catch {
-                StandardError.print("geofare: \(error.description) [\(error.code)]")
+                Diagnostics.print("geofare: \(error.description) [\(error.code)]")
                 throw GeoFareExit.dataError
             }
         }
-        let dispatcher = WorkerDispatcher(pricer: pricer, parties: parties, lanePricers: lanePricers, places: placesIndex)
+        let dispatcher = WorkerDispatcher(pricer: pricer, parties: parties, threadPricers: threadPricers, places: placesIndex)
         WorkerLoop.installSignalHandlers()
-        StandardError.print("geofare worker: protocol \(WorkerDispatcher.protocolVersion), \(parties.count) parties in \(parties.store.location), ready")
+        Diagnostics.print("geofare worker: protocol \(WorkerDispatcher.protocolVersion), \(parties.count) parties in \(parties.store.location), ready")
         // GEOFARE_FAST_PATH=off: every line through the general path (the same answers; for
         // agreement tests and before/after benchmarks).
         let fastPath = ProcessInfo.processInfo.environment["GEOFARE_FAST_PATH"] != "off"

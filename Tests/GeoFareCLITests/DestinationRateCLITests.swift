@@ -4,7 +4,7 @@ import GeoFareTestSupport
 import GeoFareText
 import Testing
 
-/// Gwangju's 시계외 by destination (issue 19: 40 % to Naju, Damyang, Jangseong, Hampyeong from
+/// Gwangju's 시계외 by destination (40 % to Naju, Damyang, Jangseong, Hampyeong from
 /// 2025-10-22, 35 % elsewhere) through the built binary: the worker, `geofare fare --json` and
 /// `fare-csv` give the same tariff, fare and band for each trip, and the base fare of a trip that
 /// boards outside Gwangju on its tariff carries 40 % (1,920 KRW on 4,800) only when it goes to one

@@ -4,7 +4,7 @@ import GeoFareTestSupport
 import GeoFareText
 import Testing
 
-/// A 시·군 placed in a tariff group for one tariff version only (issue 19) through the built
+/// A 시·군 placed in a tariff group for one tariff version only through the built
 /// binary: the worker, `geofare fare --json` and `fare-csv` give the same tariff, basis, fare and
 /// band for each trip, sourced only while the placed version is in force; `--strict` and
 /// `"strict": true` refuse only the assumed ones.

@@ -46,8 +46,9 @@ struct CoordinateTests {
 
     @Test("Money is formatted with the currency's minor unit")
     func money() {
-        #expect(Money(minorUnits: 14_200, currency: "KRW").description == "14,200 KRW")
-        #expect(Money(minorUnits: 1_250, currency: "USD").description == "12.50 USD")
-        #expect(Money(minorUnits: -5, currency: "USD").description == "-0.05 USD")
+        #expect(MinorUnits.format(14_200, currency: "KRW") == "14,200")
+        #expect(MinorUnits.format(1_234_567, currency: "KRW") == "1,234,567")
+        #expect(MinorUnits.format(1_250, currency: "USD") == "12.50")
+        #expect(MinorUnits.format(-5, currency: "USD") == "-0.05")
     }
 }

@@ -6,7 +6,7 @@ import GeoFareRoute
 
 /// Where no source settles the tariff, the pricer prices on the most likely one and says so
 /// (`tariff_basis: assumed`, an `assumption`, a band over the candidates); `strict` gives back
-/// the errors of before (issue 19). Real data: the embedded tariffs and zones.
+/// the errors of before. Real data: the embedded tariffs and zones.
 struct AssumedTariffTests {
     static let gangnam = Coordinate(uncheckedLatitude: 37.4979, longitude: 127.0276)
     /// City halls of Gyeonggi cities no source places in a tariff group.
@@ -127,7 +127,7 @@ struct AssumedTariffTests {
 
     @Test("A province whose data names no assumed tariff still refuses (Jeonnam with its assumed_for taken out: Haenam), and an origin at sea is no_tariff_for_location, strict or not")
     func stillRefused() throws {
-        // Every group-only province names one since issue 19, so the catalog is rebuilt without Jeonnam's.
+        // Every group-only province names one, so the catalog is rebuilt without Jeonnam's.
         let tariffs = sharedCatalog.tariffs.map { t in
             t.assumedFor.isEmpty || t.id != "kr-jeonnam/regular-county" ? t
                 : Tariff(id: t.id, aliases: t.aliases, name: t.name, currency: t.currency, timeZone: t.timeZone, region: t.region, alsoRegions: t.alsoRegions,

@@ -4,7 +4,7 @@ import GeoFareCore
 import GeoFareRoute
 @testable import GeoFareFare
 
-/// `out_of_zone_by_destination` (issue 19): Gwangju's tariff from 2025-10-22 charges 시계외 40 %
+/// `out_of_zone_by_destination`: Gwangju's tariff from 2025-10-22 charges 시계외 40 %
 /// to the adjacent Naju, Damyang, Jangseong and Hampyeong and 35 % elsewhere. The file format and
 /// its errors, the embedded rule and zones, and worked examples to the won through the public
 /// pricer; every amount is computed by hand in the comment above it, never by the engine.

@@ -1,5 +1,4 @@
 import Foundation
-import GeoFareBench
 import GeoFareCore
 import Testing
 @testable import GeoFareParties
@@ -86,14 +85,14 @@ import Testing
         var rng = SeededGenerator(seed: 5)
         let parties = (0..<60_000).map { i -> Party in
             var p = TestData.party(id: "d\(i)", rng: &rng)
-            let (lon, lat) = ClusterBenchmark.position(.city, rng: &rng)
+            let (lon, lat) = SyntheticParties.position(.city, rng: &rng)
             p.origin = Coordinate(uncheckedLatitude: lat, longitude: lon)
             return p
         }
         let index = try PartyIndex()
         index.upsert(contentsOf: parties)
         for zoom in [3, 9, 11, 13, 15, 17, 19] {
-            let bbox = ClusterBenchmark.viewport(lat: 37.5665, lon: 126.978, zoom: zoom, jitter: true, rng: &rng)
+            let bbox = SyntheticParties.viewport(lat: 37.5665, lon: 126.978, zoom: zoom, jitter: true, rng: &rng)
             for filter in [PartyFilter.none, PartyFilter(departFrom: TestData.epoch.addingTimeInterval(3600), departUntil: TestData.epoch.addingTimeInterval(7 * 3600), minFreeSeats: 1, statuses: [.open])] {
                 #expect(try Self.compare(index, parties, bbox: bbox, zoom: zoom, filter: filter, idsLimit: 10) == nil)
             }

@@ -38,7 +38,7 @@ struct ByteParsingTests {
             let text = (0..<length).map { _ in alphabet.randomElement(using: &rng)! }
             let expected: [([String], Int)]
             do { expected = try Self.read(text) } catch {
-                #expect(throws: CSVReader.UnterminatedQuote.self) { try Self.scan(text) }
+                #expect(throws: GeoFareError.self) { try Self.scan(text) }
                 continue
             }
             let got = try Self.scan(text)

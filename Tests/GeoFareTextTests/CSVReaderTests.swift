@@ -34,7 +34,7 @@ struct CSVReaderTests {
 
     @Test("An unterminated quote is an error naming the line")
     func unterminated() {
-        #expect(throws: CSVReader.UnterminatedQuote.self) { try Self.parse("a\n\"open,b\n") }
+        #expect(throws: GeoFareError.unterminatedQuote(line: 2)) { try Self.parse("a\n\"open,b\n") }
     }
 
     @Test("The writer quotes only what needs it and round-trips through the reader")

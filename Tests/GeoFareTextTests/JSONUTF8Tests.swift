@@ -4,8 +4,12 @@ import Testing
 
 /// JSON text that is not UTF-8: `invalid_utf8` naming the first bad byte and the string's path.
 struct JSONUTF8Tests {
-    static func parseError(_ bytes: [UInt8]) -> JSONParseError? {
+    static func parseError(_ bytes: [UInt8]) -> GeoFareError? {
         do { _ = try JSONParser.parse(bytes); return nil } catch { return error }
+    }
+
+    static func recovered(_ bytes: [UInt8]) -> JSONValue? {
+        bytes.withUnsafeBytes { JSONParser.parseReplacingInvalidUTF8($0) }
     }
 
     @Test("firstInvalidUTF8 agrees with Swift's own validation on random bytes, and everything before it is UTF-8")
@@ -40,16 +44,19 @@ struct JSONUTF8Tests {
         #expect(error.code == .invalidUtf8)
         #expect(error.offset == c.0.utf8.count, "\(error.message)")
         #expect(error.field == c.3)
-        #expect(error.value?.object?["id"] == .number("9"))
+        let recovered = bytes.withUnsafeBytes { JSONParser.parseReplacingInvalidUTF8($0) }
+        #expect(recovered?.object?["id"] == .number("9"))
         #expect(error.message.contains("at byte \(c.0.utf8.count)"))
     }
 
     @Test("Outside strings, or before a grammar error: invalid_utf8 without a value; valid UTF-8 in the wrong place stays invalid_json")
     func outsideStrings() throws {
         let outside = try #require(Self.parseError(Array(#"{"id":1,"#.utf8) + [0xFF] + Array(#""op":"ping"}"#.utf8)))
-        #expect(outside.code == .invalidUtf8 && outside.offset == 8 && outside.field == nil && outside.value == nil)
+        #expect(outside.code == .invalidUtf8 && outside.offset == 8 && outside.field == nil)
+        #expect(Self.recovered(Array(#"{"id":1,"#.utf8) + [0xFF] + Array(#""op":"ping"}"#.utf8)) == nil)
         let thenBroken = try #require(Self.parseError(Array(#"{"q":""#.utf8) + [0xFF] + Array(#"", oops}"#.utf8)))
-        #expect(thenBroken.code == .invalidUtf8 && thenBroken.offset == 6 && thenBroken.field == "q" && thenBroken.value == nil)
+        #expect(thenBroken.code == .invalidUtf8 && thenBroken.offset == 6 && thenBroken.field == "q")
+        #expect(Self.recovered(Array(#"{"q":""#.utf8) + [0xFF] + Array(#"", oops}"#.utf8)) == nil)
         let hangulOutside = try #require(Self.parseError(Array(#"{"id":공}"#.utf8)))
         #expect(hangulOutside.code == .invalidJson && hangulOutside.offset == 6)
         #expect(try JSONParser.parse(Array(#"{"q":"공덕 \u00e9"}"#.utf8)).object?["q"] == .string("공덕 é"))

@@ -6,7 +6,7 @@ Tests/GeoFareGraphTests/Fixtures/calibration-profile.json), and scipy's plain Di
 the junction graph (largest strongly connected component).
 
 The test `GroundTruthTests.nodePairsWithDefaultSnapping` routes each pair with the worker's
-default snapping and compares (issue 18: a route must never be shorter than the legal path).
+default snapping and compares (a route must never be shorter than the legal path).
 
 Data: ../shared/data/osm/*.osm.pbf  (c) OpenStreetMap contributors, ODbL 1.0. Read in place.
 

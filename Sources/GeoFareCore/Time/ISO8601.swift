@@ -43,7 +43,7 @@ public enum ISO8601 {
     /// The batch files' usual shape, `YYYY-MM-DDTHH:MM:SS` then `Z` or `±HH:MM` (20 or 25
     /// bytes), read at fixed offsets: what ``parseGeneral(_:)`` returns for it, bit for bit (the
     /// same checks and the same arithmetic), or nil for anything else, which the general parser
-    /// then reads (or rejects). About a third of the general parser's instructions (issue 22).
+    /// then reads (or rejects). About a third of the general parser's instructions.
     @inline(__always)
     static func parseFixedShape(_ u: UnsafeBufferPointer<UInt8>) -> Date? {
         let n = u.count

@@ -5,8 +5,7 @@ public struct GraphPath: Sendable, Hashable {
     /// A stretch of one network arc, between two fractions of its polyline's length (0 tail, 1 head).
     public struct ArcPiece: Sendable, Hashable {
         public var arc: UInt32
-        public var fractionFrom: Double
-        public var fractionTo: Double
+        public var fractionFrom, fractionTo: Double
     }
 
     /// The metric the route minimised.

@@ -12,8 +12,7 @@ public struct ImportReport: Sendable, Hashable {
     public var signalNodes = 0
     /// Routing nodes and directed arcs before the strongly connected component was taken
     /// (after turn-restriction node splitting).
-    public var nodesBeforeComponent = 0
-    public var arcsBeforeComponent = 0
+    public var nodesBeforeComponent = 0, arcsBeforeComponent = 0
     /// Stretches of way from a routing node back to itself (a closed way touching the network at
     /// its first/last node only), split into two arcs at the node halfway along.
     public var loopsSplit = 0

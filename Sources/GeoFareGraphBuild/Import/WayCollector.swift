@@ -22,10 +22,8 @@ struct WayCollector: PBFVisitor {
     var wayRefStart: [Int] = [0]
     var refs: [Int64] = []
     var wayClass: [UInt8] = []
-    var wayForward: [Bool] = []
-    var wayBackward: [Bool] = []
-    var waySpeedForwardKmh: [Double] = []
-    var waySpeedBackwardKmh: [Double] = []
+    var wayForward: [Bool] = [], wayBackward: [Bool] = []
+    var waySpeedForwardKmh: [Double] = [], waySpeedBackwardKmh: [Double] = []
     var wayFlags: [ArcFlags] = []
 
     var signalNodeIds: [Int64] = []

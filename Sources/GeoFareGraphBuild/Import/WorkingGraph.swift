@@ -4,25 +4,20 @@ import GeoFareGraph
 /// array of used OSM node ids (plus copies made for turn restrictions), arcs with the index of
 /// the way they come from, shapes in one pool. Deleted arcs stay in place, flagged.
 struct WorkingGraph {
-    var nodeLatitudes: [Int32] = []
-    var nodeLongitudes: [Int32] = []
+    var nodeLatitudes: [Int32] = [], nodeLongitudes: [Int32] = []
     var nodeSignal: [Bool] = []
     /// The original node (index into the sorted OSM node ids) each node is, or is a copy of.
     var nodeOrigin: [Int32] = []
 
-    var arcTail: [Int32] = []
-    var arcHead: [Int32] = []
-    var arcWay: [Int32] = []
+    var arcTail: [Int32] = [], arcHead: [Int32] = [], arcWay: [Int32] = []
     var arcDistanceCentimeters: [UInt32] = []
     /// Travel time without any signal penalty, milliseconds (the penalty depends on the final head).
     var arcTravelMilliseconds: [UInt32] = []
     var arcRoadClass: [UInt8] = []
     var arcFlags: [UInt8] = []
-    var arcShapeStart: [Int32] = []
-    var arcShapeCount: [Int32] = []
+    var arcShapeStart: [Int32] = [], arcShapeCount: [Int32] = []
     var arcDeleted: [Bool] = []
-    var shapeLatitudes: [Int32] = []
-    var shapeLongitudes: [Int32] = []
+    var shapeLatitudes: [Int32] = [], shapeLongitudes: [Int32] = []
     var signalPenaltyMilliseconds: UInt32 = 0
 
     var nodeCount: Int { nodeLatitudes.count }

@@ -9,11 +9,8 @@ struct PBFBlockDecoder {
     var tags = PBFTags()
     var members = PBFMembers()
     var refs: [Int64] = []
-    var scratchA: [UInt64] = []
-    var scratchB: [UInt64] = []
-    var scratchC: [UInt64] = []
-    var scratchD: [UInt64] = []
-    var scratchE: [UInt64] = []
+    /// Packed fields of the block being decoded, reused from block to block.
+    var scratchA: [UInt64] = [], scratchB: [UInt64] = [], scratchC: [UInt64] = [], scratchD: [UInt64] = [], scratchE: [UInt64] = []
     /// The newest object timestamp seen, seconds since 1970 (0 when none).
     var newestTimestampSeconds: Int64 = 0
 

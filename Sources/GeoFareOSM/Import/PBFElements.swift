@@ -36,8 +36,7 @@ public struct PBFStringTable {
 /// The tags of one OSM element as indexes into the block's ``PBFStringTable``
 /// (`keys[i]` = `values[i]`). Indexes are checked against the table before a visitor sees them.
 public struct PBFTags {
-    public internal(set) var keys: [UInt32] = []
-    public internal(set) var values: [UInt32] = []
+    public internal(set) var keys: [UInt32] = [], values: [UInt32] = []
     public var count: Int { keys.count }
 
     mutating func removeAll() {
@@ -53,8 +52,7 @@ public enum PBFMemberType: UInt8, Sendable {
 
 /// The members of one relation: ids (delta-decoded), types and role string indexes.
 public struct PBFMembers {
-    public internal(set) var ids: [Int64] = []
-    public internal(set) var types: [PBFMemberType] = []
+    public internal(set) var ids: [Int64] = [], types: [PBFMemberType] = []
     public internal(set) var roles: [UInt32] = []
     public var count: Int { ids.count }
 

@@ -38,10 +38,8 @@ public struct OSMHeader: Sendable, Hashable {
 public struct PBFReader: Sendable {
     /// A blob's place in the file.
     struct BlobEntry: Sendable {
-        var index: Int
-        var headerOffset: Int
-        var dataOffset: Int
-        var dataSize: Int
+        /// The blob's number in the file, and the byte offsets of its header and its data.
+        var index, headerOffset, dataOffset, dataSize: Int
         var isData: Bool
     }
 

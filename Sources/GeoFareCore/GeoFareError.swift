@@ -1,41 +1,35 @@
-/// An error with a stable machine-readable code, a human message and the field it concerns.
+/// The one error type of GeoFare: a code from ``ErrorCode``, a message, the field it concerns,
+/// and where a byte parser knows it, the byte offset or line of the input it stopped at.
 ///
-/// ``GeoFareError`` is the one error every GeoFare module throws; the few hot-path errors
-/// that carry more (the JSON parser's byte offset) conform too, so the worker can send
-/// `{"code", "message", "field"}` on the wire and the CLI can print the same text.
-public protocol CodedError: Error, CustomStringConvertible, Sendable {
-    /// The code; its `rawValue` (`snake_case`, e.g. `latitude_out_of_range`) is part of the
-    /// wire protocol.
-    var code: ErrorCode { get }
-    /// A sentence that says what is wrong and with which value.
-    var message: String { get }
-    /// The field path the error concerns (`from.lat`, `points[3]`), or `nil` when none applies.
-    var field: String? { get }
-}
-
-extension CodedError {
-    public var description: String {
-        if let field { return "\(field): \(message)" }
-        return message
-    }
-}
-
-/// The error of every GeoFare module: a code from ``ErrorCode``, a message, and the field it
-/// concerns.
+/// The worker sends `{"code", "message", "field"}` on the wire, the CLI prints
+/// `geofare: <field>: <message> [<code>]`, `fare-csv` writes the code in its `error` column.
 ///
 /// Each module adds its own constructors in an extension (`GeoFareError+OSM.swift`,
 /// `+Fare`, `+Store`, ...), and documents there the codes it throws. The `field` names where
 /// the value came from, so a caller can point at it; adapters that know more of the path (the
 /// worker knows `fare.from`) re-home it with ``prefixed(_:)`` or ``at(_:)``.
-public struct GeoFareError: CodedError, Hashable {
+public struct GeoFareError: Error, CustomStringConvertible, Hashable, Sendable {
+    /// The code; its `rawValue` (`snake_case`, e.g. `latitude_out_of_range`) is part of the
+    /// wire protocol.
     public var code: ErrorCode
+    /// A sentence that says what is wrong and with which value.
     public var message: String
+    /// The field path the error concerns (`from.lat`, `points[3]`), or `nil` when none applies.
     public var field: String?
+    /// The 0-based byte offset in the input where a byte parser stopped (the JSON parser), or `nil`.
+    public var offset: Int?
+    /// The 1-based line of the input the error concerns (a CSV record), or `nil`.
+    public var line: Int?
 
-    public init(code: ErrorCode, message: String, field: String? = nil) {
-        self.code = code
-        self.message = message
-        self.field = field
+    public init(code: ErrorCode, message: String, field: String? = nil, offset: Int? = nil, line: Int? = nil) {
+        (self.code, self.message, self.field) = (code, message, field)
+        (self.offset, self.line) = (offset, line)
+    }
+
+    /// `field: message`, or the message alone.
+    public var description: String {
+        if let field { return "\(field): \(message)" }
+        return message
     }
 
     /// The same error with `prefix` in front of its field path (`from` + `lat` → `from.lat`).

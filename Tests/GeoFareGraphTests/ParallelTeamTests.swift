@@ -1,5 +1,6 @@
 import Foundation
 import GeoFareCore
+import GeoFareGraphBuild
 import Synchronization
 import Testing
 

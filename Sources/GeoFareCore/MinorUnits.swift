@@ -1,29 +1,14 @@
-/// An amount of money in integer minor units of an ISO 4217 currency.
-///
-/// GeoFare never represents money as `Double`: KRW has no minor unit, so 4,800 won is
-/// `Money(minorUnits: 4800, currency: "KRW")`; USD counts cents, so $2.50 is `250`.
-public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
-    /// The amount in minor units (won, cents).
-    public var minorUnits: Int64
-    /// The ISO 4217 code, e.g. `KRW`, `USD`.
-    public var currency: String
-
-    public init(minorUnits: Int64, currency: String) {
-        self.minorUnits = minorUnits
-        self.currency = currency
-    }
-
+/// Money as GeoFare keeps it: integer minor units (won, cents) beside an ISO 4217 currency code,
+/// never `Double`. KRW has no minor unit, so 4,800 won is `4800`; USD counts cents, so $2.50 is
+/// `250`. This namespace writes such amounts for people.
+public enum MinorUnits {
     /// How many decimal places the currency's minor unit has (0 for KRW and JPY, 2 otherwise).
     public static func exponent(of currency: String) -> Int {
         switch currency { case "KRW", "JPY", "VND", "CLP", "ISK": 0; default: 2 }
     }
 
-    /// The amount written for people, e.g. `4,800 KRW` or `12.50 USD`.
-    public var description: String {
-        Money.format(minorUnits, currency: currency) + " " + currency
-    }
-
-    /// Formats minor units with thousands separators and the currency's decimals.
+    /// Formats minor units with thousands separators and the currency's decimals, e.g.
+    /// `4,800` (KRW) or `12.50` (USD).
     public static func format(_ minorUnits: Int64, currency: String) -> String {
         let exp = exponent(of: currency)
         let negative = minorUnits < 0

@@ -1,0 +1,17 @@
+import GeoFareCore
+
+/// The errors of the byte parsers (JSON, CSV, byte sources).
+extension GeoFareError {
+    /// A JSON text that breaks the grammar (`invalid_json`) or is not UTF-8 (`invalid_utf8`),
+    /// at byte `offset` (0-based, in the text); `field` is the JSON path of a string with invalid
+    /// UTF-8 (`q`, `via[2].name`).
+    public static func invalidJSON(at offset: Int, _ reason: String, code: ErrorCode = .invalidJson, field: String? = nil) -> GeoFareError {
+        GeoFareError(code: code, message: "\(reason) at byte \(offset)", field: field, offset: offset)
+    }
+
+    /// A quoted CSV field opened on `line` (1-based) and never closed (`csv_unterminated_quote`).
+    public static func unterminatedQuote(line: Int) -> GeoFareError {
+        GeoFareError(code: .csvUnterminatedQuote, message: "a quoted field opened on line \(line) is never closed",
+                     field: "line \(line)", line: line)
+    }
+}
