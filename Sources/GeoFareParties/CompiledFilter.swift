@@ -58,8 +58,8 @@ struct CompiledFilter {
 
     /// The destination clause (true when there is none).
     @inline(__always)
-    func matchesDestination(_ d: LonLat) -> Bool {
+    func matchesDestination(_ d: Coordinate) -> Bool {
         guard let destination else { return true }
-        return FastDistance.haversineMeters(destination, Coordinate(uncheckedLatitude: d.lat, longitude: d.lon)) <= radius
+        return FastDistance.haversineMeters(destination, d) <= radius
     }
 }

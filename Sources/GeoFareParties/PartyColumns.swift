@@ -13,7 +13,7 @@ struct PartyColumns {
     var hot: [HotRecord] = []
     /// ``FilterKey`` of each slot, kept in step with `hot`.
     var filterKeys: [UInt32] = []
-    var destination: [LonLat] = []
+    var destination: [Coordinate] = []
     var updatedAt: [Double] = []
     var version: [UInt16] = []
     /// Each slot's id: where it starts in `idBytes` and its length.
@@ -34,7 +34,7 @@ struct PartyColumns {
     var slotCount: Int { hot.count }
 
     var estimatedBytes: Int {
-        hot.capacity * MemoryLayout<HotRecord>.stride + filterKeys.capacity * 4 + destination.capacity * MemoryLayout<LonLat>.stride
+        hot.capacity * MemoryLayout<HotRecord>.stride + filterKeys.capacity * 4 + destination.capacity * MemoryLayout<Coordinate>.stride
             + updatedAt.capacity * 8 + version.capacity * 2 + idStart.capacity * 4 + idLength.capacity + idBytes.capacity
             + freeSlots.capacity * 4 + table.estimatedBytes + (attributes.count + largeVersions.count) * 48
             + attributes.values.reduce(0) { $0 + $1.utf8.count }
@@ -162,7 +162,7 @@ struct PartyColumns {
             slot = UInt32(hot.count)
             hot.append(.empty)
             filterKeys.append(FilterKey.freeSlot)
-            destination.append(LonLat(lon: 0, lat: 0))
+            destination.append(Coordinate(uncheckedLatitude: 0, longitude: 0))
             updatedAt.append(0)
             version.append(0)
             idStart.append(0)
@@ -197,7 +197,7 @@ struct PartyColumns {
         )
         hot[s] = h
         filterKeys[s] = FilterKey.make(h)
-        destination[s] = LonLat(lon: p.destination.longitude, lat: p.destination.latitude)
+        destination[s] = p.destination
         updatedAt[s] = p.updatedAt.timeIntervalSinceReferenceDate
         setVersion(p.version, slot: slot)
         if let a = p.attributesJSON { attributes[slot] = a } else if !attributes.isEmpty { attributes[slot] = nil }
@@ -252,12 +252,11 @@ struct PartyColumns {
     func party(at slot: UInt32) -> Party {
         let s = Int(slot)
         let h = hot[s]
-        let d = destination[s]
         let v = version[s]
         return Party(
             id: id(ofSlot: slot),
             origin: Coordinate(uncheckedLatitude: h.lat, longitude: h.lon),
-            destination: Coordinate(uncheckedLatitude: d.lat, longitude: d.lon),
+            destination: destination[s],
             departure: Date(timeIntervalSinceReferenceDate: h.departure),
             seatsTotal: Int(h.seatsTotal), seatsTaken: Int(h.seatsTaken), status: PartyStatus(code: h.status),
             attributesJSON: attributes.isEmpty ? nil : attributes[slot],

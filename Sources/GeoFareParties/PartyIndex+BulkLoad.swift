@@ -68,7 +68,7 @@ extension PartyIndex {
         precondition(total < Int(UInt32.max), "PartyIndex: ids too large for one arena")
         let chunks = Parallel.chunkCount(n)
         var side = [[(slot: UInt32, attributes: String?, version: Int64)]](repeating: [], count: chunks)
-        var hot: [HotRecord] = [], destination: [LonLat] = [], updatedAt: [Double] = [], version: [UInt16] = []
+        var hot: [HotRecord] = [], destination: [Coordinate] = [], updatedAt: [Double] = [], version: [UInt16] = []
         var arena: [UInt8] = []
         parties.withUnsafeBufferPointer { ps in
             keys.withUnsafeBufferPointer { ks in
@@ -102,7 +102,7 @@ extension PartyIndex {
                                                                 y: CellGrid.compact(code >> 1),
                                                                 seatsTotal: UInt8(truncatingIfNeeded: p.pointee.seatsTotal),
                                                                 seatsTaken: UInt8(truncatingIfNeeded: p.pointee.seatsTaken), status: p.pointee.status.code))
-                                                            destOut.initializeElement(at: r, to: LonLat(lon: p.pointee.destination.longitude, lat: p.pointee.destination.latitude))
+                                                            destOut.initializeElement(at: r, to: p.pointee.destination)
                                                             updOut.initializeElement(at: r, to: p.pointee.updatedAt.timeIntervalSinceReferenceDate)
                                                             let v = p.pointee.version
                                                             verOut.initializeElement(at: r, to: v < Int64(UInt16.max) ? UInt16(v) : .max)

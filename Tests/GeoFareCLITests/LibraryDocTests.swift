@@ -82,7 +82,8 @@ struct LibraryDocTests {
             .union(doc.matches(of: /`([A-Z][a-z]+[A-Z][A-Za-z0-9]*)`/).map { String($0.output.1) })
             .subtracting(["GeoFare"])
         #expect(used.count >= 10)
-        for name in used.sorted() where !name.hasPrefix("My") {
+        // Module names (`GeoFarePlaces`) are targets, not types; `MyApp` is the reader's own.
+        for name in used.sorted() where !name.hasPrefix("My") && !manifest.contains("name: \"\(name)\"") {
             #expect(declared.contains(name), "docs/library.md uses \(name), which nothing in Sources declares")
         }
     }
