@@ -120,8 +120,8 @@ public enum PlacesIndexBuilder {
                 if p.kind == .station {
                     for extra in StationSuffix.keys(of: name.value) { put(extra.bytes, fromStart: true, origin: extra.origin, name: n) }
                 }
-                // a name in another language is searched whole
-                guard !PlaceTags.isLanguageName(name.key) else { continue }
+                // a name in another language than the name keys' is searched whole
+                guard PlaceTags.nameKeys.contains(name.key) || !PlaceTags.isLanguageName(name.key) else { continue }
                 for rest in SearchText.laterWords(name.value) {
                     put(SearchText.key(rest), fromStart: false, origin: .name, name: n)
                     put(SearchText.initialsKey(rest), fromStart: false, origin: .initials, name: n)

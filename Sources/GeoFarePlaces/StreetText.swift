@@ -39,7 +39,7 @@ public enum StreetText {
     static func streetKey(words ws: [String]) -> [UInt8] {
         let w = words
         var out = ""
-        for (i, t) in ws.enumerated() {
+        for t in ws {
             if let d = w.directions[t], ws.count > 1 { out += d; continue }
             if let s = w.street_types[t] { out += s; continue }
             if let n = w.ordinal_words[t] { out += ordinal(n); continue }
