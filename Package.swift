@@ -68,7 +68,7 @@ let package = Package(
         // Building road graphs: the OSM import, contraction, and the graph file's writer.
         .target(name: "GeoFareGraphBuild", dependencies: ["GeoFareCore", "GeoFareOSM", "GeoFareGraph"], swiftSettings: swiftSettings),
         // Named places from OSM: the places index file, Korean-aware search, reverse look-up.
-        .target(name: "GeoFarePlaces", dependencies: ["GeoFareCore", "GeoFareOSM"], swiftSettings: swiftSettings),
+        .target(name: "GeoFarePlaces", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareOSM"], swiftSettings: swiftSettings),
         .target(name: "GeoFareRoute", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareGraph"], swiftSettings: swiftSettings),
         .target(name: "GeoFareFare", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareRoute"], swiftSettings: swiftSettings),
         .target(name: "GeoFareBatch", dependencies: ["GeoFareCore", "GeoFareText", "GeoFareFare"], swiftSettings: swiftSettings),
@@ -140,8 +140,9 @@ let package = Package(
             dependencies: ["GeoFareWorker", "GeoFareFare", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare"],
             swiftSettings: swiftSettings
         ),
+        // Fixtures/: the hit-rate query set, read by path (#filePath), not bundled.
         .testTarget(name: "GeoFarePlacesTests", dependencies: ["GeoFarePlaces", "GeoFareOSM", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare"],
-                    swiftSettings: swiftSettings),
+                    exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareDataTests", dependencies: ["GeoFareData", "GeoFareCore"], swiftSettings: swiftSettings),
         .testTarget(name: "GeoFareBatchTests", dependencies: ["GeoFareBatch", "GeoFareCore", "GeoFareFare", "GeoFareText"], swiftSettings: swiftSettings),
         .testTarget(

@@ -12,6 +12,14 @@ static const unsigned char fare_slow_time_json[] = {
 #embed "../../Data/fare/slow-time.json"
 };
 
+static const unsigned char places_categories_json[] = {
+#embed "../../Data/places/categories.json"
+};
+
+static const unsigned char places_street_words_json[] = {
+#embed "../../Data/places/street-words.json"
+};
+
 static const unsigned char route_circuity_json[] = {
 #embed "../../Data/route/circuity.json"
 };
@@ -187,6 +195,8 @@ static const unsigned char zones_us_nyc_geojson[] = {
 static const geofare_data_file files[] = {
     {"crs/aliases.json", crs_aliases_json, sizeof(crs_aliases_json)},
     {"fare/slow-time.json", fare_slow_time_json, sizeof(fare_slow_time_json)},
+    {"places/categories.json", places_categories_json, sizeof(places_categories_json)},
+    {"places/street-words.json", places_street_words_json, sizeof(places_street_words_json)},
     {"route/circuity.json", route_circuity_json, sizeof(route_circuity_json)},
     {"route/profiles/car.json", route_profiles_car_json, sizeof(route_profiles_car_json)},
     {"route/speed-profiles.json", route_speed_profiles_json, sizeof(route_speed_profiles_json)},

@@ -11,7 +11,9 @@ struct PlacesBench: ParsableCommand {
         abstract: "Build a places index from an extract, then time searches (p50/p99) against a scan of every key, and reverse look-ups.",
         discussion: """
         Queries are drawn from the index's own names (seeded): whole names, prefixes of half the name,
-        초성 of Korean names, names without their spaces, and Latin names with one letter changed;
+        초성 of Korean names, names without their spaces, Latin names with one letter changed, and
+        (one in eight each) addresses (number and street, in the US or Korean order), intersections
+        of two streets that meet ("A & B") and category words (Data/places/categories.json);
         timed apart, Korean names of three or more syllables with one vowel changed (a Hangul typo).
         The baseline is the same search by looking at every key in turn (PlacesIndex.searchByScan:
         same answers, no binary search; typo queries excluded from it). Reverse look-ups at random
@@ -190,10 +192,29 @@ struct PlacesBench: ParsableCommand {
     static func queries(_ index: PlacesIndex, count: Int, using rng: inout SeededGenerator) -> [Query] {
         var out: [Query] = []
         out.reserveCapacity(count)
+        let pairs = index.meetingStreets(limit: 2_000)
+        let words = PlaceCategories.embedded.categories.flatMap(\.words)
+        var misses = 0
         while out.count < count {
+            switch out.count % 8 {
+            case 5 where misses < 10_000:
+                let place = index.place(at: Int.random(in: 0..<index.count, using: &rng))
+                guard let n = place.address.first(where: { $0.key == "housenumber" })?.value,
+                      let street = place.address.first(where: { $0.key == "street" })?.value else { misses += 1; continue }
+                out.append(Query(text: street.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) } ? "\(street) \(n)" : "\(n) \(street)", typo: false))
+                continue
+            case 6 where !pairs.isEmpty:
+                let pair = pairs.randomElement(using: &rng)!
+                out.append(Query(text: "\(pair.0.name) & \(pair.1.name)", typo: false))
+                continue
+            case 7:
+                out.append(Query(text: words.randomElement(using: &rng)!, typo: false))
+                continue
+            default: break
+            }
             let place = index.place(at: Int.random(in: 0..<index.count, using: &rng))
             guard let name = place.names.randomElement(using: &rng)?.value else { continue }
-            switch out.count % 5 {
+            switch out.count % 8 {
             case 0: out.append(Query(text: name, typo: false))
             case 1: out.append(Query(text: String(name.prefix(max(1, name.count / 2))), typo: false))
             case 2:

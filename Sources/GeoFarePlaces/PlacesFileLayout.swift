@@ -2,7 +2,7 @@
 /// ``GeoFareOSM/SectionFileWriter`` writes both) with magic "GEOFAREP" and these sections.
 enum PlacesFileLayout {
     static let magic: [UInt8] = Array("GEOFAREP".utf8)
-    static let currentVersion: UInt32 = 3
+    static let currentVersion: UInt32 = 4
 
     enum Section {
         /// ``PlacesMetadata`` as JSON.
@@ -25,6 +25,25 @@ enum PlacesFileLayout {
         /// empty for other kinds) and the points (Int32 latitude, longitude; `Int32.min` latitude:
         /// a break between two ways).
         static let shapeStart: UInt32 = 40, shapeLatitudes: UInt32 = 41, shapeLongitudes: UInt32 = 42
+        /// Per place (UInt8): ``PlaceFlags``.
+        static let placeFlags: UInt32 = 15
+        /// Street keys (``StreetText``) sorted bytewise: a street's key alone, an address's street key,
+        /// a 0 byte and its house-number key. The start of each (UInt32, one more than the keys),
+        /// the bytes, per key its place (UInt32) and the house number's value (Int32; -1: a street).
+        static let streetKeyStart: UInt32 = 50, streetKeyBytes: UInt32 = 51, streetKeyPlace: UInt32 = 52, streetKeyNumber: UInt32 = 53
+        /// Per category of the metadata's `categories`: the start of its places (UInt32, one more
+        /// than the categories) and the places (UInt32, ascending).
+        static let categoryStart: UInt32 = 60, categoryItems: UInt32 = 61
+    }
+
+    /// Bits of a place's flags.
+    enum PlaceFlags {
+        /// OSM names it (one of ``PlaceTags/nameKeys``).
+        static let named: UInt8 = 1
+        /// It has `addr:housenumber`.
+        static let address: UInt8 = 2
+        /// Its shape (the shape sections) is a building's outline, not a street's lines.
+        static let outline: UInt8 = 4
     }
 
     /// Where a search key came from (bits 1–2 of its flags).

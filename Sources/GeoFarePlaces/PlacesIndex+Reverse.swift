@@ -4,9 +4,19 @@ import GeoFareCore
 extension PlacesIndex {
     /// The largest reverse radius, metres.
     public static let maxReverseRadiusMeters = 5_000.0
+    /// How far from the point a place with a house number may be to give its address when no
+    /// addressed building's outline holds the point, metres.
+    public static let addressReachMeters = 30.0
+    /// Outlines whose point lies farther than this from the look-up are not tested, metres (a
+    /// building's point is on its outline: a building this wide is rare).
+    static let outlineReachMeters = 400.0
 
     /// The nearest named place (not a street) and the nearest named street within `radiusMeters`
-    /// of `at`: what a map pin shows.
+    /// of `at`, and the address under it: what a map pin shows.
+    ///
+    /// The address is the addressed building (`addr:housenumber` on a closed way) whose outline
+    /// holds `at` (the smallest outline when several do), else the nearest place with a house
+    /// number within ``addressReachMeters`` (an entrance or a shop's node), else none.
     ///
     /// A place's distance is the WGS84 ellipsoidal distance to its point; a street's is the
     /// distance to the nearest point of its lines (measured flat around `at`, cheap-ruler,
@@ -30,12 +40,25 @@ extension PlacesIndex {
         var bestPlace: (index: Int, d: Double)?
         var bestStreet: (index: Int, d: Double)?
         var streetsSeen: [Int] = []
+        var inside: (index: Int, area: Double)?, nearestAddress: (index: Int, d: Double)?
+        typealias F = PlacesFileLayout.PlaceFlags
         for row in rows {
             for column in columns {
                 guard let c = cell(L.cellKey(row: row, column: column)) else { continue }
                 for item in cellItems[Int(cellStart[c])..<Int(cellStart[c + 1])] {
                     let i = Int(item)
-                    if shapeStart[i] == shapeStart[i + 1] {
+                    let flags = placeFlags[i]
+                    if flags & F.address != 0 {
+                        if flags & F.outline != 0, ruler.distanceMeters(at, coordinate(i)) <= Self.outlineReachMeters,
+                           let area = outlineArea(i, holding: at, ruler) {
+                            if inside.map({ area < $0.area }) ?? true { inside = (i, area) }
+                        } else {
+                            let d = ruler.distanceMeters(at, coordinate(i))
+                            if d <= min(Self.addressReachMeters, radiusMeters), nearestAddress.map({ d < $0.d }) ?? true { nearestAddress = (i, d) }
+                        }
+                    }
+                    if kinds[i] != PlaceKind.street.rawValue {
+                        guard flags & F.named != 0 else { continue }
                         // the cheap-ruler distance (under 0.1 % off here) rules out most places before the ellipsoid
                         let rough = ruler.distanceMeters(at, coordinate(i))
                         guard rough <= radiusMeters * 1.002 + 0.01, rough <= (bestPlace?.d ?? .infinity) * 1.002 + 0.01 else { continue }
@@ -52,7 +75,15 @@ extension PlacesIndex {
                 }
             }
         }
-        return ReverseResult(place: bestPlace.map { (place(at: $0.index), $0.d) }, street: bestStreet.map { (place(at: $0.index), $0.d) })
+        var result = ReverseResult(place: bestPlace.map { (place(at: $0.index), $0.d) }, street: bestStreet.map { (place(at: $0.index), $0.d) })
+        if let inside {
+            result.address = (place(at: inside.index), 0)
+        } else if let nearestAddress {
+            let p = place(at: nearestAddress.index)
+            result.address = (p, WGS84Geodesic.distanceMeters(latitude1: at.latitude, longitude1: at.longitude,
+                                                              latitude2: p.coordinate.latitude, longitude2: p.coordinate.longitude))
+        }
+        return result
     }
 
     /// The grid cell with key `key`, by binary search.
@@ -63,6 +94,24 @@ extension PlacesIndex {
             if cellKeys[mid] < key { lo = mid + 1 } else { hi = mid }
         }
         return lo < cellKeys.count && cellKeys[lo] == key ? lo : nil
+    }
+
+    /// The area (square metres, flat around `at`) of place `i`'s outline when it holds `at`
+    /// (even–odd rule), else `nil`.
+    func outlineArea(_ i: Int, holding at: Coordinate, _ ruler: CheapRuler) -> Double? {
+        let kx = ruler.metersPerDegreeLongitude, ky = ruler.metersPerDegreeLatitude
+        let lo = Int(shapeStart[i]), hi = Int(shapeStart[i + 1])
+        guard hi - lo >= 3 else { return nil }
+        var inside = false, twiceArea = 0.0
+        var j = hi - 1
+        for k in lo..<hi {
+            let xi = (Double(shapeLongitudes[k]) / 1e7 - at.longitude) * kx, yi = (Double(shapeLatitudes[k]) / 1e7 - at.latitude) * ky
+            let xj = (Double(shapeLongitudes[j]) / 1e7 - at.longitude) * kx, yj = (Double(shapeLatitudes[j]) / 1e7 - at.latitude) * ky
+            if (yi > 0) != (yj > 0), 0 < (xj - xi) * (0 - yi) / (yj - yi) + xi { inside.toggle() }
+            twiceArea += xj * yi - xi * yj
+            j = k
+        }
+        return inside ? abs(twiceArea) / 2 : nil
     }
 
     /// Metres from `at` to the nearest point of street `i`'s lines, flat around `at`.

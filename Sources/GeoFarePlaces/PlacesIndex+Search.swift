@@ -46,10 +46,12 @@ extension PlacesIndex {
             throw GeoFareError(code: .queryEmpty, message: "the query has no letters or digits to search for", field: "q")
         }
         var top = TopPlaces(limit: limit, index: self, near: near)
+        let special = offerAddressesIntersectionsAndCategories(query, key: q, into: &top)
         let all = 0..<keyPlace.count
         q.withUnsafeBufferPointer { qb in
             for k in prefixRange(qb, within: all).prefix(Self.scanLimit) { top.offer(key: k, quality: quality(key: k, queryLength: qb.count)) }
-            guard typos, !top.hasNameStartMatch else { return }
+            // a query that names an address, an intersection or a category is not a typo
+            guard typos, !top.hasNameStartMatch, !special else { return }
             if SearchText.isLatin(q), q.count >= 3 {
                 typoSearch(qb, unit: 1, alphabet: Self.latinAlphabet, into: &top)
             } else if SearchText.isJamoOnly(q), SearchText.syllableCount(query) >= 3 {
@@ -60,13 +62,15 @@ extension PlacesIndex {
     }
 
     /// The baseline of ``search(_:near:limit:typos:)`` with `typos: false`: the same answer found by looking
-    /// at every key in turn instead of a binary search (for tests and `geofare bench places`).
+    /// at every name key in turn instead of a binary search (for tests and `geofare bench places`;
+    /// addresses, intersections and categories are looked up as the search does).
     /// - Throws: as ``search(_:near:limit:typos:)``.
     /// - Complexity: O(k), every key.
     public func searchByScan(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws(GeoFareError) -> [PlaceMatch] {
         let q = SearchText.key(query)
         guard !q.isEmpty else { throw GeoFareError(code: .queryEmpty, message: "the query has no letters or digits to search for", field: "q") }
         var top = TopPlaces(limit: limit, index: self, near: near)
+        _ = offerAddressesIntersectionsAndCategories(query, key: q, into: &top)
         var seen = 0
         q.withUnsafeBufferPointer { qb in
             for k in 0..<keyPlace.count where seen < Self.scanLimit && compare(key: k, qb, prefixOnly: true) == 0 {
@@ -176,12 +180,17 @@ extension PlacesIndex {
 /// The best `limit` places seen so far, one entry per place, in result order.
 struct TopPlaces {
     struct Entry {
+        /// The place, or for an intersection a number past the places naming the pair.
+        var uid: Int
         var place: Int
+        /// The name key that matched, or -1 (an address, intersection or category).
         var key: Int
         var quality: MatchQuality
         var importance: Int
         var distance: Double
         var keyLength: Int
+        /// An intersection's other street and junction (1e-7 degrees), a category's position.
+        var other = -1, junctionLat: Int32 = 0, junctionLon: Int32 = 0, category = -1
 
         /// Whether `self` ranks before `other`.
         func before(_ o: Entry) -> Bool {
@@ -189,7 +198,7 @@ struct TopPlaces {
             if importance != o.importance { return importance > o.importance }
             if distance != o.distance { return distance < o.distance }
             if keyLength != o.keyLength { return keyLength < o.keyLength }
-            return place < o.place
+            return uid < o.uid
         }
     }
 
@@ -215,10 +224,28 @@ struct TopPlaces {
         let place = Int(index.keyPlace[k])
         let kind = PlaceKind(rawValue: index.kinds[place]) ?? .shop
         let distance = near.map { ruler!.distanceMeters($0, index.coordinate(place)) } ?? 0
-        let e = Entry(place: place, key: k, quality: quality, importance: kind.importance, distance: distance,
-                      keyLength: Int(index.keyStart[k + 1] - index.keyStart[k]))
+        insert(Entry(uid: place, place: place, key: k, quality: quality, importance: kind.importance, distance: distance,
+                     keyLength: Int(index.keyStart[k + 1] - index.keyStart[k])))
+    }
+
+    /// Offers a place found by its address, an intersection (`other`, `junction`) or a category.
+    mutating func offer(place: Int, quality: MatchQuality, importance: Int, other: Int = -1, junction: (Int32, Int32)? = nil, category: Int = -1) {
+        let distance: Double
+        if let near {
+            distance = junction.map { ruler!.distanceMeters(near, Coordinate(uncheckedLatitude: Double($0.0) / 1e7, longitude: Double($0.1) / 1e7)) }
+                ?? ruler!.distanceMeters(near, index.coordinate(place))
+        } else { distance = 0 }
+        var e = Entry(uid: other >= 0 ? (place + 1) * index.count + other : place, place: place, key: -1, quality: quality,
+                      importance: importance, distance: distance, keyLength: 0)
+        e.other = other
+        e.category = category
+        if let junction { e.junctionLat = junction.0; e.junctionLon = junction.1 }
+        insert(e)
+    }
+
+    private mutating func insert(_ e: Entry) {
         if entries.count == limit, let worst = entries.last, !e.before(worst) { return }
-        if let at = entries.firstIndex(where: { $0.place == place }) {
+        if let at = entries.firstIndex(where: { $0.uid == e.uid }) {
             guard e.before(entries[at]) else { return }
             entries.remove(at: at)
         }
@@ -230,6 +257,7 @@ struct TopPlaces {
     func results() -> [PlaceMatch] {
         entries.map { e in
             let place = index.place(at: e.place)
+            if e.key < 0 { return index.specialMatch(e, place: place, near: near) }
             let n = Int(index.keyName[e.key])
             let distance = near.map {
                 WGS84Geodesic.distanceMeters(latitude1: $0.latitude, longitude1: $0.longitude,

@@ -25,6 +25,10 @@ public final class PlacesIndex: @unchecked Sendable {
     let keyPlace: UnsafeBufferPointer<UInt32>, keyFlags: UnsafeBufferPointer<UInt8>, keyName: UnsafeBufferPointer<UInt8>
     let cellKeys: UnsafeBufferPointer<UInt64>, cellStart: UnsafeBufferPointer<UInt32>, cellItems: UnsafeBufferPointer<UInt32>
     let shapeStart: UnsafeBufferPointer<UInt32>, shapeLatitudes: UnsafeBufferPointer<Int32>, shapeLongitudes: UnsafeBufferPointer<Int32>
+    let placeFlags: UnsafeBufferPointer<UInt8>
+    let streetKeyStart: UnsafeBufferPointer<UInt32>, streetKeyBytes: UnsafeBufferPointer<UInt8>
+    let streetKeyPlace: UnsafeBufferPointer<UInt32>, streetKeyNumber: UnsafeBufferPointer<Int32>
+    let categoryStart: UnsafeBufferPointer<UInt32>, categoryItems: UnsafeBufferPointer<UInt32>
 
     /// The number of places.
     public var count: Int { latitudes.count }
@@ -43,7 +47,9 @@ public final class PlacesIndex: @unchecked Sendable {
         typealias S = PlacesFileLayout.Section
         let needed: [(UInt32, Int)] = [(S.latitudes, 4), (S.longitudes, 4), (S.kinds, 1), (S.textStart, 4), (S.text, 1), (S.keyStart, 4),
                                        (S.keyBytes, 1), (S.keyPlace, 4), (S.keyFlags, 1), (S.keyName, 1), (S.cellKeys, 8), (S.cellStart, 4),
-                                       (S.cellItems, 4), (S.shapeStart, 4), (S.shapeLatitudes, 4), (S.shapeLongitudes, 4)]
+                                       (S.cellItems, 4), (S.shapeStart, 4), (S.shapeLatitudes, 4), (S.shapeLongitudes, 4),
+                                       (S.placeFlags, 1), (S.streetKeyStart, 4), (S.streetKeyBytes, 1), (S.streetKeyPlace, 4), (S.streetKeyNumber, 4),
+                                       (S.categoryStart, 4), (S.categoryItems, 4)]
         for (id, stride) in needed {
             guard let s = file.sections[id], s.length % stride == 0 else { throw file.corrupt("section \(id) is missing or not whole values") }
         }
@@ -57,6 +63,10 @@ public final class PlacesIndex: @unchecked Sendable {
         cellKeys = view(S.cellKeys, UInt64.self); cellStart = view(S.cellStart, UInt32.self); cellItems = view(S.cellItems, UInt32.self)
         shapeStart = view(S.shapeStart, UInt32.self); shapeLatitudes = view(S.shapeLatitudes, Int32.self)
         shapeLongitudes = view(S.shapeLongitudes, Int32.self)
+        placeFlags = view(S.placeFlags, UInt8.self)
+        streetKeyStart = view(S.streetKeyStart, UInt32.self); streetKeyBytes = view(S.streetKeyBytes, UInt8.self)
+        streetKeyPlace = view(S.streetKeyPlace, UInt32.self); streetKeyNumber = view(S.streetKeyNumber, Int32.self)
+        categoryStart = view(S.categoryStart, UInt32.self); categoryItems = view(S.categoryItems, UInt32.self)
         if let problem = structureProblem() { throw file.corrupt(problem) }
     }
 
@@ -85,6 +95,12 @@ public final class PlacesIndex: @unchecked Sendable {
         guard cellStart.count == cellKeys.count + 1, ascending(cellStart, upTo: cellItems.count) else { return "grid sections differ in length" }
         guard cellItems.allSatisfy({ Int($0) < n }) else { return "a grid cell names a place beyond the places" }
         for i in 1..<max(cellKeys.count, 1) where cellKeys[i] <= cellKeys[i - 1] { return "grid cells out of order" }
+        guard placeFlags.count == n else { return "place flags differ in length" }
+        let sk = streetKeyPlace.count
+        guard streetKeyNumber.count == sk, streetKeyStart.count == sk + 1, ascending(streetKeyStart, upTo: streetKeyBytes.count) else { return "street key sections differ in length" }
+        guard streetKeyPlace.allSatisfy({ Int($0) < n }) else { return "a street key names a place beyond the places" }
+        guard categoryStart.count == metadata.categories.count + 1, ascending(categoryStart, upTo: categoryItems.count) else { return "category sections differ from the metadata's categories" }
+        guard categoryItems.allSatisfy({ Int($0) < n }) else { return "a category names a place beyond the places" }
         return nil
     }
 

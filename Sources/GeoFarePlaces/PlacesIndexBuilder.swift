@@ -12,6 +12,8 @@ public enum PlacesIndexBuilder {
         public var streetWays = 0, streets = 0
         /// Places read from multipolygon relations.
         public var relations = 0
+        /// Places with a house number; stations made of stop positions and platforms.
+        public var addresses = 0, mergedStations = 0
         public var fileBytes = 0
         public var milliseconds = 0
     }
@@ -30,7 +32,10 @@ public enum PlacesIndexBuilder {
         report.streetWays = counts.streetWays
         report.streets = counts.streets
         report.relations = counts.relationPlaces
-        var sections = sectionsOf(places)
+        report.mergedStations = counts.mergedStations
+        report.addresses = places.count { $0.hasAddress }
+        let categories = PlaceCategories.embedded
+        var sections = sectionsOf(places, categoryCount: categories.categories.count)
         report.keys = sections.keys
         let stamp = counts.osmTimestampSeconds > 0
             ? ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(counts.osmTimestampSeconds))) : ""
@@ -42,6 +47,7 @@ public enum PlacesIndexBuilder {
                                   buildMilliseconds: elapsed, placeCount: places.count, keyCount: sections.keys, kinds: kinds,
                                   west: Double(lons.min() ?? 0) / 1e7, south: Double(lats.min() ?? 0) / 1e7,
                                   east: Double(lons.max() ?? 0) / 1e7, north: Double(lats.max() ?? 0) / 1e7,
+                                  categories: categories.categories.map(\.id), addressCount: report.addresses,
                                   attribution: PlacesMetadata.attributionText)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -68,13 +74,15 @@ public enum PlacesIndexBuilder {
     }
 
     /// The sections of `places` (all but the metadata) and the number of search keys.
-    static func sectionsOf(_ places: [PlaceRecord]) -> (list: [(id: UInt32, bytes: [UInt8])], keys: Int) {
+    static func sectionsOf(_ places: [PlaceRecord], categoryCount: Int) -> (list: [(id: UInt32, bytes: [UInt8])], keys: Int) {
         typealias S = PlacesFileLayout.Section
         var list: [(id: UInt32, bytes: [UInt8])] = []
         func add<T: BitwiseCopyable>(_ id: UInt32, _ a: [T]) { list.append((id, a.withUnsafeBytes { Array($0) })) }
         add(S.latitudes, places.map(\.latitudeE7))
         add(S.longitudes, places.map(\.longitudeE7))
         add(S.kinds, places.map(\.kind.rawValue))
+        typealias F = PlacesFileLayout.PlaceFlags
+        add(S.placeFlags, places.map { p -> UInt8 in (p.named ? F.named : 0) | (p.hasAddress ? F.address : 0) | (p.outline ? F.outline : 0) })
         // Records.
         var textStart: [UInt32] = [0], text: [UInt8] = []
         func clean(_ s: String) -> String { String(s.unicodeScalars.filter { $0.value >= 0x20 }.map(Character.init)) }
@@ -112,6 +120,8 @@ public enum PlacesIndexBuilder {
                 if p.kind == .station {
                     for extra in StationSuffix.keys(of: name.value) { put(extra.bytes, fromStart: true, origin: extra.origin, name: n) }
                 }
+                // a name in another language than the name keys' is searched whole
+                guard PlaceTags.nameKeys.contains(name.key) || !PlaceTags.isLanguageName(name.key) else { continue }
                 for rest in SearchText.laterWords(name.value) {
                     put(SearchText.key(rest), fromStart: false, origin: .name, name: n)
                     put(SearchText.initialsKey(rest), fromStart: false, origin: .initials, name: n)
@@ -129,13 +139,47 @@ public enum PlacesIndexBuilder {
         add(S.keyPlace, keys.map(\.place))
         add(S.keyFlags, keys.map(\.flags))
         add(S.keyName, keys.map(\.name))
-        // Streets' shapes, and the reverse grid.
+        // Street keys: streets by each name, addresses by street and house number.
+        var streetKeys: [(bytes: [UInt8], place: UInt32, number: Int32)] = []
+        for (i, p) in places.enumerated() {
+            if p.kind == .street {
+                var seen = Set<[UInt8]>()
+                for n in p.names {
+                    let k = StreetText.streetKey(n.value)
+                    if !k.isEmpty, seen.insert(k).inserted { streetKeys.append((k, UInt32(i), -1)) }
+                }
+            }
+            if let number = p.address.first(where: { $0.key == "housenumber" })?.value, let house = StreetText.houseKey(number) {
+                var seen = Set<[UInt8]>()
+                for key in ["street", "place"] {
+                    guard let street = p.address.first(where: { $0.key == key })?.value else { continue }
+                    let k = StreetText.streetKey(street)
+                    if !k.isEmpty, seen.insert(k).inserted { streetKeys.append((k + [0] + house, UInt32(i), StreetText.houseValue(house))) }
+                }
+            }
+        }
+        streetKeys.sort { a, b in a.bytes.lexicographicallyPrecedes(b.bytes) || (a.bytes == b.bytes && a.place < b.place) }
+        var streetKeyStart: [UInt32] = [0], streetKeyBytes: [UInt8] = []
+        for k in streetKeys { streetKeyBytes += k.bytes; streetKeyStart.append(UInt32(streetKeyBytes.count)) }
+        add(S.streetKeyStart, streetKeyStart)
+        add(S.streetKeyBytes, streetKeyBytes)
+        add(S.streetKeyPlace, streetKeys.map(\.place))
+        add(S.streetKeyNumber, streetKeys.map(\.number))
+        // Categories.
+        var members = [[UInt32]](repeating: [], count: categoryCount)
+        for (i, p) in places.enumerated() { for c in p.categories where c < categoryCount { members[c].append(UInt32(i)) } }
+        var categoryStart: [UInt32] = [0], categoryItems: [UInt32] = []
+        for m in members { categoryItems += m; categoryStart.append(UInt32(categoryItems.count)) }
+        add(S.categoryStart, categoryStart)
+        add(S.categoryItems, categoryItems)
+        // Streets' shapes and buildings' outlines, and the reverse grid.
         var shapeStart: [UInt32] = [0], shapeLat: [Int32] = [], shapeLon: [Int32] = []
         var cells: [UInt64: [UInt32]] = [:]
         for (i, p) in places.enumerated() {
-            if p.shape.isEmpty {
+            if p.shape.isEmpty || p.outline {
                 cells[PlacesFileLayout.cellKey(row: PlacesFileLayout.cell(p.latitudeE7), column: PlacesFileLayout.cell(p.longitudeE7)), default: []].append(UInt32(i))
-            } else {
+            }
+            if !p.shape.isEmpty {
                 var touched = Set<UInt64>()
                 for (w, way) in p.shape.enumerated() {
                     if w > 0 { shapeLat.append(.min); shapeLon.append(.min) }
@@ -152,7 +196,7 @@ public enum PlacesIndexBuilder {
                         }
                     }
                 }
-                for c in touched { cells[c, default: []].append(UInt32(i)) }
+                if !p.outline { for c in touched { cells[c, default: []].append(UInt32(i)) } }
             }
             shapeStart.append(UInt32(shapeLat.count))
         }

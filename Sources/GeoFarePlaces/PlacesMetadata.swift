@@ -18,6 +18,10 @@ public struct PlacesMetadata: Sendable, Hashable, Codable {
     public var kinds: [String: Int]
     /// The places' bounding box in degrees.
     public var west: Double, south: Double, east: Double, north: Double
+    /// The categories the file holds places of (ids of ``PlaceCategories``), in section order.
+    public var categories: [String]
+    /// Places with a house number.
+    public var addressCount: Int
     /// ``attributionText``.
     public var attribution: String
 }

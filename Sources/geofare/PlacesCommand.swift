@@ -66,7 +66,7 @@ struct PlacesBuildCommand: ParsableCommand {
         }
         if !quiet {
             Diagnostics.print("geofare places build: read \(report.nodesRead) nodes, \(report.waysRead) ways from \(input)")
-            Diagnostics.print("  \(report.places) places (\(report.streets) streets from \(report.streetWays) ways), \(report.keys) search keys")
+            Diagnostics.print("  \(report.places) places (\(report.streets) streets from \(report.streetWays) ways, \(report.addresses) with a house number, \(report.mergedStations) stations from stop positions), \(report.keys) search keys")
             Diagnostics.print("  wrote \(output): \(report.fileBytes) bytes (\(report.fileBytes / max(report.places, 1)) per place) in \(report.milliseconds) ms")
         }
     }
@@ -126,7 +126,9 @@ struct PlacesSearchCommand: ParsableCommand {
         if json { print(JSONWriter.string(PlacesJSON.search(matches))); return }
         for m in matches {
             let distance = m.distanceMeters.map { " \(Int($0.rounded())) m" } ?? ""
-            print("\(m.place.name)\t\(m.place.kind)\t\(m.place.coordinate)\t\(m.quality) (\(m.matchedName), \(m.matchedForm))\(distance)")
+            let name = m.junction.map { "\(m.place.name) & \($0.street.name)" } ?? m.place.name
+            let line = m.place.addressLine.map { "\t\($0)" } ?? ""
+            print("\(name)\t\(m.place.kind)\t\(m.junction?.coordinate ?? m.place.coordinate)\t\(m.quality) (\(m.matchedName), \(m.matchedForm))\(distance)\(line)")
         }
     }
 }
@@ -156,6 +158,11 @@ struct PlacesReverseCommand: ParsableCommand {
         }
         print(line("place", result.place))
         print(line("street", result.street))
+        if let a = result.address {
+            print("address\t\(a.place.addressLine ?? "")\t\(a.place.name)\t\(Int(a.distanceMeters.rounded())) m")
+        } else {
+            print("address\tnone under the point or within \(Int(PlacesIndex.addressReachMeters)) m")
+        }
         print("area\t\(area.region.map { "\($0.name) (\($0.id))" } ?? "none")\t\(area.city.map { "\($0.name) (\($0.id))" } ?? "")")
     }
 }

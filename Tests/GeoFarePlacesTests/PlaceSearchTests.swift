@@ -8,10 +8,16 @@ import Testing
 /// and against the scan of every key.
 @Suite(.enabled(if: PlacesData.run, "needs ../shared/data/osm beside the checkout"))
 struct PlaceSearchTests {
-    /// Named places of an index, seeded sample.
+    /// Named places of an index, seeded sample (the index also keeps unnamed places for their
+    /// address or category: not drawn).
     static func sample(_ index: PlacesIndex, _ n: Int, seed: UInt64 = 7) -> [Place] {
         var rng = SeededGenerator(seed: seed)
-        return (0..<n).map { _ in index.place(at: Int.random(in: 0..<index.count, using: &rng)) }
+        var out: [Place] = []
+        while out.count < n {
+            let p = index.place(at: Int.random(in: 0..<index.count, using: &rng))
+            if p.isNamed { out.append(p) }
+        }
+        return out
     }
 
     /// Whether `place` is among the results of `query`, or was fairly outranked: `limit` results
@@ -104,12 +110,18 @@ struct PlaceSearchTests {
                 let b = try index.searchByScan(query, near: near, limit: 20)
                 #expect(a.map(\.place.index) == b.map(\.place.index), "\(extract): '\(query)'")
                 for (x, y) in zip(a, a.dropFirst()) {
+                    // an address match ranks an addressed building's outline first (docs/places.md): by match only here
+                    if [x, y].contains(where: { [.address, .interpolated, .intersection, .category].contains($0.quality) }) {
+                        #expect(x.quality >= y.quality, "\(extract): '\(query)' ranks \(x.place.name) before \(y.place.name)")
+                        continue
+                    }
                     let kx = (x.quality.rawValue, x.place.kind.importance), ky = (y.quality.rawValue, y.place.kind.importance)
                     #expect(kx > ky || (kx == ky && x.distanceMeters! <= y.distanceMeters! + 0.5), "\(extract): '\(query)' ranks \(x.place.name) before \(y.place.name)")
                 }
-                // every result really matches: the query's key starts one of its names' keys or words
+                // every name result really matches: the query's key starts one of its names' keys or words
+                // (a query may also read as an address, an intersection or a category: their own tests)
                 let q = SearchText.key(query)
-                for r in a {
+                for r in a where ![.address, .interpolated, .intersection, .category].contains(r.quality) {
                     let keys = r.place.names.flatMap { n in
                         [SearchText.key(n.value), SearchText.initialsKey(n.value) ?? [], SearchText.romanizedKey(n.value) ?? [],
                          SearchText.revisedRomanizationKey(n.value) ?? []]

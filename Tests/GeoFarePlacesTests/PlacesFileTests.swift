@@ -33,6 +33,15 @@ struct PlacesFileTests {
         var version = bytes
         version[8] = 9
         #expect(Self.open(version, "v9.places") == .placesVersionUnsupported)
+        // a file of the format before addresses (version 3): refused, saying to rebuild it
+        var old = bytes
+        old[8] = 3
+        let path = PlacesData.directory.appendingPathComponent("v3.places").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(old))
+        #expect { try PlacesIndex(path: path) } throws: { e in
+            let e = e as? GeoFareError
+            return e?.code == .placesVersionUnsupported && e?.message.contains("rebuild") == true && e?.field == path
+        }
         #expect(Self.open([], "empty.places") == .placesNotAPlacesFile)
         #expect(Self.open(bytes + [0], "longer.places") == .placesCorrupt)
         #expect { try PlacesIndex(path: "/nonexistent/x.places") } throws: { ($0 as? GeoFareError)?.code == .placesIo }

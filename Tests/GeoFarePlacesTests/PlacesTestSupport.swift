@@ -5,6 +5,8 @@ import GeoFareTestSupport
 /// Places indexes of the shared extracts, built once per test run into a temporary directory.
 enum PlacesData {
     static let extracts = ["seoul_mapo.osm.pbf", "busan_seomyeon_1km.osm.pbf", "nyc_lower_manhattan.osm.pbf"]
+    /// Midtown Manhattan (the Empire State Building, Macy's, Herald Square): address and intersection tests.
+    static let midtown = "nyc_midtown_south.osm.pbf"
     static var run: Bool { SharedData.runs("osm") }
     static let directory: URL = {
         let d = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-places-tests-\(getpid())")

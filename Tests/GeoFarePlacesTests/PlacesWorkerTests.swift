@@ -9,6 +9,22 @@ import Testing
 /// and the `geofare places` commands.
 @Suite(.enabled(if: PlacesData.run, "needs ../shared/data/osm beside the checkout"))
 struct PlacesWorkerTests {
+    @Test("The worker's answers say why a place matched: address (with address_line), intersection (the junction), category; reverse gives the address")
+    func matchReasons() throws {
+        let index = try PlacesData.index("busan_seomyeon_1km.osm.pbf")
+        let w = try WorkerProcess(arguments: ["--db", ":memory:", "--places", index.path, "--threads", "1"])
+        defer { w.closeInput(); _ = w.wait() }
+        let address = try #require(w.call(#"{"id":1,"op":"places.search","q":"동천로 92","limit":3}"#)?.object?["result"]?.object?["results"]?.array?.first?.object)
+        #expect(address["match"]?.string == "address" && address["address_line"]?.string == "동천로 92" && address["matched_name"]?.string == "addr:street")
+        let junction = try #require(w.call(#"{"id":2,"op":"places.search","q":"가야대로와 부전로 사거리","limit":1}"#)?.object?["result"]?.object?["results"]?.array?.first?.object)
+        #expect(junction["match"]?.string == "intersection" && junction["kind"]?.string == "intersection" && junction["streets"]?.array?.count == 2)
+        #expect(junction["name"]?.string == "가야대로 & 부전로" || junction["name"]?.string == "부전로 & 가야대로")
+        let category = try #require(w.call(#"{"id":3,"op":"places.search","q":"약국","near":{"lat":35.1578,"lon":129.0597},"limit":1}"#)?.object?["result"]?.object?["results"]?.array?.first?.object)
+        #expect(category["match"]?.string == "category" && category["category"]?.string == "pharmacy")
+        let reverse = try #require(w.call(#"{"id":4,"op":"places.reverse","at":{"lat":35.15653,"lon":129.05565}}"#)?.object?["result"]?.object)
+        #expect(reverse["address"]?.object?["address_line"]?.string == "가야대로 772" && reverse["address"]?.object?["distance_m"]?.double == 0)
+    }
+
     @Test("A worker with --places answers search and reverse; bad queries get their codes and the worker goes on")
     func worker() throws {
         let index = try PlacesData.index("seoul_mapo.osm.pbf")
