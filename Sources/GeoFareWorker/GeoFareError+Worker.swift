@@ -102,12 +102,7 @@ extension GeoFareError {
         GeoFareError(code: .wrongType, message: "a point is [x, y] with x = longitude/easting", field: "points[\(i)]")
     }
 
-    /// A `matrix` of more than `max` cells (`request_too_large`, field `targets`).
-    static func matrixTooLarge(sources: Int, targets: Int, max: Int) -> GeoFareError {
-        GeoFareError(code: .requestTooLarge,
-                     message: "\(sources) sources × \(targets) targets = \(sources * targets) cells; at most \(max) per request",
-                     field: "targets")
-    }
+    // (A `matrix` of too many cells is GeoFareRoute's ``GeoFareError/matrixTooLarge(sources:targets:max:)``.)
 
     /// A fare request with no trip at all (`missing_field`, field `from`).
     static func tripRequired() -> GeoFareError {
