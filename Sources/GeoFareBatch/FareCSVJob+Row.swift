@@ -169,26 +169,26 @@ extension FareCSVJob {
             func number(_ i: Int?, _ name: String) throws -> Double? {
                 guard let t = text(i) else { return nil }
                 guard let v = ByteNumber.double(t) else {
-                    throw GeoFareError(code: .invalidNumber, message: "not a number: '\(String(decoding: t, as: UTF8.self))'", field: name)
+                    throw GeoFareError.notANumber(String(decoding: t, as: UTF8.self), field: name)
                 }
                 guard v.isFinite else { throw GeoFareError.notFinite(name, v) }
                 return v
             }
-            guard let when = text(layout.departAt) else { throw GeoFareError(code: .missingField, message: "is empty", field: "depart_at") }
+            guard let when = text(layout.departAt) else { throw GeoFareError.emptyColumn("depart_at") }
             guard let departure = ISO8601.parse(bytes: when) else {
-                throw GeoFareError(code: .invalidTime, message: "expected ISO 8601 with an offset, got '\(String(decoding: when, as: UTF8.self))'", field: "depart_at")
+                throw GeoFareError.invalidISOTime(String(decoding: when, as: UTF8.self), field: "depart_at")
             }
             var party = 1
             if let t = text(layout.partySize) {
                 guard let n = ByteNumber.int(t) else {
-                    throw GeoFareError(code: .invalidNumber, message: "not an integer: '\(String(decoding: t, as: UTF8.self))'", field: "party_size")
+                    throw GeoFareError.notAnInteger(String(decoding: t, as: UTF8.self), field: "party_size")
                 }
                 party = n
             }
             var split = SplitMethod.equal
             if let t = text(layout.split) {
                 let name = String(decoding: t, as: UTF8.self)
-                guard let m = SplitMethod(rawValue: name) else { throw GeoFareError(code: .invalidValue, message: "split is equal, proportional or shapley, got '\(name)'", field: "split") }
+                guard let m = SplitMethod(rawValue: name) else { throw GeoFareError.unknownSplitMethod(name) }
                 split = m
             }
             let tariffColumn = text(layout.tariff)
@@ -207,7 +207,7 @@ extension FareCSVJob {
             } else {
                 guard let oLat = try number(layout.originLat, "origin_lat"), let oLon = try number(layout.originLon, "origin_lon"),
                       let dLat = try number(layout.destLat, "dest_lat"), let dLon = try number(layout.destLon, "dest_lon") else {
-                    throw GeoFareError(code: .missingField, message: "needs origin and destination coordinates or distance_m and duration_s", field: "origin_lat")
+                    throw GeoFareError.tripColumnsMissing()
                 }
                 let origin: Coordinate, destination: Coordinate
                 do { origin = try Coordinate(latitude: oLat, longitude: oLon) } catch { throw error.prefixed("origin") }

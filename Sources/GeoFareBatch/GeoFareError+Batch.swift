@@ -14,4 +14,19 @@ extension GeoFareError {
     public static func unusableHeader(_ message: String) -> GeoFareError {
         GeoFareError(code: .missingColumn, message: message, field: "header")
     }
+
+    /// A row's column that is present but empty where a value is needed (`missing_field`).
+    static func emptyColumn(_ field: String) -> GeoFareError {
+        GeoFareError(code: .missingField, message: "is empty", field: field)
+    }
+
+    /// A row's split that is none of the methods (`invalid_value`, field `split`).
+    static func unknownSplitMethod(_ name: String) -> GeoFareError {
+        GeoFareError(code: .invalidValue, message: "split is equal, proportional or shapley, got '\(name)'", field: "split")
+    }
+
+    /// A row with neither both points nor distance and duration (`missing_field`, field `origin_lat`).
+    static func tripColumnsMissing() -> GeoFareError {
+        GeoFareError(code: .missingField, message: "needs origin and destination coordinates or distance_m and duration_s", field: "origin_lat")
+    }
 }

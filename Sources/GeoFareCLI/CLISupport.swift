@@ -97,6 +97,6 @@ public func jsonLine<T: Encodable>(_ value: T) throws(GeoFareError) -> String {
     do {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     } catch {
-        throw GeoFareError(code: .internalError, message: "cannot write as JSON: \(error)")
+        throw .cannotEncodeJSON(error)
     }
 }

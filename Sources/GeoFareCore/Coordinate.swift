@@ -45,7 +45,7 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
         guard parts.count == 2,
               let lat = Double(parts[0].trimmingSpacesSlow()), let lon = Double(parts[1].trimmingSpacesSlow())
         else {
-            throw GeoFareError(code: .invalidCoordinate, message: "expected LAT,LON in degrees, got '\(text)'", field: field)
+            throw .invalidCoordinateText(text, field: field)
         }
         do { try self.init(latitude: lat, longitude: lon) } catch { throw error.prefixed(field) }
     }

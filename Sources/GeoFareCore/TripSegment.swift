@@ -41,8 +41,8 @@ public struct TripSegment: Sendable, Hashable, Codable {
     public func validate() throws(GeoFareError) {
         guard distanceMeters.isFinite else { throw .notFinite("distance_m", distanceMeters) }
         guard durationSeconds.isFinite else { throw .notFinite("duration_s", durationSeconds) }
-        guard distanceMeters >= 0 else { throw GeoFareError(code: .negativeValue, message: "must not be negative, got \(distanceMeters)", field: "distance_m") }
-        guard durationSeconds >= 0 else { throw GeoFareError(code: .negativeValue, message: "must not be negative, got \(durationSeconds)", field: "duration_s") }
+        guard distanceMeters >= 0 else { throw .negative("distance_m", distanceMeters) }
+        guard durationSeconds >= 0 else { throw .negative("duration_s", durationSeconds) }
         guard distanceMeters <= Self.maxDistanceMeters else { throw .outOfRange("distance_m", distanceMeters, 0...Self.maxDistanceMeters) }
         guard durationSeconds <= Self.maxDurationSeconds else { throw .outOfRange("duration_s", durationSeconds, 0...Self.maxDurationSeconds) }
         if let slowSeconds {

@@ -48,7 +48,7 @@ public struct DataCatalog: Sendable {
                         result.insert(folder + name)
                     }
                 } catch {
-                    throw GeoFareError(code: .dataDirectoryUnreadable, message: "cannot list \(dir.path): \(error.localizedDescription)", field: folder)
+                    throw .dataDirectoryUnreadable(dir.path, error.localizedDescription, field: folder)
                 }
             }
         }
@@ -63,12 +63,12 @@ public struct DataCatalog: Sendable {
             let url = dir.appendingPathComponent(path)
             if FileManager.default.fileExists(atPath: url.path) {
                 do { return (try Data(contentsOf: url), url.path) } catch {
-                    throw GeoFareError(code: .dataFileUnreadable, message: "cannot read \(url.path): \(error.localizedDescription)", field: path)
+                    throw .dataFileUnreadable(url.path, error.localizedDescription, field: path)
                 }
             }
         }
         guard let data = Self.embeddedFile(path) else {
-            throw GeoFareError(code: .dataFileMissing, message: "no data file '\(path)' is embedded or in the data directory", field: path)
+            throw .dataFileMissing(path)
         }
         return (data, "embedded:" + path)
     }

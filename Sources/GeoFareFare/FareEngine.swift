@@ -62,10 +62,10 @@ struct FareEngine: Sendable {
     /// by ``TripPricer``, before the meter.
     func validate(_ request: FareRequest) throws(GeoFareError) {
         guard (1...20).contains(request.partySize) else {
-            throw GeoFareError(code: .invalidPartySize, message: "must be within 1...20, got \(request.partySize)", field: "party_size")
+            throw .partySizeOutOfRange(request.partySize)
         }
-        guard request.tolls >= 0 else { throw GeoFareError(code: .negativeValue, message: "must not be negative, got \(request.tolls)", field: "tolls") }
-        guard request.callFee >= 0 else { throw GeoFareError(code: .negativeValue, message: "must not be negative, got \(request.callFee)", field: "call_fee") }
+        guard request.tolls >= 0 else { throw .negativeAmount("tolls", request.tolls) }
+        guard request.callFee >= 0 else { throw .negativeAmount("call_fee", request.callFee) }
     }
 
     /// The slow-time model's band for a trip, as seconds per second of trip
@@ -211,15 +211,15 @@ struct FareEngine: Sendable {
         case let .totals(distance, duration):
             return [try totalsSegment(request, distance: distance, duration: duration, meter: meter)]
         case .stops:
-            throw GeoFareError(code: .routeRequired, message: "a trip between coordinates needs a route estimate: price it with TripPricer", field: "trip")
+            throw .routeRequired()
         case let .segments(list):
-            guard !list.isEmpty else { throw GeoFareError(code: .missingField, message: "a trip needs at least one segment", field: "segments") }
-            guard list.count <= 10_000 else { throw GeoFareError(code: .tooManySegments, message: "at most 10,000 segments, got \(list.count)", field: "segments") }
+            guard !list.isEmpty else { throw .noSegments() }
+            guard list.count <= 10_000 else { throw .tooManySegments(list.count) }
             for (i, s) in list.enumerated() {
                 do { try s.validate() } catch { throw error.prefixed("segments[\(i)]") }
             }
             if meter.version.outOfZoneRatePercent == nil, let i = list.firstIndex(where: \.outsideZone) {
-                throw GeoFareError(code: .unknownOutOfZoneRate, message: "tariff '\(meter.tariff.id)' version \(meter.version.label) has no known out-of-zone (시계외) rate, and segments[\(i)] runs outside its business zone; no source gives the rate", field: "segments[\(i)].outside")
+                throw .unknownOutOfZoneRate(meter, segment: i)
             }
             if request.modelSlowTime && !request.segmentsModelled && catalog.slowTime != nil {
                 var modelled = list
@@ -234,10 +234,10 @@ struct FareEngine: Sendable {
         let length = segments.reduce(0) { $0 + $1.distanceMeters }
         guard let drops = request.dropoffDistances else { return Array(repeating: length, count: request.partySize) }
         guard drops.count == request.partySize else {
-            throw GeoFareError(code: .invalidSplit, message: "\(drops.count) drop-offs for a party of \(request.partySize)", field: "dropoffs")
+            throw .dropoffCountMismatch(drops.count, partySize: request.partySize)
         }
         for (i, d) in drops.enumerated() where !(d.isFinite && d >= 0 && d <= length + 0.5) {
-            throw GeoFareError(code: .outOfRange, message: "a drop-off must be within 0...\(length) m along the trip, got \(d)", field: "dropoffs[\(i)]")
+            throw .dropoffOutOfRange(i, d, length: length)
         }
         return drops
     }

@@ -22,10 +22,10 @@ public enum FareSplit {
     ///   the unit is not positive. All-zero weights split equally.
     /// - Complexity: O(n log n); exact (128-bit integer arithmetic).
     public static func allocate(total: Int64, weights: [Int64], unit: Int64) throws(GeoFareError) -> [Int64] {
-        guard !weights.isEmpty else { throw GeoFareError(code: .invalidSplit, message: "no riders to split among", field: "party_size") }
-        guard unit > 0 else { throw GeoFareError(code: .invalidSplit, message: "the split unit must be positive, got \(unit)", field: "split_unit") }
-        guard total >= 0 else { throw GeoFareError(code: .invalidSplit, message: "cannot split a negative total \(total)", field: "total") }
-        guard weights.allSatisfy({ $0 >= 0 }) else { throw GeoFareError(code: .invalidSplit, message: "weights must not be negative", field: "weights") }
+        guard !weights.isEmpty else { throw .noRidersToSplit() }
+        guard unit > 0 else { throw .splitUnitNotPositive(unit) }
+        guard total >= 0 else { throw .negativeSplitTotal(total) }
+        guard weights.allSatisfy({ $0 >= 0 }) else { throw .negativeSplitWeight() }
         if weights.allSatisfy({ $0 == weights[0] }) { return equalShares(total: total, riders: weights.count, unit: unit) }
         let w = weights.allSatisfy({ $0 == 0 }) ? Array(repeating: Int64(1), count: weights.count) : weights
         let sum = w.reduce(Int128(0)) { $0 + Int128($1) }
@@ -92,9 +92,9 @@ public enum FareSplit {
 
     /// Equal shares.
     public static func equal(total: Int64, riders: Int, unit: Int64) throws(GeoFareError) -> [Int64] {
-        guard riders >= 1 else { throw GeoFareError(code: .invalidPartySize, message: "needs at least one rider, got \(riders)", field: "party_size") }
-        guard unit > 0 else { throw GeoFareError(code: .invalidSplit, message: "the split unit must be positive, got \(unit)", field: "split_unit") }
-        guard total >= 0 else { throw GeoFareError(code: .invalidSplit, message: "cannot split a negative total \(total)", field: "total") }
+        guard riders >= 1 else { throw .tooFewRiders(riders) }
+        guard unit > 0 else { throw .splitUnitNotPositive(unit) }
+        guard total >= 0 else { throw .negativeSplitTotal(total) }
         return equalShares(total: total, riders: riders, unit: unit)
     }
 
@@ -110,7 +110,7 @@ public enum FareSplit {
     ///   pay riding alone), in the riders' order; need not be sorted.
     public static func shapleyOrderedDropoffs(total: Int64, meterAtDropoff: [Int64], unit: Int64) throws(GeoFareError) -> [Int64] {
         let n = meterAtDropoff.count
-        guard n >= 1 else { throw GeoFareError(code: .invalidSplit, message: "no riders to split among", field: "party_size") }
+        guard n >= 1 else { throw .noRidersToSplit() }
         // Exact weights: scale by lcm(1...n) so every increment/k is an integer.
         var l: Int64 = 1
         for k in 1...Int64(n) { l = l / gcd(l, k) * k }
@@ -132,7 +132,7 @@ public enum FareSplit {
     ///   - cost: the fare for serving the riders whose bits are set in the mask (bit i = rider i);
     ///     `cost(0)` should be 0.
     public static func shapley(total: Int64, riders n: Int, unit: Int64, cost: (UInt32) throws(GeoFareError) -> Int64) throws(GeoFareError) -> [Int64] {
-        guard (1...12).contains(n) else { throw GeoFareError(code: .invalidPartySize, message: "the subset Shapley formula takes 1...12 riders, got \(n)", field: "party_size") }
+        guard (1...12).contains(n) else { throw .tooManyRidersForShapley(n) }
         var costs = [Int64](repeating: 0, count: 1 << n)
         for mask in 1..<(1 << n) { costs[mask] = try cost(UInt32(mask)) }
         // φᵢ·n! = Σ_{S ∌ i} |S|!·(n−|S|−1)!·(c(S∪{i}) − c(S)), all integers.

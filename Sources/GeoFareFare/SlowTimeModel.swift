@@ -109,7 +109,7 @@ public struct SlowTimeModel: Sendable, Hashable {
         } catch let error as GeoFareError {
             throw error
         } catch {
-            throw GeoFareError(code: .invalidTariff, message: "\(error)", field: path)
+            throw .invalidTariff(error, field: path)
         }
     }
 

@@ -62,7 +62,7 @@ public final class TariffCatalog: Sendable {
         } catch let error as GeoFareError {
             throw error
         } catch {
-            throw GeoFareError(code: .invalidTariff, message: "\(error)", field: nil)
+            throw .invalidTariff(error)
         }
         var zones = ZoneSet()
         do {
@@ -74,9 +74,9 @@ public final class TariffCatalog: Sendable {
             // A data file that cannot be found or read keeps its code; a zone file that does not
             // parse or validate is `invalid_zone`.
             if [.dataFileMissing, .dataFileUnreadable, .dataDirectoryUnreadable].contains(error.code) { throw error }
-            throw GeoFareError(code: .invalidZone, message: error.message, field: error.field)
+            throw .invalidZone(error)
         } catch {
-            throw GeoFareError(code: .invalidZone, message: "\(error)", field: nil)
+            throw .invalidZone(describing: error)
         }
         return try TariffCatalog(tariffs: tariffs, zones: zones, slowTime: try SlowTimeModel.load(from: data))
     }
@@ -91,12 +91,12 @@ public final class TariffCatalog: Sendable {
         for (i, t) in sorted.enumerated() {
             for name in [t.id] + t.aliases {
                 if let other = index[name] {
-                    throw GeoFareError(code: .invalidTariff, message: "tariff id '\(name)' is defined by both \(sorted[other].origin) and \(t.origin)", field: t.origin)
+                    throw .duplicateTariffID(name, first: sorted[other].origin, second: t.origin)
                 }
                 index[name] = i
             }
             for zone in [t.region, t.businessZone].compactMap({ $0 }) + t.alsoRegions + t.businessZonesByOrigin where zones.zone(zone) == nil {
-                throw GeoFareError(code: .invalidTariff, message: "zone '\(zone)' is not in any zones/*.geojson file", field: "\(t.origin): region/also_regions/business_zone(s)")
+                throw .unknownZone(zone, field: "\(t.origin): region/also_regions/business_zone(s)")
             }
         }
         self.tariffs = sorted
@@ -118,15 +118,15 @@ public final class TariffCatalog: Sendable {
             for (k, p) in t.placedForVersions.enumerated() {
                 let field = "\(t.origin): placed_for_versions[\(k)].zone"
                 guard let zone = zones.zone(p.zone) else {
-                    throw GeoFareError(code: .invalidTariff, message: "zone '\(p.zone)' is not in any zones/*.geojson file", field: field)
+                    throw .unknownZone(p.zone, field: field)
                 }
                 // One rule per zone: always placed (a region) or placed by version, never both.
                 guard originZones[p.zone] == nil else {
-                    throw GeoFareError(code: .invalidTariff, message: "zone '\(p.zone)' is a tariff's region or also_regions, so it is placed for every version; a zone placed for some versions only must be no tariff's region", field: field)
+                    throw .placedZoneIsRegion(p.zone, field: field)
                 }
                 // Under the other versions its origins are unplaced: they need a province that knows it.
                 guard zone.parent != nil else {
-                    throw GeoFareError(code: .invalidTariff, message: "zone '\(p.zone)' has no parent (province): an origin in it under a version no source places it on would have no province to fall back to", field: field)
+                    throw .placedZoneWithoutProvince(p.zone, field: field)
                 }
                 let b = zone.polygon.bounds
                 placedZones[p.zone, default: ((b.east - b.west) * (b.north - b.south), [])].placements.append((i, p.versions))
@@ -141,13 +141,13 @@ public final class TariffCatalog: Sendable {
             for (k, a) in t.assumedFor.enumerated() {
                 let field = "\(t.origin): assumed_for[\(k)].zone"
                 guard zones.zone(a.zone) != nil else {
-                    throw GeoFareError(code: .invalidTariff, message: "zone '\(a.zone)' is not in any zones/*.geojson file", field: field)
+                    throw .unknownZone(a.zone, field: field)
                 }
                 guard groupOnlyProvinces[a.zone] != nil else {
-                    throw GeoFareError(code: .invalidTariff, message: "zone '\(a.zone)' is not a province whose city groups have tariffs and which has none of its own: no origin there is left unplaced", field: field)
+                    throw .assumedZoneNotGroupOnly(a.zone, field: field)
                 }
                 if let other = assumed[a.zone] {
-                    throw GeoFareError(code: .invalidTariff, message: "zone '\(a.zone)' has an assumed tariff in both \(sorted[other.tariff].origin) and \(t.origin)", field: field)
+                    throw .assumedZoneTwice(a.zone, first: sorted[other.tariff].origin, second: t.origin, field: field)
                 }
                 assumed[a.zone] = (i, a)
             }
@@ -157,8 +157,7 @@ public final class TariffCatalog: Sendable {
             for (i, v) in t.versions.enumerated() {
                 for (j, rule) in v.outOfZoneByDestination.enumerated() {
                     for (k, zone) in rule.zones.enumerated() where zones.zone(zone) == nil {
-                        throw GeoFareError(code: .invalidTariff, message: "zone '\(zone)' is not in any zones/*.geojson file",
-                                           field: "\(t.origin): versions[\(i)].out_of_zone_by_destination[\(j)].zones[\(k)]")
+                        throw .unknownZone(zone, field: "\(t.origin): versions[\(i)].out_of_zone_by_destination[\(j)].zones[\(k)]")
                     }
                 }
             }
@@ -258,7 +257,7 @@ public final class TariffCatalog: Sendable {
     /// - Throws: ``GeoFareError`` `unknown_tariff` listing the known ids.
     public func tariffIndex(_ id: String) throws(GeoFareError) -> Int {
         guard let i = index[id] else {
-            throw GeoFareError(code: .unknownTariff, message: "unknown tariff '\(id)'; known: \(tariffs.map(\.id).joined(separator: ", "))", field: "tariff")
+            throw .unknownTariff(id, known: tariffs.map(\.id))
         }
         return i
     }
@@ -300,15 +299,9 @@ public final class TariffCatalog: Sendable {
         case let .inForce(v):
             return meters[i][v]
         case .beforeFirst:
-            let t = tariffs[i], first = t.versions[0]
-            if first.startsAtPeriodStart {
-                throw GeoFareError(code: .noTariffVersion, message: "tariff '\(t.id)' has no version in force at \(date): its modelled period starts at \(first.label.dropFirst("in force on ".count)) 00:00 local time, when the version \(first.label) already applied; that version's own earlier start and any version before it are not modelled (the tariff file's notes say what is known)", field: "depart_at")
-            }
-            throw GeoFareError(code: .noTariffVersion, message: "tariff '\(t.id)' has no version in force at \(date): its first modelled version \(first.uncertainFrom == nil ? "starts" : "took effect on an unknown day of") \(first.label); earlier versions are left out where no source gives their start date or their units (the tariff file's notes say which)", field: "depart_at")
+            throw .noTariffVersion(tariffs[i], at: date)
         case let .uncertainMonth(v):
-            let t = tariffs[i], version = t.versions[v]
-            let before = v > 0 ? "version \(t.versions[v - 1].label) applies until the month begins" : "no earlier version is modelled"
-            throw GeoFareError(code: .tariffVersionUncertain, message: "tariff '\(t.id)' changed during \(version.label) on a day no source gives, so the version in force at \(date) is unknown: \(before), version \(version.label) from the first day of the next month; a departure inside \(version.label) is not priced rather than guessed", field: "depart_at")
+            throw .tariffVersionUncertain(tariffs[i], version: v, at: date)
         }
     }
 
@@ -451,9 +444,9 @@ public final class TariffCatalog: Sendable {
             // Appended only where it applies, so every other message is built as before.
             let placed = containing.filter { placedZonesByIndex[$0] != nil }
             if !placed.isEmpty, let note = placedOtherwise(inZones: placed, at: date) { message += ". At this departure: " + note }
-            throw GeoFareError(code: .unknownTariffGroup, message: message, field: "from")
+            throw .unknownTariffGroup(message)
         }
-        throw GeoFareError(code: .noTariffForLocation, message: "no tariff region contains \(origin); name a tariff", field: "from")
+        throw .noTariffForLocation(origin)
     }
 
     /// Whether a placement by version places its zone's origins at `date`: one of its versions

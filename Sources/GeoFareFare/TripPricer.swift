@@ -107,13 +107,13 @@ public struct TripPricer: Sendable {
     func resolveTariff(_ request: FareRequest) throws(GeoFareError) -> ResolvedTariff {
         if let i = request.tariffIndex {
             guard engine.catalog.tariffs.indices.contains(i) else {
-                throw GeoFareError(code: .unknownTariff, message: "no tariff at index \(i)", field: "tariff")
+                throw .noTariffAtIndex(i)
             }
             return ResolvedTariff(index: i)
         }
         if let id = request.tariff { return ResolvedTariff(index: try engine.catalog.tariffIndex(id)) }
         guard let origin = request.origin else {
-            throw GeoFareError(code: .missingField, message: "name a tariff or give the origin", field: "tariff")
+            throw .tariffOrOriginRequired()
         }
         do {
             return ResolvedTariff(index: try engine.catalog.tariffIndex(forOrigin: origin, at: request.departure))
@@ -130,7 +130,7 @@ public struct TripPricer: Sendable {
     /// The route inside a resolved tariff's business zone (no zone without a tariff).
     func route(_ request: FareRequest, tariff: Int?) throws(GeoFareError) -> Route {
         guard case let .stops(origin, via, destination) = request.trip else {
-            throw GeoFareError(code: .missingField, message: "a route needs the trip's from/to coordinates", field: "from")
+            throw .routeEndpointsRequired()
         }
         let zone = tariff.flatMap { engine.catalog.businessZone(ofTariffAt: $0, origin: origin) }
         do {

@@ -9,12 +9,61 @@ import GeoFareCore
 /// the file path, a section name or `from`/`to` as the field; a section file's codes are its
 /// ``SectionFileFormat``'s.)
 extension GeoFareError {
+    // MARK: PBF files
+
+    /// A PBF file that does not decode (`pbf_corrupt`); ``located(blob:offset:)`` adds where.
     static func corrupt(_ message: String) -> GeoFareError {
         GeoFareError(code: .pbfCorrupt, message: message)
     }
 
+    /// A PBF error with `code` (`pbf_truncated`, `pbf_corrupt`, ...), before it is located.
+    static func pbf(_ code: ErrorCode, _ message: String) -> GeoFareError {
+        GeoFareError(code: code, message: message)
+    }
+
+    /// A PBF file that cannot be read at all (`pbf_unreadable`, field: the path).
+    static func pbfUnreadable(_ path: String, _ reason: String) -> GeoFareError {
+        GeoFareError(code: .pbfUnreadable, message: "cannot read \(path): \(reason)", field: path)
+    }
+
+    /// A PBF file with no blob (`pbf_truncated`, field `blob[0]@0`).
+    static func emptyPBF() -> GeoFareError {
+        GeoFareError(code: .pbfTruncated, message: "empty file: no OSMHeader blob", field: "blob[0]@0")
+    }
+
+    /// A blob compressed with `name` (lzma, bzip2, ...), which we do not inflate
+    /// (`pbf_unsupported`); `recompress` says how to convert the file.
+    static func unsupportedCompression(_ name: String, recompress: String?) -> GeoFareError {
+        GeoFareError(code: .pbfUnsupported, message: "\(name)-compressed blobs are not supported" + (recompress.map { " (recompress with \($0))" } ?? ""))
+    }
+
+    /// A required feature of the file's header this reader does not implement (`pbf_unsupported`).
+    static func unsupportedFeature(_ feature: String) -> GeoFareError {
+        GeoFareError(code: .pbfUnsupported, message: "the file requires the feature '\(feature.prefix(60))', which this reader does not implement")
+    }
+
+    // MARK: Road profiles
+
     static func invalidProfile(_ message: String, field: String?) -> GeoFareError {
         GeoFareError(code: .invalidProfile, message: message, field: field)
+    }
+
+    /// No road profile file for `id` at `path` (`profile_not_found`, field `profile`).
+    static func profileNotFound(_ id: String, path: String) -> GeoFareError {
+        GeoFareError(code: .profileNotFound, message: "no road profile '\(id)' (\(path))", field: "profile")
+    }
+
+    // MARK: Section files
+
+    /// A section file at `path` that fails with one of its format's codes (field: the path).
+    static func sectionFile(_ code: ErrorCode, _ message: String, path: String) -> GeoFareError {
+        GeoFareError(code: code, message: message, field: path)
+    }
+
+    /// A section file that cannot be written: `what` failed on `path`, for `reason` (strerror)
+    /// (`graph_io`, field: the path).
+    static func sectionFileWriteFailed(_ what: String, path: String, reason: String) -> GeoFareError {
+        GeoFareError(code: .graphIo, message: "\(what) '\(path)': \(reason)", field: path)
     }
 
     /// The same error located at blob `index` whose header starts at byte `offset` of the file.

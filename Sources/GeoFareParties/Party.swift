@@ -61,7 +61,7 @@ public struct Party: Sendable, Hashable, Codable {
     public func validate() throws(GeoFareError) {
         let idBytes = id.utf8.count
         guard idBytes >= 1 && idBytes <= Party.maxIDBytes else {
-            throw GeoFareError(code: .invalidValue, message: "must be 1...\(Party.maxIDBytes) bytes of UTF-8, got \(idBytes)", field: "id")
+            throw .invalidPartyID(byteCount: idBytes)
         }
         do { try Coordinate.validate(latitude: origin.latitude, longitude: origin.longitude) } catch { throw error.prefixed("origin") }
         do {
@@ -76,17 +76,17 @@ public struct Party: Sendable, Hashable, Codable {
             throw .outOfRange("seats_taken", Double(seatsTaken), 0...Double(seatsTotal))
         }
         guard version >= 0 else {
-            throw GeoFareError(code: .outOfRange, message: "must not be negative, got \(version)", field: "version")
+            throw .mustNotBeNegative("version", version)
         }
         if let attributes = attributesJSON {
             let bytes = attributes.utf8
             guard bytes.count <= Party.maxAttributesBytes else {
-                throw GeoFareError(code: .tooLarge, message: "attributes are limited to 16 KiB of JSON, got \(bytes.count) bytes", field: "attributes")
+                throw .attributesTooLarge(byteCount: bytes.count)
             }
             let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
             guard bytes.first(where: { !isSpace($0) }) == UInt8(ascii: "{"),
                   bytes.reversed().first(where: { !isSpace($0) }) == UInt8(ascii: "}") else {
-                throw GeoFareError(code: .invalidValue, message: "must be the text of a JSON object ({...})", field: "attributes")
+                throw .attributesNotObject()
             }
         }
     }

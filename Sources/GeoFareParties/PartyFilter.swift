@@ -73,7 +73,7 @@ public struct PartyFilter: Sendable, Hashable {
             throw .notFinite("depart_until", departUntil.timeIntervalSinceReferenceDate)
         }
         if let departFrom, let departUntil, departFrom > departUntil {
-            throw GeoFareError(code: .invalidRange, message: "depart_until must not be before depart_from", field: "depart_until")
+            throw .departUntilBeforeFrom()
         }
         if let minFreeSeats, !(0...20).contains(minFreeSeats) {
             throw .outOfRange("min_free_seats", Double(minFreeSeats), 0...20)
@@ -82,9 +82,9 @@ public struct PartyFilter: Sendable, Hashable {
         case (nil, nil):
             break
         case (.some, nil):
-            throw GeoFareError(code: .missingValue, message: "a destination needs a radius", field: "destination.radius_m")
+            throw .destinationWithoutRadius()
         case (nil, .some):
-            throw GeoFareError(code: .missingValue, message: "a destination radius needs a centre", field: "destination.center")
+            throw .radiusWithoutCenter()
         case let (center?, radius?):
             do { try Coordinate.validate(latitude: center.latitude, longitude: center.longitude) } catch {
                 throw error.prefixed("destination.center")

@@ -61,7 +61,7 @@ extension PartyIndex {
     /// - Complexity: O(m log m) for a cluster of m members.
     public func leaves(clusterID: String, limit: Int, offset: Int, filter: PartyFilter = .none) throws(GeoFareError) -> [Party] {
         guard (1...10_000).contains(limit) else { throw .outOfRange("limit", Double(limit), 1...10_000) }
-        guard offset >= 0 else { throw GeoFareError(code: .outOfRange, message: "must not be negative, got \(offset)", field: "offset") }
+        guard offset >= 0 else { throw .mustNotBeNegative("offset", Int64(offset)) }
         try filter.validate()
         let compiled = CompiledFilter(filter)
         var slots: [UInt32]
@@ -69,12 +69,12 @@ extension PartyIndex {
             var total = 0
             slots = cellSlots(level: cell.level, cx: cell.x, cy: cell.y, filter: compiled, total: &total)
             guard total > 0 else {
-                throw GeoFareError(code: .unknownCluster, message: "no parties in cluster '\(clusterID)'", field: "cluster_id")
+                throw .emptyCluster(clusterID)
             }
         } else if let (slot, _) = columns.find(id: clusterID) {
             slots = compiled.matches(columns.hot[Int(slot)], slot: slot, columns: columns) ? [slot] : []
         } else {
-            throw GeoFareError(code: .unknownCluster, message: "'\(clusterID)' is neither a cluster id nor a party id", field: "cluster_id")
+            throw .unknownCluster(clusterID)
         }
         guard offset < slots.count else { return [] }
         sortByID(&slots)
@@ -96,7 +96,7 @@ extension PartyIndex {
         guard (-90.0...90.0).contains(b.south) else { throw .outOfRange("bbox.south", b.south, -90...90, code: .latitudeOutOfRange) }
         guard (-90.0...90.0).contains(b.north) else { throw .outOfRange("bbox.north", b.north, -90...90, code: .latitudeOutOfRange) }
         guard b.south <= b.north else {
-            throw GeoFareError(code: .invalidBbox, message: "south (\(b.south)) must not exceed north (\(b.north))", field: "bbox.south")
+            throw GeoFareError.southAboveNorth(south: b.south, north: b.north).prefixed("bbox")
         }
     }
 

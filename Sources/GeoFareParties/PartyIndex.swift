@@ -37,7 +37,7 @@ public final class PartyIndex {
     /// - Complexity: O(1).
     public init(cellSizePixels: Int = 64) throws(GeoFareError) {
         guard (16...256).contains(cellSizePixels), cellSizePixels.nonzeroBitCount == 1 else {
-            throw GeoFareError(code: .invalidValue, message: "must be a power of two within 16...256, got \(cellSizePixels)", field: "cell_size_pixels")
+            throw .invalidCellSize(cellSizePixels)
         }
         self.cellSizePixels = cellSizePixels
         grid = CellGrid(cellShift: cellSizePixels.trailingZeroBitCount)

@@ -53,7 +53,7 @@ public struct PostgresLocation: Sendable, Equatable {
     ///   without its password.
     public init(url text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(GeoFareError) {
         func bad(_ why: String) -> GeoFareError {
-            GeoFareError(code: .invalidValue, message: "\(why) in '\(Self.redact(text))' (expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)", field: "store")
+            .invalidPostgresURL(why, redacted: Self.redact(text))
         }
         guard Self.isPostgresURL(text) else { throw bad("not a postgres:// URL") }
         guard let c = URLComponents(string: text) else { throw bad("not a URL") }

@@ -54,7 +54,7 @@ public struct MatchRequest: Sendable {
     public func validate() throws(GeoFareError) {
         try rider.validate(capacity: Party.seatsTotalRange.upperBound)
         func check(_ ok: Bool, _ field: String, _ message: String) throws(GeoFareError) {
-            if !ok { throw GeoFareError(code: .invalidValue, message: message, field: field) }
+            if !ok { throw .invalidValue(field, message) }
         }
         try check(maxDelaySeconds.isFinite && (0...7_200).contains(maxDelaySeconds), "max_delay_s", "max_delay_s must be 0...7200 seconds")
         try check(maxWaitSeconds.isFinite && (0...7_200).contains(maxWaitSeconds), "max_wait_s", "max_wait_s must be 0...7200 seconds")

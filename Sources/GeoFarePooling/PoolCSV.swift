@@ -33,13 +33,13 @@ public enum PoolCSV {
         var reader = CSVReader()
         reader.feed(data) { records.append($0) }
         try reader.finish { records.append($0) }
-        guard let header = records.first else { throw GeoFareError(code: .emptyInput, message: "the input is empty: it needs a header row") }
+        guard let header = records.first else { throw .emptyPoolInput() }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
         var at: [String: Int] = [:]
         for logical in columns {
             let name = map[logical] ?? logical
             if let i = names.firstIndex(of: name) { at[logical] = i } else if logical != "seats" {
-                throw GeoFareError(code: .missingColumn, message: "the header has no column '\(name)'\(map[logical] != nil ? " (--map \(logical)=\(name))" : ""); it has: \(names.joined(separator: ","))", field: logical)
+                throw .missingColumn(name, for: logical, mapped: map[logical] != nil, has: names)
             }
         }
         return records.dropFirst().map { record in
@@ -52,28 +52,28 @@ public enum PoolCSV {
             do throws(GeoFareError) {
                 func number(_ name: String) throws(GeoFareError) -> Double {
                     guard let text = field(name), let v = Double(text), v.isFinite else {
-                        throw GeoFareError(code: .invalidNumber, message: "line \(record.line): \(name) must be a number, got '\(field(name) ?? "")'", field: name)
+                        throw .notANumber(line: record.line, name, got: field(name) ?? "")
                     }
                     return v
                 }
-                guard !row.id.isEmpty else { throw GeoFareError(code: .missingField, message: "line \(record.line): the id is empty", field: "id") }
+                guard !row.id.isEmpty else { throw .emptyID(line: record.line) }
                 let text = field("depart_at") ?? ""
                 guard let when = ISO8601.parse(text) else {
-                    throw GeoFareError(code: .invalidValue, message: "line \(record.line): depart_at must be an ISO 8601 time with an offset, got '\(text)'", field: "depart_at")
+                    throw .invalidDepartAt(line: record.line, text)
                 }
                 row.offsetSeconds = offset(of: text)
                 let origin: Coordinate, destination: Coordinate
                 let (oLat, oLon, dLat, dLon) = (try number("origin_lat"), try number("origin_lon"), try number("dest_lat"), try number("dest_lon"))
                 do throws(GeoFareError) { origin = try Coordinate(latitude: oLat, longitude: oLon) } catch {
-                    throw GeoFareError(code: error.code, message: "line \(record.line): origin: \(error.message)", field: "origin_lat")
+                    throw .invalidCoordinate(line: record.line, "origin", error, field: "origin_lat")
                 }
                 do throws(GeoFareError) { destination = try Coordinate(latitude: dLat, longitude: dLon) } catch {
-                    throw GeoFareError(code: error.code, message: "line \(record.line): destination: \(error.message)", field: "dest_lat")
+                    throw .invalidCoordinate(line: record.line, "destination", error, field: "dest_lat")
                 }
                 var seats = 1
                 if let s = field("seats"), !s.isEmpty {
                     guard let v = Int(s), v >= 1 else {
-                        throw GeoFareError(code: .invalidValue, message: "line \(record.line): seats must be a whole number ≥ 1, got '\(s)'", field: "seats")
+                        throw .invalidSeats(line: record.line, s)
                     }
                     seats = v
                 }

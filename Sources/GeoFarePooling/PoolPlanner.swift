@@ -31,16 +31,16 @@ public struct PoolOptions: Sendable {
     /// - Throws: ``GeoFareError`` `invalid_value` naming the option.
     public func validate() throws(GeoFareError) {
         guard delaySeconds.isFinite, (0...7_200).contains(delaySeconds) else {
-            throw GeoFareError(code: .invalidValue, message: "the delay must be 0...7200 s, got \(delaySeconds)", field: "delay")
+            throw .delayOutOfRange(delaySeconds)
         }
         guard (2...SharedRide.maxRiders).contains(maxRiders) else {
-            throw GeoFareError(code: .invalidValue, message: "max riders must be 2 or 3, got \(maxRiders)", field: "max_riders")
+            throw .maxRidersOutOfRange(maxRiders)
         }
         guard (1...20).contains(capacity) else {
-            throw GeoFareError(code: .invalidValue, message: "the capacity must be 1...20 persons, got \(capacity)", field: "capacity")
+            throw .capacityOutOfRange(capacity)
         }
         if let g = maxGapSeconds, !(g.isFinite && g >= 0) {
-            throw GeoFareError(code: .invalidValue, message: "the maximum gap must be a non-negative number of seconds", field: "max_gap")
+            throw .invalidMaxGap()
         }
     }
 }

@@ -53,7 +53,7 @@ public struct RideFares: Sendable {
             var meters = 0.0, seconds = 0.0
             for (a, b) in zip(stops, stops.dropFirst()) {
                 guard let l = leg(a.point, b.point) else {
-                    throw GeoFareError(code: .noRoute, message: "no leg from stop \(a.point) to stop \(b.point) of the group")
+                    throw .noLeg(from: a.point, to: b.point)
                 }
                 meters += l.meters
                 seconds += l.seconds

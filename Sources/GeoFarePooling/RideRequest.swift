@@ -27,7 +27,7 @@ public struct RideRequest: Sendable, Hashable {
     /// - Throws: ``GeoFareError`` `invalid_value` (field `seats`).
     public func validate(capacity: Int = SharedRide.defaultCapacity) throws(GeoFareError) {
         guard (1...capacity).contains(seats) else {
-            throw GeoFareError(code: .invalidValue, message: "seats must be 1...\(capacity) (the taxi's capacity), got \(seats)", field: "seats")
+            throw .seatsOutOfRange(seats, capacity: capacity)
         }
     }
 }

@@ -99,7 +99,7 @@ enum PostgresMigrator {
         let done = Set(try applied(call, logger: logger))
         let unknown = done.subtracting(migrations.map(\.identifier)).sorted()
         guard unknown.isEmpty else {
-            throw GeoFareError(code: .storageError, message: "the database was migrated by a newer geofare (\(unknown.map { "'\($0)'" }.joined(separator: ", ")) unknown to this one): upgrade geofare before it opens this database")
+            throw GeoFareError.migratedByNewerVersion(unknown)
         }
         var newlyApplied: [String] = []
         for m in migrations where !done.contains(m.identifier) {

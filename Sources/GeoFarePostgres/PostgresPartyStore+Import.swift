@@ -60,7 +60,7 @@ extension PostgresPartyStore {
         guard !parties.isEmpty else { return [] }
         for (i, p) in parties.enumerated() {
             if let field = PostgresCopyText.nulField(p) {
-                throw GeoFareError(code: .invalidValue, message: "party \(i + 1) of \(parties.count) has a NUL character in its \(field); PostgreSQL text cannot hold it", field: field)
+                throw .nulCharacter(party: i, of: parties.count, field: field)
             }
         }
         let what = "importing \(parties.count) parties into \(location)"
@@ -70,7 +70,7 @@ extension PostgresPartyStore {
                 try runImport(parties, now: now, in: call, doing: what)
             }
             guard versions.count == parties.count else {
-                throw GeoFareError(code: .storageError, message: "\(what): \(versions.count) versions returned for \(parties.count) parties")
+                throw GeoFareError.storageError(what, "\(versions.count) versions returned for \(parties.count) parties")
             }
             return zip(parties, versions).map { p, version in
                 var p = p
@@ -110,7 +110,7 @@ extension PostgresPartyStore {
         let committed = try call.wait(commit)
         if let firstError { throw firstError }
         guard committed.metadata.command == "COMMIT" else {
-            throw GeoFareError(code: .storageError, message: "\(what): the transaction was rolled back (\(committed.metadata.command))")
+            throw GeoFareError.rolledBack(what, command: committed.metadata.command)
         }
         return sink.versions
     }

@@ -108,12 +108,12 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
             do {
                 tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(path))
             } catch {
-                throw GeoFareError(code: .invalidValue, message: "sslrootcert '\(path)' of \(location.redacted) is not a readable PEM file of certificates (\(error))", field: "store")
+                throw .unreadableRootCertificate(path, of: location.redacted, error)
             }
         }
         let context: NIOSSLContext
         do { context = try NIOSSLContext(configuration: tls) } catch {
-            throw GeoFareError(code: .invalidValue, message: "cannot set up TLS for \(location.redacted): \(error)", field: "store")
+            throw .tlsSetupFailed(location.redacted, error)
         }
         return location.tlsMode == .prefer ? .prefer(context) : .require(context)
     }
@@ -139,7 +139,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
         connection = nil
         let now = Date()
         guard now >= retryAt else {
-            throw GeoFareError(code: .storageError, message: "PostgreSQL at \(location) is unreachable; next connection attempt in \(Int((retryAt.timeIntervalSince(now) * 1000).rounded(.up))) ms")
+            throw .unreachable(location, retryInMilliseconds: Int((retryAt.timeIntervalSince(now) * 1000).rounded(.up)))
         }
         do {
             let attempt = PostgresConnection.connect(on: eventLoop, configuration: configuration, id: nextConnectionID, logger: logger)
@@ -207,16 +207,16 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
         if let e = error as? GeoFareError { return e }
         if let p = error as? PSQLError {
             if p.code == .server, let info = p.serverInfo {
-                return GeoFareError(code: .storageError, message: "\(what): PostgreSQL error \(info[.sqlState] ?? "?"): \(info[.message] ?? "?")")
+                return .serverError(what, sqlState: info[.sqlState] ?? "?", message: info[.message] ?? "?")
             }
             if p.code == .sslUnsupported {
-                return GeoFareError(code: .storageError, message: "\(what): the server does not offer TLS, which this sslmode requires (sslmode=prefer would fall back to plain TCP)")
+                return .tlsUnsupported(what)
             }
             var text = "\(p.code)"
             if let u = p.underlying { text = tlsExplanation(u) ?? text + " (\(u))" }
-            return GeoFareError(code: .storageError, message: "\(what): \(text)")
+            return .storageError(what, text)
         }
-        return GeoFareError(code: .storageError, message: "\(what): \(error)")
+        return .storageError(what, "\(error)")
     }
 
     /// What a TLS failure means for the user (which setting to look at), with the library's
@@ -278,7 +278,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
             let committed = try call.wait(commit)
             if let firstError { throw firstError }
             guard committed.metadata.command == "COMMIT" else {
-                throw GeoFareError(code: .storageError, message: "\(what): the transaction was rolled back (\(committed.metadata.command))")
+                throw GeoFareError.rolledBack(what, command: committed.metadata.command)
             }
             return out
         }
@@ -311,7 +311,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
         var results: [PartyWriteResult] = []
         results.reserveCapacity(writes.count)
         for (w, rows) in zip(writes, out) {
-            guard let row = rows.first else { throw GeoFareError(code: .storageError, message: "\(what): no row returned") }
+            guard let row = rows.first else { throw GeoFareError.storageError(what, "no row returned") }
             do {
                 switch w {
                 case var .upsert(p):
@@ -412,7 +412,7 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
                 let committed = try call.wait(commit)
                 if let firstError { throw firstError }
                 guard committed.metadata.command == "COMMIT" else {
-                    throw GeoFareError(code: .storageError, message: "\(what): the transaction was rolled back (\(committed.metadata.command))")
+                    throw GeoFareError.rolledBack(what, command: committed.metadata.command)
                 }
                 return (sink.parties, last)
             }

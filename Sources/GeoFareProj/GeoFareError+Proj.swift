@@ -9,4 +9,10 @@ extension GeoFareError {
     static func unknownCRS(_ name: String, detail: String?) -> GeoFareError {
         GeoFareError(code: .unknownCrs, message: "unknown coordinate reference system '\(name)'" + (detail.map { ": \($0)" } ?? ""), field: "crs")
     }
+
+    /// PROJ cannot put the transformation's axes in lon,lat / easting,northing order
+    /// (`transform_unavailable`, field `to`).
+    static func axisOrderUnavailable(_ source: String, _ target: String) -> GeoFareError {
+        GeoFareError(code: .transformUnavailable, message: "PROJ cannot normalise the axis order of \(source) → \(target)", field: "to")
+    }
 }

@@ -32,7 +32,7 @@ import GeoFareCore
         // lon,lat / easting,northing. Returns NULL only on failure; the input is kept and freed.
         guard let normalized = proj_normalize_for_visualization(context.raw, raw) else {
             proj_destroy(raw)
-            throw GeoFareError(code: .transformUnavailable, message: "PROJ cannot normalise the axis order of \(source.name) → \(target.name)", field: "to")
+            throw .axisOrderUnavailable(source.name, target.name)
         }
         proj_destroy(raw)
         pj = normalized

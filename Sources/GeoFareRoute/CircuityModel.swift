@@ -33,14 +33,14 @@ public struct CircuityModel: Sendable, Hashable {
         let path = "route/circuity.json"
         do {
             let file = try JSONDecoder().decode(File.self, from: try data.file(path).bytes)
-            guard file.model == "piecewise_log_linear" else { throw GeoFareError(code: .invalidRouteData, message: "unknown model '\(file.model)'", field: "\(path): model") }
+            guard file.model == "piecewise_log_linear" else { throw GeoFareError.invalidRouteData("unknown model '\(file.model)'", field: "\(path): model") }
             guard file.knots.count >= 1, zip(file.knots, file.knots.dropFirst()).allSatisfy({ $0.straight_m < $1.straight_m }),
                   file.knots.allSatisfy({ $0.straight_m > 0 && $0.factor >= 1 && $0.factor < 5 }) else {
-                throw GeoFareError(code: .invalidRouteData, message: "knots must be ascending with positive distances and factors in 1...5", field: "\(path): knots")
+                throw GeoFareError.invalidRouteData("knots must be ascending with positive distances and factors in 1...5", field: "\(path): knots")
             }
             guard !file.band.isEmpty, file.band.last?.max_straight_m == nil,
                   file.band.allSatisfy({ 0 < $0.p10 && $0.p10 <= $0.p50 && $0.p50 <= $0.p90 }) else {
-                throw GeoFareError(code: .invalidRouteData, message: "bands need 0 < p10 ≤ p50 ≤ p90 and a last band without max_straight_m", field: "\(path): band")
+                throw GeoFareError.invalidRouteData("bands need 0 < p10 ≤ p50 ≤ p90 and a last band without max_straight_m", field: "\(path): band")
             }
             return CircuityModel(
                 knots: file.knots.map { (log($0.straight_m), $0.factor) },
@@ -49,7 +49,7 @@ public struct CircuityModel: Sendable, Hashable {
         } catch let error as GeoFareError {
             throw error
         } catch {
-            throw GeoFareError(code: .invalidRouteData, message: "\(error)", field: path)
+            throw GeoFareError.invalidRouteData(describing: error, field: path)
         }
     }
 

@@ -54,9 +54,9 @@ public final class CircuityRouteEstimator: RouteEstimator {
 
     public func estimate(_ request: RouteRequest) throws(GeoFareError) -> Route {
         guard request.via.count <= RouteRequest.maxStops else {
-            throw GeoFareError(code: .tooManyStops, message: "at most \(RouteRequest.maxStops) stops, got \(request.via.count)", field: "via")
+            throw .tooManyStops(request.via.count)
         }
-        guard request.departure.timeIntervalSince1970.isFinite else { throw GeoFareError(code: .notFinite, message: "the departure time is not finite", field: "depart_at") }
+        guard request.departure.timeIntervalSince1970.isFinite else { throw .departureNotFinite() }
         let profile = try profile(for: request)
         let tableStart = profiles.firstIndex { $0 === profile }! * model.bands.count
         let stops = request.via.count + 2
@@ -170,7 +170,7 @@ public final class CircuityRouteEstimator: RouteEstimator {
     func profile(for request: RouteRequest) throws(GeoFareError) -> SpeedProfile {
         if let id = request.profile {
             guard let p = profiles.first(where: { $0.id == id }) else {
-                throw GeoFareError(code: .unknownProfile, message: "unknown speed profile '\(id)'; known: \(profiles.map(\.id).joined(separator: ", "))", field: "profile")
+                throw .unknownProfile(id, known: profiles.map(\.id))
             }
             return p
         }

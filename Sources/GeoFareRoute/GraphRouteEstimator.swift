@@ -54,9 +54,9 @@ public final class GraphRouteEstimator: RouteEstimator {
 
     public func estimate(_ request: RouteRequest) throws(GeoFareError) -> Route {
         guard request.via.count <= RouteRequest.maxStops else {
-            throw GeoFareError(code: .tooManyStops, message: "at most \(RouteRequest.maxStops) stops, got \(request.via.count)", field: "via")
+            throw .tooManyStops(request.via.count)
         }
-        guard request.departure.timeIntervalSince1970.isFinite else { throw GeoFareError(code: .notFinite, message: "the departure time is not finite", field: "depart_at") }
+        guard request.departure.timeIntervalSince1970.isFinite else { throw .departureNotFinite() }
         let points = request.points
         guard let g = graphs.firstIndex(where: { entry in points.allSatisfy { entry.graph.contains($0) } }) else {
             return try fallback.estimate(request)

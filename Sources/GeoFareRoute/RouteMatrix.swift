@@ -37,14 +37,12 @@ public struct MatrixRequest: Sendable {
     /// - Throws: ``GeoFareError`` `missing_value` (no source or no target), `request_too_large`
     ///   (more than ``cellLimit`` cells), `not_finite` (`depart_at`).
     public func check() throws(GeoFareError) {
-        guard !sources.isEmpty else { throw GeoFareError(code: .missingValue, message: "give at least one source", field: "sources") }
-        guard !targets.isEmpty else { throw GeoFareError(code: .missingValue, message: "give at least one target", field: "targets") }
+        guard !sources.isEmpty else { throw .noSources() }
+        guard !targets.isEmpty else { throw .noTargets() }
         guard sources.count * targets.count <= cellLimit else {
-            throw GeoFareError(code: .requestTooLarge,
-                               message: "\(sources.count) sources × \(targets.count) targets = \(sources.count * targets.count) cells; at most \(cellLimit) per request",
-                               field: "targets")
+            throw .matrixTooLarge(sources: sources.count, targets: targets.count, max: cellLimit)
         }
-        guard departure.timeIntervalSince1970.isFinite else { throw GeoFareError(code: .notFinite, message: "the departure time is not finite", field: "depart_at") }
+        guard departure.timeIntervalSince1970.isFinite else { throw .departureNotFinite() }
     }
 }
 

@@ -248,7 +248,7 @@ public final class SpeedProfile: Sendable, Hashable {
             for (i, p) in file.profiles.enumerated() {
                 let at = "\(path): profiles[\(i)]"
                 func fail(_ field: String, _ message: String) -> GeoFareError {
-                    GeoFareError(code: .invalidRouteData, message: message, field: "\(at).\(field)")
+                    GeoFareError.invalidRouteData(message, field: "\(at).\(field)")
                 }
                 func kinds(_ k: File.Kinds, _ field: String, _ range: ClosedRange<Double>) throws(GeoFareError) -> [Double] {
                     let v = [k.expressway, k.arterial, k.local]
@@ -305,13 +305,13 @@ public final class SpeedProfile: Sendable, Hashable {
                     graphDistanceBand: try band(p.graph_distance_band, "graph_distance_band")))
             }
             guard out.contains(where: { $0.id == file.default_profile }) else {
-                throw GeoFareError(code: .invalidRouteData, message: "default_profile '\(file.default_profile)' is not defined", field: "\(path): default_profile")
+                throw GeoFareError.invalidRouteData("default_profile '\(file.default_profile)' is not defined", field: "\(path): default_profile")
             }
             return (out, file.default_profile)
         } catch let error as GeoFareError {
             throw error
         } catch {
-            throw GeoFareError(code: .invalidRouteData, message: "\(error)", field: path)
+            throw GeoFareError.invalidRouteData(describing: error, field: path)
         }
     }
 }

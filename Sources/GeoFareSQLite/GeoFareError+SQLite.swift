@@ -18,4 +18,9 @@ extension GeoFareError {
             self.init(code: .storageError, message: "\(what): \(error)")
         }
     }
+
+    /// The database at `path` stays in journal mode `mode` instead of WAL (`storage_error`).
+    static func walUnavailable(_ path: String, mode: String?) -> GeoFareError {
+        GeoFareError(code: .storageError, message: "cannot switch \(path) to WAL (journal_mode \(mode ?? "?"))")
+    }
 }

@@ -56,7 +56,7 @@ public final class SQLitePartyStore: @unchecked Sendable {
                     if path != ":memory:" {
                         try db.writeWithoutTransaction { db in
                             let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                            if mode?.lowercased() != "wal" { throw GeoFareError(code: .storageError, message: "cannot switch \(path) to WAL (journal_mode \(mode ?? "?"))") }
+                            if mode?.lowercased() != "wal" { throw GeoFareError.walUnavailable(path, mode: mode) }
                         }
                     }
                     try Self.migrator.migrate(db)

@@ -21,7 +21,7 @@ public final class ByteSource {
     /// - Throws: ``GeoFareError`` `file_unreadable` naming the path.
     public convenience init(path: String, chunkSize: Int = 1 << 20) throws(GeoFareError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw GeoFareError(code: .fileUnreadable, message: "cannot open '\(path)' for reading", field: "input")
+            throw .cannotOpenInput(path)
         }
         self.init(handle: handle, ownsHandle: true, chunkSize: chunkSize)
     }

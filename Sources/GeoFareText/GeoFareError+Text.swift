@@ -14,4 +14,24 @@ extension GeoFareError {
         GeoFareError(code: .csvUnterminatedQuote, message: "a quoted field opened on line \(line) is never closed",
                      field: "line \(line)", line: line)
     }
+
+    /// A file that cannot be opened for reading (`file_unreadable`, field `input`).
+    public static func cannotOpenInput(_ path: String) -> GeoFareError {
+        GeoFareError(code: .fileUnreadable, message: "cannot open '\(path)' for reading", field: "input")
+    }
+
+    /// A text field that is not a number (`invalid_number`).
+    public static func notANumber(_ text: String, field: String) -> GeoFareError {
+        GeoFareError(code: .invalidNumber, message: "not a number: '\(text)'", field: field)
+    }
+
+    /// A text field that is not an integer (`invalid_number`).
+    public static func notAnInteger(_ text: String, field: String) -> GeoFareError {
+        GeoFareError(code: .invalidNumber, message: "not an integer: '\(text)'", field: field)
+    }
+
+    /// A text field that is not an ISO 8601 time with an offset (`invalid_time`).
+    public static func invalidISOTime(_ text: String, field: String) -> GeoFareError {
+        GeoFareError(code: .invalidTime, message: "expected ISO 8601 with an offset, got '\(text)'", field: field)
+    }
 }

@@ -7,11 +7,143 @@ import GeoFareText
 /// `wrong_type`, `invalid_value`, `request_too_large`, `not_found`, `internal_error`; each
 /// with the JSON path of the field.
 extension GeoFareError {
+    // MARK: The request line
+
+    /// A request that is not a JSON object (`invalid_request`).
+    static func requestNotObject(_ got: JSONValue) -> GeoFareError {
+        GeoFareError(code: .invalidRequest, message: "a request is a JSON object, got \(got.typeName)", field: nil)
+    }
+
+    /// An `id` that is not a scalar (`invalid_request`, field `id`).
+    static func invalidRequestID() -> GeoFareError {
+        GeoFareError(code: .invalidRequest, message: "id must be a string, number, boolean or null", field: "id")
+    }
+
+    /// A line longer than `--max-line-bytes` (`request_too_large`).
+    static func lineTooLarge(_ bytes: Int, limit: Int) -> GeoFareError {
+        GeoFareError(code: .requestTooLarge, message: "the line has \(bytes) bytes, more than --max-line-bytes \(limit)", field: nil)
+    }
+
+    /// Anything thrown that is not a ``GeoFareError`` (`internal_error`).
+    static func internalError(_ error: any Error) -> GeoFareError {
+        GeoFareError(code: .internalError, message: "\(error)", field: nil)
+    }
+
+    /// An op name the worker does not know (`unknown_op`, field `op`), listing `ops`.
+    static func unknownOp(_ name: String, ops: [String]) -> GeoFareError {
+        GeoFareError(code: .unknownOp, message: "unknown op '\(name)'; ops: \(ops.joined(separator: ", "))", field: "op")
+    }
+
+    /// A party handler given an op that is not a party op (`unknown_op`, field `op`).
+    static func notAPartyOp(_ op: String) -> GeoFareError {
+        GeoFareError(code: .unknownOp, message: "'\(op)' is not a party op", field: "op")
+    }
+
+    /// The party writer given an op that is not a party write (`internal_error`, field `op`).
+    static func notAPartyWrite(_ op: String) -> GeoFareError {
+        GeoFareError(code: .internalError, message: "'\(op)' is not a party write", field: "op")
+    }
+
+    /// A party op on a worker started without a party store (`unavailable`, field `op`).
+    static func noPartyStore() -> GeoFareError {
+        GeoFareError(code: .unavailable, message: "this worker has no party store", field: "op")
+    }
+
+    /// A places op on a worker started without a places index (`places_not_loaded`, field `op`).
+    static func placesNotLoaded() -> GeoFareError {
+        GeoFareError(code: .placesNotLoaded, message: "this worker has no places index: start it with --places FILE (geofare places build)", field: "op")
+    }
+
+    // MARK: Fields
+
     static func missing(_ field: String) -> GeoFareError {
         GeoFareError(code: .missingField, message: "is required", field: field)
     }
 
     static func wrongType(_ field: String, expected: String, got: JSONValue) -> GeoFareError {
         GeoFareError(code: .wrongType, message: "expected \(expected), got \(got.typeName)", field: field)
+    }
+
+    /// A number field that is NaN or infinite (`not_finite`).
+    static func notFinite(_ field: String) -> GeoFareError {
+        GeoFareError(code: .notFinite, message: "must be a finite number", field: field)
+    }
+
+    /// An integer field holding a fraction or too large a number (`invalid_value`).
+    static func notAnInteger(_ field: String) -> GeoFareError {
+        GeoFareError(code: .invalidValue, message: "must be an integer", field: field)
+    }
+
+    /// An integer field outside `range` (`out_of_range`).
+    static func outOfRange(_ field: String, _ value: Int64, _ range: ClosedRange<Int64>) -> GeoFareError {
+        GeoFareError(code: .outOfRange, message: "must be within \(range.lowerBound)...\(range.upperBound), got \(value)", field: field)
+    }
+
+    /// An array field with more than `max` items (`too_many_items`).
+    static func tooManyItems(_ field: String, max: Int, got count: Int) -> GeoFareError {
+        GeoFareError(code: .tooManyItems, message: "at most \(max) items, got \(count)", field: field)
+    }
+
+    /// A string field that is none of its `choices` (`invalid_value`): "`name` is `choices`, got
+    /// '`value`'", at `field` (default: `name`).
+    static func notOneOf(_ name: String, _ choices: String, got value: String, field: String? = nil) -> GeoFareError {
+        GeoFareError(code: .invalidValue, message: "\(name) is \(choices), got '\(value)'", field: field ?? name)
+    }
+
+    /// A time that is not ISO 8601 with an offset (`invalid_time`).
+    static func invalidTime(_ field: String, _ value: String) -> GeoFareError {
+        GeoFareError(code: .invalidTime, message: "expected ISO 8601 with an offset, e.g. 2024-05-15T22:30:00+09:00, got '\(value)'", field: field)
+    }
+
+    // MARK: Ops
+
+    /// A `points[i]` of `transform` that is not `[x, y]` (`wrong_type`).
+    static func pointNotPair(_ i: Int) -> GeoFareError {
+        GeoFareError(code: .wrongType, message: "a point is [x, y] with x = longitude/easting", field: "points[\(i)]")
+    }
+
+    // (A `matrix` of too many cells is GeoFareRoute's ``GeoFareError/matrixTooLarge(sources:targets:max:)``.)
+
+    /// A fare request with no trip at all (`missing_field`, field `from`).
+    static func tripRequired() -> GeoFareError {
+        GeoFareError(code: .missingField, message: "give from/to coordinates, a trip {distance_m, duration_s} or segments", field: "from")
+    }
+
+    /// A `split` weight that is not a non-negative integer (`invalid_value`, field `weights[i]`).
+    static func invalidWeight(_ i: Int) -> GeoFareError {
+        GeoFareError(code: .invalidValue, message: "weights are non-negative integers", field: "weights[\(i)]")
+    }
+
+    /// A `split` with an empty `weights` (`invalid_value`, field `weights`).
+    static func noWeights() -> GeoFareError {
+        GeoFareError(code: .invalidValue, message: "needs at least one weight", field: "weights")
+    }
+
+    /// A `match` field the op does not read (`invalid_value`, field: the name).
+    static func unknownMatchField(_ name: String) -> GeoFareError {
+        GeoFareError(code: .invalidValue, message: "match has no field '\(name)'", field: name)
+    }
+
+    // MARK: Parties
+
+    /// No party with this id (`not_found`, field `party_id`).
+    static func noParty(_ id: String) -> GeoFareError {
+        GeoFareError(code: .notFound, message: "no party '\(id)'", field: "party_id")
+    }
+
+    /// A party's `attributes` over 16 KiB of JSON (`too_large`).
+    static func attributesTooLarge(_ field: String) -> GeoFareError {
+        GeoFareError(code: .tooLarge, message: "attributes are limited to 16 KiB of JSON", field: field)
+    }
+
+    /// A party filter's destination radius outside 0...1000000 m (`out_of_range`, field
+    /// `destination.radius_m`).
+    static func destinationRadiusOutOfRange() -> GeoFareError {
+        GeoFareError(code: .outOfRange, message: "must be within 0...1000000 m", field: "destination.radius_m")
+    }
+
+    /// A party that is not a JSON object (`wrong_type`).
+    static func partyNotObject() -> GeoFareError {
+        GeoFareError(code: .wrongType, message: "a party is a JSON object", field: nil)
     }
 }

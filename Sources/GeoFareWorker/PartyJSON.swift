@@ -11,14 +11,14 @@ public enum PartyJSON {
     static func party(_ f: RequestFields) throws(GeoFareError) -> Party {
         let statusText = try f.optionalString("status") ?? "open"
         guard let status = PartyStatus(rawValue: statusText) else {
-            throw GeoFareError(code: .invalidValue, message: "status is open, full or closed, got '\(statusText)'", field: f.at("status"))
+            throw .notOneOf("status", "open, full or closed", got: statusText, field: f.at("status"))
         }
         var attributes: String?
         if f.has("attributes") {
             let a = try f.value("attributes")
             guard case .object = a else { throw GeoFareError.wrongType(f.at("attributes"), expected: "an object", got: a) }
             attributes = JSONWriter.string(a)
-            guard attributes!.utf8.count <= 16_384 else { throw GeoFareError(code: .tooLarge, message: "attributes are limited to 16 KiB of JSON", field: f.at("attributes")) }
+            guard attributes!.utf8.count <= 16_384 else { throw .attributesTooLarge(f.at("attributes")) }
         }
         guard let departure = try f.time("depart_at") else { throw GeoFareError.missing(f.at("depart_at")) }
         let p = Party(
@@ -48,7 +48,7 @@ public enum PartyJSON {
             } else { throw GeoFareError.wrongType("status", expected: "a string or an array of strings", got: v) }
             var set = Set<PartyStatus>()
             for n in names {
-                guard let s = PartyStatus(rawValue: n) else { throw GeoFareError(code: .invalidValue, message: "status is open, full or closed, got '\(n)'", field: "status") }
+                guard let s = PartyStatus(rawValue: n) else { throw GeoFareError.notOneOf("status", "open, full or closed", got: n) }
                 set.insert(s)
             }
             filter.statuses = set
@@ -57,7 +57,7 @@ public enum PartyJSON {
             let d = try f.nested("destination")
             filter.destination = try d.coordinate("center")
             let r = try d.double("radius_m")
-            guard r >= 0 && r <= 1_000_000 else { throw GeoFareError(code: .outOfRange, message: "must be within 0...1000000 m", field: "destination.radius_m") }
+            guard r >= 0 && r <= 1_000_000 else { throw GeoFareError.destinationRadiusOutOfRange() }
             filter.destinationRadiusMeters = r
         }
         return filter
@@ -80,7 +80,7 @@ public enum PartyJSON {
     /// Parses one JSON party object (as in `party.upsert`), for imports.
     public static func partyFromJSON(_ line: [UInt8]) throws(GeoFareError) -> Party {
         let v = try JSONParser.parse(line)
-        guard let o = v.object else { throw GeoFareError(code: .wrongType, message: "a party is a JSON object", field: nil) }
+        guard let o = v.object else { throw GeoFareError.partyNotObject() }
         return try party(RequestFields(o))
     }
 

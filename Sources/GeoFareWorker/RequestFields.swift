@@ -30,7 +30,7 @@ struct RequestFields {
     func double(_ key: String) throws(GeoFareError) -> Double {
         let v = try value(key)
         guard let d = v.double else { throw .wrongType(at(key), expected: "a number", got: v) }
-        guard d.isFinite else { throw GeoFareError(code: .notFinite, message: "must be a finite number", field: at(key)) }
+        guard d.isFinite else { throw .notFinite(at(key)) }
         return d
     }
 
@@ -41,8 +41,8 @@ struct RequestFields {
     func int(_ key: String, range: ClosedRange<Int64>) throws(GeoFareError) -> Int64 {
         let v = try value(key)
         guard case .number = v else { throw .wrongType(at(key), expected: "an integer", got: v) }
-        guard let i = v.int64 else { throw GeoFareError(code: .invalidValue, message: "must be an integer", field: at(key)) }
-        guard range.contains(i) else { throw GeoFareError(code: .outOfRange, message: "must be within \(range.lowerBound)...\(range.upperBound), got \(i)", field: at(key)) }
+        guard let i = v.int64 else { throw .notAnInteger(at(key)) }
+        guard range.contains(i) else { throw .outOfRange(at(key), i, range) }
         return i
     }
 
@@ -76,7 +76,7 @@ struct RequestFields {
     func array(_ key: String, maxCount: Int) throws(GeoFareError) -> [JSONValue] {
         let v = try value(key)
         guard let a = v.array else { throw .wrongType(at(key), expected: "an array", got: v) }
-        guard a.count <= maxCount else { throw GeoFareError(code: .tooManyItems, message: "at most \(maxCount) items, got \(a.count)", field: at(key)) }
+        guard a.count <= maxCount else { throw .tooManyItems(at(key), max: maxCount, got: a.count) }
         return a
     }
 
@@ -102,7 +102,7 @@ struct RequestFields {
         let f = RequestFields(o, path: path)
         guard let s = try f.optionalString("approach") else { return .unrestricted }
         guard let a = RouteApproach(rawValue: s) else {
-            throw GeoFareError(code: .invalidValue, message: "approach is unrestricted or curb, got '\(s)'", field: f.at("approach"))
+            throw .notOneOf("approach", "unrestricted or curb", got: s, field: f.at("approach"))
         }
         return a
     }
@@ -112,7 +112,7 @@ struct RequestFields {
         guard has(key) else { return nil }
         let s = try string(key)
         guard let d = ISO8601.parse(s) else {
-            throw GeoFareError(code: .invalidTime, message: "expected ISO 8601 with an offset, e.g. 2024-05-15T22:30:00+09:00, got '\(s)'", field: at(key))
+            throw .invalidTime(at(key), s)
         }
         return d
     }

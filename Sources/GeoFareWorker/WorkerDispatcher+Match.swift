@@ -13,7 +13,7 @@ extension WorkerDispatcher {
 
     func match(_ f: RequestFields, on parties: LivePartyIndex) throws -> JSONValue {
         if let unknown = f.object.keys.sorted().first(where: { !Self.matchFields.contains($0) }) {
-            throw GeoFareError(code: .invalidValue, message: "match has no field '\(unknown)'", field: unknown)
+            throw GeoFareError.unknownMatchField(unknown)
         }
         guard let departure = try f.time("depart_at") else { throw GeoFareError.missing("depart_at") }
         let seats = Int(try f.optionalInt("seats", range: 1...Int64(Party.seatsTotalRange.upperBound)) ?? 1)
@@ -24,7 +24,7 @@ extension WorkerDispatcher {
         case "party_origin":
             request.boarding = .partyOrigin(walkMeters: try f.optionalDouble("walk_m") ?? 400,
                                             walkMetersPerSecond: try f.optionalDouble("walk_speed_mps") ?? 1.2)
-        case let other: throw GeoFareError(code: .invalidValue, message: "pickup is door or party_origin, got '\(other)'", field: "pickup")
+        case let other: throw GeoFareError.notOneOf("pickup", "door or party_origin", got: other)
         }
         if let v = try f.optionalDouble("max_delay_s") { request.maxDelaySeconds = v }
         if let v = try f.optionalDouble("max_wait_s") { request.maxWaitSeconds = v }

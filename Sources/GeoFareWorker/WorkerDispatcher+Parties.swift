@@ -52,7 +52,7 @@ extension WorkerDispatcher {
             let offset = Int(try f.optionalInt("offset", range: 0...10_000_000) ?? 0)
             return .leaves(clusterID: id, limit: limit, offset: offset, filter: try PartyJSON.filter(f))
         default:
-            throw GeoFareError(code: .unknownOp, message: "'\(op.rawValue)' is not a party op", field: "op")
+            throw GeoFareError.notAPartyOp(op.rawValue)
         }
     }
 
@@ -62,7 +62,7 @@ extension WorkerDispatcher {
     func answer(_ query: PartyQuery, index: PartyIndex, into w: inout ByteWriter) throws {
         switch query {
         case let .get(id):
-            guard let p = index.party(id: id) else { throw GeoFareError(code: .notFound, message: "no party '\(id)'", field: "party_id") }
+            guard let p = index.party(id: id) else { throw GeoFareError.noParty(id) }
             w.append(#"{"party":"#)
             PartyJSON.write(p, into: &w)
             w.append(UInt8(ascii: "}"))
@@ -127,7 +127,7 @@ extension WorkerDispatcher {
             return requests.map { line in
                 switch line {
                 case let .parsed(r): respond(to: r)
-                case let .fast(f): response(id: Self.idValue(f.idToken), error: GeoFareError(code: .unavailable, message: "this worker has no party store", field: "op"))
+                case let .fast(f): response(id: Self.idValue(f.idToken), error: .noPartyStore())
                 }
             }
         }
@@ -149,7 +149,7 @@ extension WorkerDispatcher {
                 case let .answered(bytes): responses[slot] = bytes
                 case let .request(id, op, fields):
                     do {
-                        guard op.isPartyWrite else { throw GeoFareError(code: .internalError, message: "'\(op.rawValue)' is not a party write", field: "op") }
+                        guard op.isPartyWrite else { throw GeoFareError.notAPartyWrite(op.rawValue) }
                         writes.append(try Self.partyWrite(op, fields))
                         group.append((slot, .value(id)))
                     } catch {
@@ -200,7 +200,7 @@ extension WorkerDispatcher {
         var w = ByteWriter(capacity: 512)
         defer { w.deallocate() }
         do {
-            guard let parties else { throw GeoFareError(code: .unavailable, message: "this worker has no party store", field: "op") }
+            guard let parties else { throw GeoFareError.noPartyStore() }
             try parties.sync()
             w.append(#"{"id":"#)
             w.append(fast.idToken)
@@ -225,7 +225,7 @@ extension WorkerDispatcher {
         switch op {
         case .partyUpsert: .upsert(try PartyJSON.party(try f.nested("party")))
         case .partyRemove: .remove(id: try f.string("party_id"))
-        default: throw GeoFareError(code: .internalError, message: "'\(op.rawValue)' is not a party write", field: "op")
+        default: throw GeoFareError.notAPartyWrite(op.rawValue)
         }
     }
 

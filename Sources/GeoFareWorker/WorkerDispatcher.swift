@@ -103,11 +103,11 @@ public final class WorkerDispatcher: @unchecked Sendable {
     /// Takes a parsed request apart (``Unwrapped``).
     func unwrap(_ request: JSONValue) -> Unwrapped {
         guard let object = request.object else {
-            return .answered(response(id: .null, error: GeoFareError(code: .invalidRequest, message: "a request is a JSON object, got \(request.typeName)", field: nil)))
+            return .answered(response(id: .null, error: .requestNotObject(request)))
         }
         let id = object["id"] ?? .null
         guard id.isScalar else {
-            return .answered(response(id: .null, error: GeoFareError(code: .invalidRequest, message: "id must be a string, number, boolean or null", field: "id")))
+            return .answered(response(id: .null, error: .invalidRequestID()))
         }
         let fields = RequestFields(object)
         do {
@@ -157,7 +157,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
 
     func run(_ op: WorkerOp, _ f: RequestFields) throws -> JSONValue {
         if op.needsPartyStore {
-            guard let parties else { throw GeoFareError(code: .unavailable, message: "this worker has no party store", field: "op") }
+            guard let parties else { throw GeoFareError.noPartyStore() }
             return try runPartyOp(op, f, on: parties)
         }
         switch op {
@@ -211,7 +211,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         points.reserveCapacity(list.count)
         for (i, p) in list.enumerated() {
             guard let pair = p.array, pair.count == 2, let x = pair[0].double, let y = pair[1].double else {
-                throw GeoFareError(code: .wrongType, message: "a point is [x, y] with x = longitude/easting", field: "points[\(i)]")
+                throw GeoFareError.pointNotPair(i)
             }
             points.append(XYPoint(x: x, y: y))
         }
@@ -249,13 +249,13 @@ public final class WorkerDispatcher: @unchecked Sendable {
         approaches.append(try RequestFields.approach(try f.value("to"), path: "to"))
         if approaches.contains(.curb) { r.approaches = approaches }
         if let m = try f.optionalString("metric") {
-            guard let metric = RouteMetric(rawValue: m) else { throw GeoFareError(code: .invalidValue, message: "metric is fastest or shortest, got '\(m)'", field: "metric") }
+            guard let metric = RouteMetric(rawValue: m) else { throw GeoFareError.notOneOf("metric", "fastest or shortest", got: m) }
             r.metric = metric
         }
         r.includeGeometry = try f.bool("geometry", default: false)
         r.strict = try f.bool("strict", default: false)
         if let n = try f.optionalString("no_road") {
-            guard n == "fallback" || n == "error" else { throw GeoFareError(code: .invalidValue, message: "no_road is fallback or error, got '\(n)'", field: "no_road") }
+            guard n == "fallback" || n == "error" else { throw GeoFareError.notOneOf("no_road", "fallback or error", got: n) }
             r.fallbackWhenNoRoad = n == "fallback"
         }
         return r
@@ -274,9 +274,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         let sourceList = try f.array("sources", maxCount: MatrixRequest.maxCells)
         let targetList = try f.array("targets", maxCount: MatrixRequest.maxCells)
         guard sourceList.count * targetList.count <= MatrixRequest.maxCells else {
-            throw GeoFareError(code: .requestTooLarge,
-                               message: "\(sourceList.count) sources × \(targetList.count) targets = \(sourceList.count * targetList.count) cells; at most \(MatrixRequest.maxCells) per request",
-                               field: "targets")
+            throw GeoFareError.matrixTooLarge(sources: sourceList.count, targets: targetList.count, max: MatrixRequest.maxCells)
         }
         let sources = try sourceList.enumerated().map { i, v throws(GeoFareError) in try RequestFields.coordinate(v, path: "sources[\(i)]") }
         let targets = try targetList.enumerated().map { i, v throws(GeoFareError) in try RequestFields.coordinate(v, path: "targets[\(i)]") }
@@ -284,11 +282,11 @@ public final class WorkerDispatcher: @unchecked Sendable {
         r.sourceApproaches = try sourceList.enumerated().map { i, v throws(GeoFareError) in try RequestFields.approach(v, path: "sources[\(i)]") }
         r.targetApproaches = try targetList.enumerated().map { j, v throws(GeoFareError) in try RequestFields.approach(v, path: "targets[\(j)]") }
         if let m = try f.optionalString("metric") {
-            guard let metric = RouteMetric(rawValue: m) else { throw GeoFareError(code: .invalidValue, message: "metric is fastest or shortest, got '\(m)'", field: "metric") }
+            guard let metric = RouteMetric(rawValue: m) else { throw GeoFareError.notOneOf("metric", "fastest or shortest", got: m) }
             r.metric = metric
         }
         if let n = try f.optionalString("no_road") {
-            guard n == "fallback" || n == "error" else { throw GeoFareError(code: .invalidValue, message: "no_road is fallback or error, got '\(n)'", field: "no_road") }
+            guard n == "fallback" || n == "error" else { throw GeoFareError.notOneOf("no_road", "fallback or error", got: n) }
             r.fallbackWhenNoRoad = n == "fallback"
         }
         let matrix = try pricer.estimator.matrix(r)
@@ -299,7 +297,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         let party = try f.optionalInt("party_size", range: -1_000_000...1_000_000) ?? 1
         let split: SplitMethod
         if let s = try f.optionalString("split") {
-            guard let m = SplitMethod(rawValue: s) else { throw GeoFareError(code: .invalidValue, message: "split is equal, proportional or shapley, got '\(s)'", field: "split") }
+            guard let m = SplitMethod(rawValue: s) else { throw GeoFareError.notOneOf("split", "equal, proportional or shapley", got: s) }
             split = m
         } else { split = .equal }
         let options = FareOptions(partySize: Int(party), split: split, splitUnit: try f.optionalInt("split_unit", range: 1...1_000_000),
@@ -330,7 +328,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
             let t = try f.nested("trip")
             trip = .totals(distanceMeters: try t.double("distance_m"), durationSeconds: try t.double("duration_s"))
         } else {
-            throw GeoFareError(code: .missingField, message: "give from/to coordinates, a trip {distance_m, duration_s} or segments", field: "from")
+            throw GeoFareError.tripRequired()
         }
         var r = FareRequest(trip: trip, departure: departure, tariff: try f.optionalString("tariff"))
         if case .totals = trip, r.tariff == nil { throw GeoFareError.missing("tariff") }
@@ -350,7 +348,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
     /// The loaded places index, or `places_not_loaded`.
     func placesIndex() throws(GeoFareError) -> PlacesIndex {
         guard let places else {
-            throw GeoFareError(code: .placesNotLoaded, message: "this worker has no places index: start it with --places FILE (geofare places build)", field: "op")
+            throw GeoFareError.placesNotLoaded()
         }
         return places
     }
@@ -384,15 +382,15 @@ public final class WorkerDispatcher: @unchecked Sendable {
             shares = try FareSplit.equal(total: total, riders: Int(n), unit: unit)
         case "proportional", "shapley":
             let weights = try f.array("weights", maxCount: 20).enumerated().map { i, v throws(GeoFareError) -> Int64 in
-                guard let w = v.int64, w >= 0 else { throw GeoFareError(code: .invalidValue, message: "weights are non-negative integers", field: "weights[\(i)]") }
+                guard let w = v.int64, w >= 0 else { throw .invalidWeight(i) }
                 return w
             }
-            guard !weights.isEmpty else { throw GeoFareError(code: .invalidValue, message: "needs at least one weight", field: "weights") }
+            guard !weights.isEmpty else { throw GeoFareError.noWeights() }
             shares = method == "proportional"
                 ? try FareSplit.proportional(total: total, soloFares: weights, unit: unit)
                 : try FareSplit.shapleyOrderedDropoffs(total: total, meterAtDropoff: weights, unit: unit)
         default:
-            throw GeoFareError(code: .invalidValue, message: "method is equal, proportional or shapley, got '\(method)'", field: "method")
+            throw GeoFareError.notOneOf("method", "equal, proportional or shapley", got: method)
         }
         return .object(["shares": .array(shares.map(JSONValue.int)), "total": .int(total), "unit": .int(unit), "method": .string(method)])
     }
@@ -431,7 +429,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
     /// `internal_error`.
     func response(id: JSONValue, thrown error: any Error) -> [UInt8] {
         if let coded = error as? GeoFareError { return response(id: id, error: coded) }
-        return response(id: id, error: GeoFareError(code: .internalError, message: "\(error)", field: nil))
+        return response(id: id, error: .internalError(error))
     }
 
     func response(id: JSONValue, error: GeoFareError) -> [UInt8] {
@@ -460,7 +458,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
 
     /// The response to a line longer than the limit (its id cannot be known).
     public func tooLarge(_ bytes: Int, limit: Int) -> [UInt8] {
-        response(id: .null, error: GeoFareError(code: .requestTooLarge, message: "the line has \(bytes) bytes, more than --max-line-bytes \(limit)", field: nil))
+        response(id: .null, error: .lineTooLarge(bytes, limit: limit))
     }
 
     private func count(error code: String?) {

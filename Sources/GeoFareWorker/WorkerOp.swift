@@ -40,7 +40,7 @@ public enum WorkerOp: String, CaseIterable, Sendable {
     /// - Throws: ``GeoFareError`` `unknown_op`, listing every op.
     public static func named(_ name: String) throws(GeoFareError) -> WorkerOp {
         guard let op = WorkerOp(rawValue: name) else {
-            throw GeoFareError(code: .unknownOp, message: "unknown op '\(name)'; ops: \(allCases.map(\.rawValue).joined(separator: ", "))", field: "op")
+            throw .unknownOp(name, ops: allCases.map(\.rawValue))
         }
         return op
     }

@@ -67,17 +67,17 @@ struct PartiesCommand: ParsableCommand {
         static func party(_ f: [String], header: [String]) throws -> Party {
             func col(_ name: String) throws -> String {
                 guard let i = header.firstIndex(of: name), i < f.count, !f[i].isEmpty else {
-                    throw GeoFareError(code: .missingField, message: "is required", field: name)
+                    throw GeoFareError.columnRequired(name)
                 }
                 return String(f[i].trimmingSpaces())
             }
             func num(_ name: String) throws -> Double {
                 let t = try col(name)
-                guard let v = Double(t) else { throw GeoFareError(code: .invalidNumber, message: "not a number: '\(t)'", field: name) }
+                guard let v = Double(t) else { throw GeoFareError.notANumber(t, field: name) }
                 return v
             }
             let depart = try col("depart_at")
-            guard let when = ISO8601.parse(depart) else { throw GeoFareError(code: .invalidTime, message: "expected ISO 8601 with an offset, got '\(depart)'", field: "depart_at") }
+            guard let when = ISO8601.parse(depart) else { throw GeoFareError.invalidISOTime(depart, field: "depart_at") }
             let origin: Coordinate, destination: Coordinate
             // A missing or non-numeric column names its column; a number out of range names the point.
             let (originLat, originLon) = (try num("origin_lat"), try num("origin_lon"))

@@ -3,6 +3,7 @@ import Foundation
 import GeoFareCLI
 import GeoFareCore
 import GeoFareFare
+import GeoFareText
 
 /// `geofare split`: divides an amount among riders.
 struct SplitCommand: ParsableCommand {
@@ -31,17 +32,17 @@ struct SplitCommand: ParsableCommand {
             switch method {
             case .equal:
                 let n = party ?? weights.map { $0.split(separator: ",").count } ?? 0
-                guard (1...20).contains(n) else { throw GeoFareError(code: .invalidPartySize, message: "must be within 1...20, got \(n)", field: "party") }
+                guard (1...20).contains(n) else { throw GeoFareError.splitPartyOutOfRange(n) }
                 shares = try FareSplit.equal(total: total, riders: n, unit: unit)
             case .proportional, .shapley:
-                guard let weights else { throw GeoFareError(code: .missingField, message: "\(method.rawValue) needs --weights", field: "weights") }
+                guard let weights else { throw GeoFareError.weightsRequired(method.rawValue) }
                 let list = try weights.split(separator: ",").enumerated().map { i, w throws(GeoFareError) -> Int64 in
                     guard let v = Int64(w.trimmingCharacters(in: .whitespaces)) else {
-                        throw GeoFareError(code: .invalidNumber, message: "not an integer: '\(w)'", field: "weights[\(i)]")
+                        throw .notAnInteger(String(w), field: "weights[\(i)]")
                     }
                     return v
                 }
-                guard (1...20).contains(list.count) else { throw GeoFareError(code: .invalidPartySize, message: "1...20 weights, got \(list.count)", field: "weights") }
+                guard (1...20).contains(list.count) else { throw GeoFareError.weightCountOutOfRange(list.count) }
                 shares = method == .proportional
                     ? try FareSplit.proportional(total: total, soloFares: list, unit: unit)
                     : try FareSplit.shapleyOrderedDropoffs(total: total, meterAtDropoff: list, unit: unit)

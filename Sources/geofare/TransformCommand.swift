@@ -318,12 +318,12 @@ struct TransformStream {
         func find(_ explicit: String?, _ candidates: [String], _ axis: String) throws -> Int {
             if let explicit {
                 guard let i = names.firstIndex(of: explicit.lowercased()) else {
-                    throw GeoFareError(code: .missingColumn, message: "the header has no column '\(explicit)' (columns: \(header.joined(separator: ",")))", field: "\(axis)-column")
+                    throw GeoFareError.noSuchColumn(explicit, axis: axis, header: header)
                 }
                 return i
             }
             guard let i = names.firstIndex(where: candidates.contains) else {
-                throw GeoFareError(code: .missingColumn, message: "cannot find the \(axis) column in the header (\(header.joined(separator: ","))); name it with --\(axis)-column", field: "header")
+                throw GeoFareError.axisColumnNotFound(axis, header: header)
             }
             return i
         }

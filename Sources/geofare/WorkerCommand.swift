@@ -43,7 +43,7 @@ struct StoreOptions: ParsableArguments {
                 #if PostgreSQL
                 return try PostgresPartyStore(url: store)
                 #else
-                throw GeoFareError(code: .invalidValue, message: "this geofare was built without PostgreSQL support, so it cannot open \(PostgresLocation.redact(store)): build it with `swift build --traits PostgreSQL`", field: "store")
+                throw .postgresNotBuilt(PostgresLocation.redact(store))
                 #endif
             }
             return try SQLitePartyStore(path: store ?? db, durability: syncFull ? .full : .normal)

@@ -21,7 +21,7 @@ public struct BoundingBox: Hashable, Sendable, Codable {
             throw .outOfRange(name, v, -90...90, code: .latitudeOutOfRange)
         }
         guard south <= north else {
-            throw GeoFareError(code: .invalidBbox, message: "south (\(south)) must not exceed north (\(north))", field: "south")
+            throw .southAboveNorth(south: south, north: north)
         }
         self.west = west
         self.south = south

@@ -110,23 +110,23 @@ public struct ZoneSet: Sendable {
         let features: [GeoJSONFeature]
         do { features = try JSONDecoder().decode(GeoJSONFeatureCollection.self, from: data).features } catch {
             if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
-                throw GeoFareError(code: .invalidGeojson, message: "not JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)", field: origin)
+                throw .invalidGeoJSON("not JSON: \(context.underlyingError.map { "\($0)" } ?? context.debugDescription)", field: origin)
             }
-            throw GeoFareError(code: .invalidGeojson, message: "expected a FeatureCollection with features", field: origin)
+            throw .invalidGeoJSON("expected a FeatureCollection with features", field: origin)
         }
         for (i, feature) in features.enumerated() {
             let at = "\(origin): features[\(i)]"
             guard let id = feature.id, !id.isEmpty else {
-                throw GeoFareError(code: .invalidGeojson, message: "a feature needs properties.id", field: at)
+                throw .invalidGeoJSON("a feature needs properties.id", field: at)
             }
             guard let type = feature.geometryType, feature.hasCoordinates else {
-                throw GeoFareError(code: .invalidGeojson, message: "feature '\(id)' has no geometry", field: at)
+                throw .invalidGeoJSON("feature '\(id)' has no geometry", field: at)
             }
             guard type == "Polygon" || type == "MultiPolygon" else {
-                throw GeoFareError(code: .invalidGeojson, message: "feature '\(id)': geometry \(type) is not a Polygon or MultiPolygon", field: at)
+                throw .invalidGeoJSON("feature '\(id)': geometry \(type) is not a Polygon or MultiPolygon", field: at)
             }
             guard let polygons = feature.polygons else {
-                throw GeoFareError(code: .invalidGeojson, message: "feature '\(id)': rings must be arrays of [lon, lat] numbers", field: at)
+                throw .invalidGeoJSON("feature '\(id)': rings must be arrays of [lon, lat] numbers", field: at)
             }
             var rings: [[XYPoint]] = []
             for ringList in polygons {
@@ -135,7 +135,7 @@ public struct ZoneSet: Sendable {
                     points.reserveCapacity(ring.count)
                     for pair in ring {
                         guard pair.count >= 2, (-180...180).contains(pair[0]), (-90...90).contains(pair[1]) else {
-                            throw GeoFareError(code: .invalidGeojson, message: "feature '\(id)': bad position \(pair)", field: at)
+                            throw .invalidGeoJSON("feature '\(id)': bad position \(pair)", field: at)
                         }
                         points.append(XYPoint(x: pair[0], y: pair[1]))
                     }

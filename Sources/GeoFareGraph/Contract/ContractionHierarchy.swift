@@ -77,8 +77,7 @@ public final class ContractionHierarchy: @unchecked Sendable {
     /// - Throws: ``GeoFareError`` `graph_corrupt`.
     func checkStructure(nodeCount n: Int, arcCount m: Int) throws(GeoFareError) {
         func bad(_ what: String) -> GeoFareError {
-            GeoFareError(code: .graphCorrupt, message: "the \(metric.rawValue) hierarchy is inconsistent: \(what)",
-                       field: "ch.\(metric.rawValue)")
+            .inconsistentHierarchy(metric, what)
         }
         guard rank.count == n, order.count == n, upFirst.count == n + 1, downFirst.count == n + 1 else { throw bad("array sizes") }
         guard coreStart >= 0 && coreStart <= n else { throw bad("core start \(coreStart)") }

@@ -5,7 +5,7 @@ extension RoadNetwork {
     /// - Throws: ``GeoFareError`` `graph_invalid_network` naming the first array at fault.
     public func validate() throws(GeoFareError) {
         func fail(_ field: String, _ message: String) -> GeoFareError {
-            GeoFareError(code: .graphInvalidNetwork, message: message, field: field)
+            .invalidNetwork(field, message)
         }
         let n = nodeCount, m = arcCount
         guard n < Int(UInt32.max), m < Int(UInt32.max) else { throw fail("arcTail", "too many nodes or arcs (\(n), \(m))") }

@@ -83,17 +83,14 @@ public final class RoadGraph: Sendable {
     func snap(_ point: Coordinate, maxDistanceMeters: Double, field: String, scratch: SnapScratch,
               into found: inout [SnapCandidate]) throws(GeoFareError) {
         guard maxDistanceMeters.isFinite, maxDistanceMeters > 0, maxDistanceMeters <= 100_000 else {
-            throw GeoFareError(code: .invalidSnapDistance,
-                             message: "the maximum snap distance must be a number of metres in (0, 100000], got \(maxDistanceMeters)",
-                             field: "max_snap_distance")
+            throw .invalidSnapDistance(maxDistanceMeters)
         }
         guard point.latitude.isFinite, point.longitude.isFinite else {
-            throw GeoFareError(code: .noRoadNearby, message: "\(point) is not a finite coordinate", field: field)
+            throw .pointNotFinite(point, field: field)
         }
         snapper.candidates(near: point, maxDistanceMeters: maxDistanceMeters, scratch: scratch, into: &found)
         guard !found.isEmpty else {
-            throw GeoFareError(code: .noRoadNearby,
-                             message: "no road within \(maxDistanceMeters) m of \(point)", field: field)
+            throw .noRoadNearby(point, within: maxDistanceMeters, field: field)
         }
     }
 

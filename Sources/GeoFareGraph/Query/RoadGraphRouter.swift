@@ -60,7 +60,7 @@ public final class RoadGraphRouter {
             }
         }
         guard let best else {
-            throw GeoFareError(code: .noRoute, message: "no road path joins \(starts[0].point) to \(ends[0].point)", field: "to")
+            throw .noRoadPath(from: starts[0].point, to: ends[0].point)
         }
         let s = starts[best.s], t = ends[best.t]
         var pieces: [GraphPath.ArcPiece] = []

@@ -165,8 +165,7 @@ struct ContractionHierarchyBuilder {
     mutating func commitPending() throws(GeoFareError) {
         for s in simulators[0].pending {
             guard s.via < UInt64(UInt32.max) else {
-                throw GeoFareError(code: .graphInvalidNetwork, message: "a shortcut's weight \(s.via) exceeds 32 bits",
-                                 field: "weights")
+                throw .invalidNetwork("weights", "a shortcut's weight \(s.via) exceeds 32 bits")
             }
             _ = addOrImprove(s.u, s.w, weight: UInt32(s.via), a: s.first, b: s.second,
                              hops: edgeHops[Int(s.first)] + edgeHops[Int(s.second)])

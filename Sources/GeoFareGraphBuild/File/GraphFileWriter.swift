@@ -17,7 +17,7 @@ public enum GraphFileWriter {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let json = try? encoder.encode(meta) else {
-            throw GeoFareError(code: .graphIo, message: "could not encode the metadata", field: "metadata")
+            throw .metadataNotEncodable()
         }
         typealias S = GraphFileLayout.Section
         // views of the arrays, not copies: at 2.5 M nodes the file is 1.2 GB, and two copies of it
@@ -31,8 +31,7 @@ public enum GraphFileWriter {
         add(S.shapeStart, network.shapeStart); add(S.shapeLatitudes, network.shapeLatitudes); add(S.shapeLongitudes, network.shapeLongitudes)
         for metric in GraphMetric.allCases {
             guard let ch = hierarchies[metric], ch.nodeCount == network.nodeCount, ch.metric == metric else {
-                throw GeoFareError(code: .graphInvalidNetwork, message: "no \(metric.rawValue) hierarchy for this network",
-                                 field: "hierarchies")
+                throw .invalidNetwork("hierarchies", "no \(metric.rawValue) hierarchy for this network")
             }
             // the views live as long as `ch`, which `hierarchies` holds until the write returns
             for (k, view) in ch.views.enumerated() {

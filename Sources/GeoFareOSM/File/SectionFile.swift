@@ -79,7 +79,7 @@ public final class MappedSectionFile: @unchecked Sendable {
     public init(path: String, format: SectionFileFormat, verifyChecksum: Bool = true) throws(GeoFareError) {
         self.path = path
         self.format = format
-        func error(_ code: ErrorCode, _ message: String) -> GeoFareError { GeoFareError(code: code, message: message, field: path) }
+        func error(_ code: ErrorCode, _ message: String) -> GeoFareError { .sectionFile(code, message, path: path) }
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw error(format.io, "cannot open '\(path)': \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -107,7 +107,7 @@ public final class MappedSectionFile: @unchecked Sendable {
         -> Result<[UInt32: (offset: Int, length: Int)], GeoFareError> {
         typealias L = SectionFileLayout
         func failure(_ code: ErrorCode, _ message: String) -> Result<[UInt32: (offset: Int, length: Int)], GeoFareError> {
-            .failure(GeoFareError(code: code, message: message, field: path))
+            .failure(.sectionFile(code, message, path: path))
         }
         let size = bytes.count
         let prefix = min(size, format.magic.count)
@@ -170,6 +170,6 @@ public final class MappedSectionFile: @unchecked Sendable {
 
     /// The format's `corrupt` error: "'path': what" (or with `separator` after the path).
     public func corrupt(_ what: String, separator: String = ": ") -> GeoFareError {
-        GeoFareError(code: format.corrupt, message: "'\(path)'\(separator)\(what)", field: path)
+        .sectionFile(format.corrupt, "'\(path)'\(separator)\(what)", path: path)
     }
 }

@@ -60,7 +60,7 @@ public enum SectionFileWriter {
         }
         let temp = path + ".tmp.\(getpid())"
         func fail(_ what: String) -> GeoFareError {
-            GeoFareError(code: .graphIo, message: "\(what) '\(path)': \(String(cString: strerror(errno)))", field: path)
+            .sectionFileWriteFailed(what, path: path, reason: String(cString: strerror(errno)))
         }
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw fail("cannot create a temporary file for") }

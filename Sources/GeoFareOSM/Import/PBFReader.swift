@@ -62,7 +62,7 @@ public struct PBFReader: Sendable {
     public init(contentsOf url: URL) throws(GeoFareError) {
         let bytes: Data
         do { bytes = try Data(contentsOf: url, options: .alwaysMapped) } catch {
-            throw GeoFareError(code: ErrorCode.pbfUnreadable, message: "cannot read \(url.path): \(error.localizedDescription)", field: url.path)
+            throw .pbfUnreadable(url.path, error.localizedDescription)
         }
         try self.init(data: bytes)
     }
@@ -82,7 +82,7 @@ public struct PBFReader: Sendable {
                     if index == 0 {
                         let blobHeaderIsHeader = !entry.isData
                         guard blobHeaderIsHeader else {
-                            throw GeoFareError(code: ErrorCode.pbfCorrupt, message: "the first blob is not an OSMHeader").located(blob: 0, offset: 0)
+                            throw GeoFareError.corrupt("the first blob is not an OSMHeader").located(blob: 0, offset: 0)
                         }
                         let scratch = InflateBuffer()
                         do throws(GeoFareError) {
@@ -95,7 +95,7 @@ public struct PBFReader: Sendable {
                     offset = entry.dataOffset + entry.dataSize
                     index += 1
                 }
-                if index == 0 { throw GeoFareError(code: ErrorCode.pbfTruncated, message: "empty file: no OSMHeader blob", field: "blob[0]@0") }
+                if index == 0 { throw GeoFareError.emptyPBF() }
                 return .success(())
             } catch { return .failure(error) }
         }
@@ -140,7 +140,7 @@ public struct PBFReader: Sendable {
     /// Reads the blob header at `offset`: its 4-byte big-endian length, then `BlobHeader`.
     private static func scanBlob(_ raw: UnsafeRawBufferPointer, at offset: Int, index: Int) throws(GeoFareError) -> BlobEntry {
         func fail(_ code: ErrorCode, _ message: String) -> GeoFareError {
-            GeoFareError(code: code, message: message).located(blob: index, offset: offset)
+            GeoFareError.pbf(code, message).located(blob: index, offset: offset)
         }
         guard raw.count - offset >= 4 else { throw fail(ErrorCode.pbfTruncated, "the file ends inside a blob-header length") }
         let length = Int(raw[offset]) << 24 | Int(raw[offset + 1]) << 16 | Int(raw[offset + 2]) << 8 | Int(raw[offset + 3])
@@ -182,10 +182,10 @@ public struct PBFReader: Sendable {
             case (1, .lengthDelimited): rawData = try r.bytes()
             case (2, .varint): rawSize = try r.int64()
             case (3, .lengthDelimited): zlibData = try r.bytes()
-            case (4, _): throw GeoFareError(code: ErrorCode.pbfUnsupported, message: "lzma-compressed blobs are not supported (recompress with osmium cat -f pbf,pbf_compression=zlib)")
-            case (5, _): throw GeoFareError(code: ErrorCode.pbfUnsupported, message: "bzip2-compressed blobs are not supported")
-            case (6, _): throw GeoFareError(code: ErrorCode.pbfUnsupported, message: "lz4-compressed blobs are not supported (recompress with zlib)")
-            case (7, _): throw GeoFareError(code: ErrorCode.pbfUnsupported, message: "zstd-compressed blobs are not supported (recompress with osmium cat -f pbf,pbf_compression=zlib)")
+            case (4, _): throw GeoFareError.unsupportedCompression("lzma", recompress: "osmium cat -f pbf,pbf_compression=zlib")
+            case (5, _): throw GeoFareError.unsupportedCompression("bzip2", recompress: nil)
+            case (6, _): throw GeoFareError.unsupportedCompression("lz4", recompress: "zlib")
+            case (7, _): throw GeoFareError.unsupportedCompression("zstd", recompress: "osmium cat -f pbf,pbf_compression=zlib")
             default: try r.skip(w)
             }
         }
@@ -226,7 +226,7 @@ public struct PBFReader: Sendable {
             }
         }
         for feature in header.requiredFeatures where !OSMHeader.supportedRequiredFeatures.contains(feature) {
-            throw GeoFareError(code: ErrorCode.pbfUnsupported, message: "the file requires the feature '\(feature.prefix(60))', which this reader does not implement")
+            throw GeoFareError.unsupportedFeature(feature)
         }
         return header
     }

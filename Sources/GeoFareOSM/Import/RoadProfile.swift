@@ -235,7 +235,7 @@ extension RoadProfile {
         let path = "route/profiles/\(id).json"
         let bytes: Data
         do { bytes = try catalog.file(path).bytes } catch {
-            throw GeoFareError(code: ErrorCode.profileNotFound, message: "no road profile '\(id)' (\(path))", field: "profile")
+            throw .profileNotFound(id, path: path)
         }
         return try RoadProfile(json: [UInt8](bytes))
     }
