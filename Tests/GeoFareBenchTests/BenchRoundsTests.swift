@@ -66,7 +66,10 @@ struct BenchRoundsTests {
         #expect(figures.contains { $0.2[0] < $0.2[1] }, "no figure varied over the rounds: \(figures)")
     }
 
-    @Test("bench worker --burst: fresh upserts and fares piped at once into new workers on SQLite files, answered without error; per-request µs, their ratio and the rate agree; the general-path baseline measured in the same rounds")
+    /// bench worker --burst: fresh upserts and fares piped at once into new workers on SQLite
+    /// files, answered without error; per-request µs, their ratio and the rate agree; the
+    /// general-path baseline measured in the same rounds.
+    @Test("bench worker --burst: fresh upserts and fares answered without error, figures consistent, baseline in the same rounds")
     func workerBurst() throws {
         let run = try GeoFareBinary.run(["bench", "worker", "--requests", "200", "--parties", "50", "--window", "32", "--burst", "1500",
                                          "--baseline-worker", "general", "--rounds", "1", "--json"])

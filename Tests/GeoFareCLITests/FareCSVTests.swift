@@ -107,7 +107,9 @@ struct FareCSVTests {
         }
     }
 
-    @Test("Sourced and assumed rows mixed: every priced row says its basis (assumed ones why) in the two columns after error; --strict gives the errors of before and sourced rows unchanged")
+    /// Sourced and assumed rows mixed: every priced row says its basis (assumed ones why) in the
+    /// two columns after error; --strict gives the errors of before and sourced rows unchanged.
+    @Test("fare-csv with sourced and assumed rows mixed: each priced row says its basis; --strict errors only the assumed")
     func basisColumns() throws {
         let input = try Self.fixture("basis.csv")
         let r = try GeoFareBinary.run(["fare-csv", "--quiet", input.path])

@@ -38,7 +38,9 @@ struct JSONOutputTests {
         }
     }
 
-    @Test("fare: an unplaced Gyeonggi city (Uijeongbu) prices assumed in --json (as the worker) and in the table; --strict refuses with today's error; Seoul says sourced")
+    /// fare: an unplaced Gyeonggi city (Uijeongbu) prices assumed in --json (as the worker) and in
+    /// the table; --strict refuses with today's error; Seoul says sourced.
+    @Test("fare: an unplaced Gyeonggi city (Uijeongbu) prices assumed in --json and the table; --strict refuses; Seoul is sourced")
     func assumedBasis() throws {
         let worker = try WorkerProcess(arguments: ["--db", ":memory:"])
         defer { worker.closeInput(); _ = worker.wait() }
@@ -61,7 +63,9 @@ struct JSONOutputTests {
         #expect(seoulTable.stdout.split(separator: "\n").last?.hasPrefix("tariff basis ") == true && seoulTable.stdout.hasSuffix("  sourced\n"), "\(seoulTable.stdout)")
     }
 
-    @Test("fare: Gimje to Seoul (Jeonbuk's out-of-city rate in no source) prices assumed at 0 % in --json (as the worker) and in the table; --strict refuses with unknown_out_of_zone_rate")
+    /// fare: Gimje to Seoul (Jeonbuk's out-of-city rate in no source) prices assumed at 0 % in
+    /// --json (as the worker) and in the table; --strict refuses with unknown_out_of_zone_rate.
+    @Test("fare: Gimje to Seoul prices assumed at 0 % out of city in --json and the table; --strict is unknown_out_of_zone_rate")
     func assumedOutOfZoneRate() throws {
         let worker = try WorkerProcess(arguments: ["--db", ":memory:"])
         defer { worker.closeInput(); _ = worker.wait() }

@@ -6,7 +6,7 @@ import GeoFareRoute
 
 /// A trip leaving the business zone of a tariff version whose out-of-zone (시계외) rate no
 /// source gives is priced without the surcharge and says so, with `high` reaching the highest
-/// out-of-zone rate in the data; `strict` keeps `unknown_out_of_zone_rate` (issue 19). Real
+/// out-of-zone rate in the data; `strict` keeps `unknown_out_of_zone_rate`. Real
 /// data: the embedded tariffs and zones.
 struct AssumedOutOfZoneRateTests {
     /// Gimje city hall: Jeonbuk, outside Jeonju, Gunsan, Wanju and Iksan, so on the provincial tariff.

@@ -3,7 +3,7 @@ import Testing
 import GeoFareCore
 @testable import GeoFareFare
 
-/// The look-ups every CSV row makes, taken apart from the data they answer for (issue 22): the
+/// The look-ups every CSV row makes, taken apart from the data they answer for: the
 /// catalog's flat copy of the version starts, the one-lookup meter resolution, and the origin's
 /// tariff found through zone positions and the candidate grid must answer exactly as the direct
 /// computation does, for every tariff, around every version boundary and at random places.

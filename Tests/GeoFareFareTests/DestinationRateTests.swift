@@ -4,7 +4,7 @@ import GeoFareCore
 import GeoFareRoute
 @testable import GeoFareFare
 
-/// `out_of_zone_by_destination` (issue 19): Gwangju's tariff from 2025-10-22 charges 시계외 40 %
+/// `out_of_zone_by_destination`: Gwangju's tariff from 2025-10-22 charges 시계외 40 %
 /// to the adjacent Naju, Damyang, Jangseong and Hampyeong and 35 % elsewhere. The file format and
 /// its errors, the embedded rule and zones, and worked examples to the won through the public
 /// pricer; every amount is computed by hand in the comment above it, never by the engine.
@@ -119,7 +119,9 @@ struct DestinationRateTests {
         #expect(throws: GeoFareError.self) { try sharedPricer.quote(r) }
     }
 
-    @Test("By coordinates: leaving Naju for Damyang on the Gwangju tariff boards outside at 40 %; for Mokpo at 35 %; from Gwangju the destination picks nothing at boarding")
+    /// By coordinates: leaving Naju for Damyang on the Gwangju tariff boards outside at 40 %; for
+    /// Mokpo at 35 %; from Gwangju the destination picks nothing at boarding.
+    @Test("By coordinates: Naju to Damyang boards outside at 40 %, to Mokpo at 35 %; from Gwangju the destination picks nothing")
     func byCoordinates() throws {
         func priced(_ from: Coordinate, _ to: Coordinate, _ when: String, tariff: String? = DestinationRateTests.gwangju) throws -> (FareQuote, Route) {
             var r = FareRequest(from: from, to: to, departure: at(when), tariff: tariff)

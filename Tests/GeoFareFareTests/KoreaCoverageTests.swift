@@ -3,7 +3,7 @@ import Testing
 import GeoFareCore
 @testable import GeoFareFare
 
-/// Every 시·군 of the nine provinces gets a price (issue 19): the office of each, from the list in
+/// Every 시·군 of the nine provinces gets a price: the office of each, from the list in
 /// `Tests/Data/kr-sigun-offices.csv` (its README says where the coordinates come from), priced on a
 /// short trip nearby at three dates, with the tariff and basis the list expects from the sources
 /// (`Data/tariffs/*.json`) at each date (a 시·군 placed for one tariff version only has one per
@@ -75,7 +75,7 @@ struct KoreaCoverageTests {
         }
     }
 
-    @Test("strict: a sourced office prices the same; an assumed one is unknown_tariff_group as before issue 19", arguments: departures.indices)
+    @Test("strict: a sourced office prices the same; an assumed one is unknown_tariff_group", arguments: departures.indices)
     func strictOffices(d: Int) throws {
         for o in Self.offices {
             var r = FareRequest(from: o.at, to: o.destination, departure: at(Self.departures[d]))

@@ -3,7 +3,7 @@ import Testing
 import GeoFareCore
 @testable import GeoFareFare
 
-/// A 시·군 a source places in a tariff group for one tariff version only (issue 19: Anyang, Gimpo
+/// A 시·군 a source places in a tariff group for one tariff version only (Anyang, Gimpo
 /// and Pyeongtaek for 2019-05-04, Yeoncheon for 2023-07-01; each group file's
 /// `placed_for_versions`, with its source and quote) is `sourced` on that group while that
 /// version is in force and `assumed` (on the standard group, with the band over the groups)
@@ -48,7 +48,9 @@ struct PlacedByVersionTests {
         return r
     }
 
-    @Test("By date: sourced on the group a source names while its version is in force, assumed (standard group, band over the groups, text naming the versions) otherwise", arguments: cases)
+    /// By date: sourced on the group a source names while its version is in force, assumed
+    /// (standard group, band over the groups, text naming the versions) otherwise.
+    @Test("By date: sourced on a named group while its version is in force, assumed (standard group, band) otherwise", arguments: cases)
     func byDate(c: Case) throws {
         let q = try sharedPricer.quote(Self.request(c)).quote
         #expect(q.tariff == c.tariff, "\(c): \(q.tariff)")

@@ -88,7 +88,7 @@ struct TariffByLocationTests {
         #expect(try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2636, longitude: 127.0286)).id == "kr-gyeonggi/regular")
         #expect(try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2411, longitude: 127.1776)).id == "kr-gyeonggi/regular-1800")
         #expect(try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2722, longitude: 127.4350)).id == "kr-gyeonggi/regular-2000")
-        // Issue 19 placed Goyang and Paju (표준형), Hanam (가형), Pocheon (나형), Gimhae, Andong, Mokpo and Hampyeong.
+        // Placed by a source: Goyang and Paju (표준형), Hanam (가형), Pocheon (나형), Gimhae, Andong, Mokpo and Hampyeong.
         for (lat, lon, tariff) in [(37.6584, 126.8320, "kr-gyeonggi/regular"), (37.7600, 126.7800, "kr-gyeonggi/regular"),
                                    (37.5392, 127.2149, "kr-gyeonggi/regular-1800"), (37.8949, 127.2003, "kr-gyeonggi/regular-2000"),
                                    (35.2285, 128.8894, "kr-gyeongnam/regular"), (36.5684, 128.7296, "kr-gyeongbuk/regular"),
@@ -100,7 +100,7 @@ struct TariffByLocationTests {
         }
         // Every province whose cities set their own tariffs and has 시·군 no source places. Gyeonggi: Uijeongbu,
         // Gimpo, Pyeongtaek (placed for 2019 only); Hongseong (Chungnam: only Cheonan), Haenam (Jeonnam), Uiseong
-        // (Gyeongbuk), Hapcheon (Gyeongnam). Jeonbuk has a provincial tariff since issue 19.
+        // (Gyeongbuk), Hapcheon (Gyeongnam). Jeonbuk has a provincial tariff.
         let gyeonggi = "kr-gyeonggi/regular, kr-gyeonggi/regular-1800, kr-gyeonggi/regular-2000"
         for (lat, lon, province, modelled) in [(37.7381, 127.0337, "kr-gyeonggi", gyeonggi), (37.6150, 126.7158, "kr-gyeonggi", gyeonggi),
                                                (36.9921, 127.1129, "kr-gyeonggi", gyeonggi),
@@ -189,7 +189,7 @@ struct TariffByLocationTests {
         strict.strict = true
         let error = try #require(throws: GeoFareError.self) { try pricer.quote(strict) }
         #expect(error.code == .unknownOutOfZoneRate)
-        // Not strict: priced without the surcharge, and it says so (issue 19).
+        // Not strict: priced without the surcharge, and it says so.
         let assumed = try pricer.quote(FareRequest(from: chuncheon, to: seoul, departure: at("2025-05-14T14:00:00+09:00"))).quote
         #expect(assumed.tariffBasis == .assumed && assumed.assumption?.hasPrefix("no source gives kr-gangwon/regular's out-of-zone (시계외) rate") == true)
         // Inside Chuncheon the 2024 Gangwon tariff prices the trip.

@@ -89,7 +89,7 @@ struct TripPricerTests {
 }
 
 /// The shortcut of ``TripPricer/checkedMeter`` for a tariff given by index with a version in
-/// force (the batch path's common case, issue 22 part 2, third pass) against the general path
+/// force (the batch path's common case) against the general path
 /// (the same tariff given by name): the same meter, money, basis and assumption, or the same
 /// error, at every version boundary of every tariff.
 struct CheckedMeterShortcutTests {

@@ -3,7 +3,7 @@ import GeoFareCore
 import Testing
 @testable import GeoFareGraph
 
-/// `"approach": "curb"` (issue 18): on a two-way road a taxi leaves and reaches a point with the
+/// `"approach": "curb"`: on a two-way road a taxi leaves and reaches a point with the
 /// point on its right-hand side; one-way roads and points on the centre line are unaffected.
 struct CurbApproachTests {
     /// The arcs by their polyline (a turn restriction copies a node with its coordinates, so the

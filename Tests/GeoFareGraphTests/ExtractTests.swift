@@ -68,7 +68,7 @@ struct ExtractTests {
         // Data/route/calibration/README.md, section 1 (pyosmium + pyproj Karney + scipy SCC):
         // junctions in the SCC, directed edges (parallel edges reduced to the shortest), directed road km.
         // That graph drops a closed way touching the rest at its first node only (a self-loop);
-        // GeoFare keeps it as two arcs through its middle node (issue 18): one node and, these
+        // GeoFare keeps it as two arcs through its middle node: one node and, these
         // loops being one-way (turning loops, roundabouts), two edges more per loop, and their
         // length (Harrisburg's 11 loops: 2 km).
         let expected: [String: (junctions: Int, edges: Int, km: Int, loops: Int)] = [

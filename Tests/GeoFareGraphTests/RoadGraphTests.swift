@@ -169,7 +169,7 @@ struct DividedRoadTests {
         return Coordinate(uncheckedLatitude: lat, longitude: TestNetworks.baseLon + x / (TestNetworks.metersPerDegreeLat * cos(TestNetworks.baseLat * .pi / 180)))
     }
 
-    @Test("A rider on the wrong side of a divided road starts on the carriageway nearest them and turns at the loop: no free hop across the median (issue 18)")
+    @Test("A rider on the wrong side of a divided road starts on the carriageway nearest them and turns at the loop: no free hop across the median")
     func wrongSide() throws {
         let graph = try Self.dividedRoad()
         // Standing 10 m east of the northbound carriageway (6 m from the southbound one), going north.

@@ -4,7 +4,7 @@ import Foundation
 @testable import GeoFareOSM
 import Testing
 
-/// On the shared extracts: what the taxi rules (issue 18 part 3) change against a private car's
+/// On the shared extracts: what the taxi rules change against a private car's
 /// rules (the profile before: access `motorcar` > ... > `access`, `psv` denied, `oneway` only,
 /// `except` motorcar/motor_vehicle/vehicle). Prints one line per extract (the numbers in
 /// docs/routing.md come from it) and checks that the change is what the tags say.

@@ -5,7 +5,7 @@ import GeoFareCore
 @testable import GeoFareOSM
 import Testing
 
-/// Issue 18 part 3: a taxi is a public service vehicle (taxi and psv access and oneway tags decide
+/// The taxi rules: a taxi is a public service vehicle (taxi and psv access and oneway tags decide
 /// first), turn restrictions via ways, `except=` naming taxi/psv, conditional restrictions counted.
 /// Hand-made PBF files through the real importer.
 @Suite("Taxi access and via-way restrictions")

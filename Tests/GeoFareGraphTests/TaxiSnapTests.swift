@@ -4,7 +4,7 @@ import Testing
 @testable import GeoFareGraph
 @testable import GeoFareGraphBuild
 
-/// Snapping like a taxi (issue 18) on real extracts with the car profile and the worker's default
+/// Snapping like a taxi on real extracts with the car profile and the worker's default
 /// snapping: a point starts and ends on the road nearest it, never on a road farther away reached
 /// by a free hop; the distance to that road is reported and right; no road is lost to a closed
 /// way that touches the network only at its first node.
