@@ -4,7 +4,7 @@ import GeoFareTestSupport
 import GeoFareText
 import Testing
 
-/// Gwangju's 시계외 by destination (issue 19: 40 % to Naju, Damyang, Jangseong, Hampyeong from
+/// Gwangju's 시계외 by destination (40 % to Naju, Damyang, Jangseong, Hampyeong from
 /// 2025-10-22, 35 % elsewhere) through the built binary: the worker, `geofare fare --json` and
 /// `fare-csv` give the same tariff, fare and band for each trip, and the base fare of a trip that
 /// boards outside Gwangju on its tariff carries 40 % (1,920 KRW on 4,800) only when it goes to one
@@ -34,9 +34,8 @@ struct DestinationRateCLITests {
 
     @Test("The worker, geofare fare and fare-csv agree; the base surcharge shows the 40 % only to the four 시·군")
     func threeWaysAgree() throws {
-        let db = temporaryDatabase()
-        defer { try? FileManager.default.removeItem(atPath: db) }
-        let worker = try WorkerProcess(arguments: ["--db", db])
+        let (worker, db) = try WorkerProcess.onTemporaryDatabase()
+        defer { removeDatabase(db) }
         var csv = "trip_id,origin_lat,origin_lon,dest_lat,dest_lon,depart_at,party_size,tariff\n"
         var byWorker: [Answer] = []
         for (i, t) in Self.trips.enumerated() {
@@ -57,8 +56,7 @@ struct DestinationRateCLITests {
             #expect(fj["breakdown"]?["base_surcharge"]?.int64 == t.baseSurcharge, "fare \(i): \(f.stdout)")
             csv += "\(i),\(t.from.0),\(t.from.1),\(t.to.0),\(t.to.1),\(t.when),1,\(t.tariff ?? "")\n"
         }
-        worker.closeInput()
-        #expect(worker.wait() == 0)
+        #expect(worker.finish() == 0)
 
         var reader = CSVReader(), rows: [[String]] = []
         let out = try GeoFareBinary.run(["fare-csv", "--quiet"], stdin: csv)

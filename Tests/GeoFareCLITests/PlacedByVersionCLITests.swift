@@ -4,7 +4,7 @@ import GeoFareTestSupport
 import GeoFareText
 import Testing
 
-/// A 시·군 placed in a tariff group for one tariff version only (issue 19) through the built
+/// A 시·군 placed in a tariff group for one tariff version only through the built
 /// binary: the worker, `geofare fare --json` and `fare-csv` give the same tariff, basis, fare and
 /// band for each trip, sourced only while the placed version is in force; `--strict` and
 /// `"strict": true` refuse only the assumed ones.
@@ -32,9 +32,8 @@ struct PlacedByVersionCLITests {
 
     @Test("The worker, geofare fare and fare-csv agree on tariff, basis, fare, band and assumption, by date; strict refuses only the assumed")
     func threeWaysAgree() throws {
-        let db = temporaryDatabase()
-        defer { try? FileManager.default.removeItem(atPath: db) }
-        let worker = try WorkerProcess(arguments: ["--db", db])
+        let (worker, db) = try WorkerProcess.onTemporaryDatabase()
+        defer { removeDatabase(db) }
         var csv = "trip_id,origin_lat,origin_lon,dest_lat,dest_lon,depart_at,party_size\n"
         var byWorker: [Answer] = []
         for (i, t) in Self.trips.enumerated() {
@@ -60,8 +59,7 @@ struct PlacedByVersionCLITests {
 
             csv += "\(i),\(t.lat),\(t.lon),\(to),\(t.lon),\(t.when),1\n"
         }
-        worker.closeInput()
-        #expect(worker.wait() == 0)
+        #expect(worker.finish() == 0)
 
         func records(_ text: String) throws -> [[String]] {
             var reader = CSVReader(), out: [[String]] = []
