@@ -33,7 +33,7 @@ struct GroundTruthTests {
     /// The `p` quantile of `v` by rank ⌊count × p⌋ (the last value at most).
     static func quantile(_ v: [Double], _ p: Double) -> Double { let s = v.sorted(); return s[min(s.count - 1, Int(Double(s.count) * p))] }
 
-    @Test("Held-out shortest paths, default snapping: median error ≤ 0.5 % and p90 ≤ 1 % on the four fitted networks, Monaco reported apart, none 0.5 % shorter", .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"))
+    @Test("Held-out shortest paths, default snapping: median error ≤ 0.5 % and p90 ≤ 1 % on the four fitted networks, Monaco reported apart, none 0.5 % shorter", .needsExtracts)
     func holdoutPairs() throws {
         let rows = try String(contentsOf: Self.holdout, encoding: .utf8).split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
         var errors: [String: [Double]] = [:]
@@ -74,7 +74,7 @@ struct GroundTruthTests {
     }
 
     @Test("Exact junction nodes on every shared extract, default snapping: median error ≤ 0.1 %, p90 ≤ 0.5 %, none shorter than the legal path by more than 0.5 %",
-          .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"))
+          .needsExtracts)
     func nodePairsWithDefaultSnapping() throws {
         let q = Self.quantile
         func pct(_ x: Double) -> String { String(format: "%.3f", x * 100) }

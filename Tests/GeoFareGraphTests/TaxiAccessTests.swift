@@ -111,6 +111,13 @@ struct TaxiAccessTests {
         return w
     }
 
+    /// The ladder with one turn restriction, imported on the car profile.
+    static func buildLadder(restricted relation: PBFWriter.Relation) throws -> (RoadNetwork, ImportReport) {
+        var w = ladder()
+        w.relations = [relation]
+        return try SmallNetworkTests.build(w)
+    }
+
     static func restriction(_ id: Int64, from: Int64, via: [Int64], viaNode: Int64? = nil, to: Int64, tags: [(String, String)]) -> PBFWriter.Relation {
         var members: [PBFWriter.Member] = [.init(type: 1, id: from, role: "from")]
         if let viaNode { members.append(.init(type: 0, id: viaNode, role: "via")) }
@@ -167,9 +174,7 @@ struct TaxiAccessTests {
 
     @Test("no_left_turn A–B → via B–D → D–Q: arriving from A that turn is gone (U-turn and P stay), a detour by P; from C it stays")
     func viaWayNoTurn() throws {
-        var w = Self.ladder()
-        w.relations = [Self.restriction(100, from: 10, via: [13], to: 15, tags: [("restriction", "no_left_turn")])]
-        let (net, report) = try SmallNetworkTests.build(w)
+        let (net, report) = try Self.buildLadder(restricted: Self.restriction(100, from: 10, via: [13], to: 15, tags: [("restriction", "no_left_turn")]))
         net.expectValid()
         #expect(report.restrictionsApplied == 1 && report.restrictionsAppliedViaWay == 1, "\(report.restrictionsSkipped)")
         #expect(report.restrictionsSkipped.isEmpty)
@@ -185,9 +190,7 @@ struct TaxiAccessTests {
 
     @Test("only_straight_on A–B → via B–D → D–P: from A only P after the via way; from C every turn")
     func viaWayOnly() throws {
-        var w = Self.ladder()
-        w.relations = [Self.restriction(100, from: 10, via: [13], to: 14, tags: [("restriction", "only_straight_on")])]
-        let (net, report) = try SmallNetworkTests.build(w)
+        let (net, report) = try Self.buildLadder(restricted: Self.restriction(100, from: 10, via: [13], to: 14, tags: [("restriction", "only_straight_on")]))
         net.expectValid()
         #expect(report.restrictionsAppliedViaWay == 1)
         #expect(Self.next(net, after: ["A", "B", "D"]) == ["P"])
@@ -233,10 +236,9 @@ struct TaxiAccessTests {
     ])
     func except(_ value: String, applies: Bool) throws {
         for via in [[Int64(13)], []] {
-            var w = Self.ladder()
-            w.relations = [Self.restriction(100, from: 10, via: via, viaNode: via.isEmpty ? 2 : nil, to: via.isEmpty ? 13 : 15,
-                                            tags: [("restriction", via.isEmpty ? "no_left_turn" : "no_u_turn"), ("except", value)])]
-            let (net, report) = try SmallNetworkTests.build(w)
+            let (net, report) = try Self.buildLadder(restricted: Self.restriction(
+                100, from: 10, via: via, viaNode: via.isEmpty ? 2 : nil, to: via.isEmpty ? 13 : 15,
+                tags: [("restriction", via.isEmpty ? "no_left_turn" : "no_u_turn"), ("except", value)]))
             #expect(report.restrictionsApplied == (applies ? 1 : 0), "except=\(value) via \(via)")
             #expect(report.restrictionsSkipped == (applies ? [:] : ["excepted": 1]), "except=\(value)")
             if via.isEmpty {
@@ -249,12 +251,9 @@ struct TaxiAccessTests {
 
     @Test("restriction:taxi and restriction:psv win over restriction (the taxi's own rule first)")
     func taxiKey() throws {
-        var w = Self.ladder()
-        w.relations = [Self.restriction(100, from: 10, via: [13], to: 15, tags: [("restriction", "no_left_turn"), ("restriction:psv", "only_left_turn")])]
-        let (net, _) = try SmallNetworkTests.build(w)
+        let (net, _) = try Self.buildLadder(restricted: Self.restriction(100, from: 10, via: [13], to: 15, tags: [("restriction", "no_left_turn"), ("restriction:psv", "only_left_turn")]))
         #expect(Self.next(net, after: ["A", "B", "D"]) == ["Q"])
-        w.relations = [Self.restriction(100, from: 10, via: [13], to: 15, tags: [("restriction:psv", "only_left_turn"), ("restriction:taxi", "no_left_turn")])]
-        let (taxi, _) = try SmallNetworkTests.build(w)
+        let (taxi, _) = try Self.buildLadder(restricted: Self.restriction(100, from: 10, via: [13], to: 15, tags: [("restriction:psv", "only_left_turn"), ("restriction:taxi", "no_left_turn")]))
         #expect(Self.next(taxi, after: ["A", "B", "D"]) == ["B", "P"])
     }
 
