@@ -111,10 +111,10 @@ struct TaxiAccessTests {
         return w
     }
 
-    /// The ladder with one turn restriction, imported on the car profile.
-    static func buildLadder(restricted relation: PBFWriter.Relation) throws -> (RoadNetwork, ImportReport) {
+    /// The ladder with these turn restrictions, imported on the car profile.
+    static func buildLadder(restricted relations: PBFWriter.Relation...) throws -> (RoadNetwork, ImportReport) {
         var w = ladder()
-        w.relations = [relation]
+        w.relations = relations
         return try SmallNetworkTests.build(w)
     }
 
@@ -217,12 +217,9 @@ struct TaxiAccessTests {
 
     @Test("a via-node restriction at D and a via-way one ending at D both hold")
     func viaNodeAndViaWay() throws {
-        var w = Self.ladder()
-        w.relations = [
+        let (net, report) = try Self.buildLadder(restricted:
             Self.restriction(100, from: 10, via: [13], to: 15, tags: [("restriction", "no_left_turn")]),
-            Self.restriction(101, from: 13, via: [], viaNode: 5, to: 14, tags: [("restriction", "no_right_turn")]),
-        ]
-        let (net, report) = try SmallNetworkTests.build(w)
+            Self.restriction(101, from: 13, via: [], viaNode: 5, to: 14, tags: [("restriction", "no_right_turn")]))
         net.expectValid()
         #expect(report.restrictionsApplied == 2 && report.restrictionsAppliedViaWay == 1)
         #expect(Self.next(net, after: ["A", "B", "D"]) == ["B"])
@@ -286,14 +283,11 @@ struct TaxiAccessTests {
 
     @Test("conditional restrictions are counted and left out; a plain value beside one still applies")
     func conditional() throws {
-        var w = Self.ladder()
-        w.relations = [
+        let (net, report) = try Self.buildLadder(restricted:
             Self.restriction(100, from: 10, via: [13], to: 15, tags: [("restriction:conditional", "no_left_turn @ (Mo-Fr 07:00-09:00)")]),
             Self.restriction(101, from: 16, via: [], viaNode: 4, to: 14, tags: [("restriction:motorcar:conditional", "no_left_turn @ (22:00-06:00)")]),
             Self.restriction(102, from: 11, via: [], viaNode: 2, to: 10, tags: [("restriction", "no_straight_on"), ("restriction:conditional", "none @ (Su)")]),
-            Self.restriction(103, from: 11, via: [], viaNode: 2, to: 13, tags: [("restriction:hgv:conditional", "no_left_turn @ (wet)")]),
-        ]
-        let (net, report) = try SmallNetworkTests.build(w)
+            Self.restriction(103, from: 11, via: [], viaNode: 2, to: 13, tags: [("restriction:hgv:conditional", "no_left_turn @ (wet)")]))
         #expect(report.restrictionsConditional == 3)
         #expect(report.restrictionsApplied == 1)
         #expect(report.restrictionsSkipped == ["conditional": 2, "no_restriction_tag": 1])

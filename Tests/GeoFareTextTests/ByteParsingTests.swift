@@ -28,10 +28,12 @@ struct ByteParsingTests {
         return out
     }
 
-    /// Up to `maxLength` bytes drawn from `alphabet` (the length drawn first, then each byte).
-    static func randomText(_ alphabet: String, upTo maxLength: Int, using rng: inout SeededGenerator) -> [UInt8] {
+    /// `count` texts of up to `maxLength` bytes drawn from `alphabet` with the generator seeded
+    /// `seed` (each text's length drawn first, then its bytes).
+    static func randomTexts(_ count: Int, of alphabet: String, upTo maxLength: Int, seed: UInt64) -> [[UInt8]] {
+        var rng = SeededGenerator(seed: seed)
         let bytes = Array(alphabet.utf8)
-        return (0..<Int.random(in: 0...maxLength, using: &rng)).map { _ in bytes.randomElement(using: &rng)! }
+        return (0..<count).map { _ in (0..<Int.random(in: 0...maxLength, using: &rng)).map { _ in bytes.randomElement(using: &rng)! } }
     }
 
     /// Expects the same fields and the same lines, record by record, naming `text` when not.
@@ -44,10 +46,8 @@ struct ByteParsingTests {
 
     @Test("The record scanner finds exactly CSVReader's fields and lines on 20,000 random texts of commas, quotes, CR and LF")
     func scannerMatchesReader() throws {
-        var rng = SeededGenerator(seed: 7)
         var compared = 0
-        for _ in 0..<20_000 {
-            let text = Self.randomText("ab ,,\"\"\r\n\n", upTo: 24, using: &rng)
+        for text in Self.randomTexts(20_000, of: "ab ,,\"\"\r\n\n", upTo: 24, seed: 7) {
             let expected: [([String], Int)]
             do { expected = try Self.read(text) } catch {
                 #expect(throws: CSVReader.UnterminatedQuote.self) { try Self.scan(text) }
@@ -63,10 +63,9 @@ struct ByteParsingTests {
     /// by piece, into the same records and lines (stray quotes included).
     @Test("A text cut at every record end it reports scans, piece by piece, into the same records and lines")
     func recordEndsAgreeWithScanner() throws {
-        var rng = SeededGenerator(seed: 17)
         var compared = 0
-        for round in 0..<20_000 {
-            var text = Self.randomText("ab 5,,\"\"\r\n\n", upTo: 32, using: &rng)
+        for (round, random) in Self.randomTexts(20_000, of: "ab 5,,\"\"\r\n\n", upTo: 32, seed: 17).enumerated() {
+            var text = random
             if round % 4 == 0 { text = Array("x,he said 5\" tall\n".utf8) + text }  // a stray quote first
             let whole: [([String], Int)]
             do { whole = try Self.scan(text) } catch { continue }
