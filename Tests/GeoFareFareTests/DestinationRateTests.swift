@@ -29,16 +29,11 @@ struct DestinationRateTests {
     static let mokpo = Coordinate(uncheckedLatitude: 34.8118, longitude: 126.3922)
     static let seoul = Coordinate(uncheckedLatitude: 37.5665, longitude: 126.9780)
 
-    struct Case: Sendable, CustomStringConvertible {
-        let name: String
-        let at: String
-        let version: String
+    struct Case: NamedCase {
+        let name: String, at: String, version: String
         let segments: [(meters: Double, seconds: Double, outside: Bool)]
         let to: Coordinate?
-        let units: Int64
-        let baseSurcharge: Int64
-        let total: Int64
-        var description: String { name }
+        let units: Int64, baseSurcharge: Int64, total: Int64
     }
 
     static let cases: [Case] = [

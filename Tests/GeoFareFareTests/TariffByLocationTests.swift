@@ -7,12 +7,8 @@ import GeoFareCore
 /// province city group, New York's five boroughs, and points where no tariff applies (at sea,
 /// outside New York, or in a 시·군 whose group no source names) with their clear error.
 struct TariffByLocationTests {
-    struct Place: Sendable, CustomStringConvertible {
-        let name: String
-        let lat: Double
-        let lon: Double
-        let tariff: String
-        var description: String { name }
+    struct Place: NamedCase {
+        let name: String, lat: Double, lon: Double, tariff: String
     }
 
     static let cityHalls: [Place] = [
