@@ -58,11 +58,9 @@ struct DestinationRateCLITests {
         }
         #expect(worker.finish() == 0)
 
-        var reader = CSVReader(), rows: [[String]] = []
         let out = try GeoFareBinary.run(["fare-csv", "--quiet"], stdin: csv)
         #expect(out.status == 0, "\(out.stderr)")
-        reader.feed(Array(out.stdout.utf8)) { rows.append($0.fields) }
-        try reader.finish { rows.append($0.fields) }
+        let rows = try csvRecords(out.stdout.utf8)
         let header = try #require(rows.first)
         func column(_ name: String) throws -> Int { try #require(header.lastIndex(of: name), "\(name) in \(header)") }
         let (tariff, basis, total, low, high) = (try column("tariff"), try column("tariff_basis"), try column("total"), try column("low"), try column("high"))

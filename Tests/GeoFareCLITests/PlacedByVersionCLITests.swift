@@ -61,15 +61,9 @@ struct PlacedByVersionCLITests {
         }
         #expect(worker.finish() == 0)
 
-        func records(_ text: String) throws -> [[String]] {
-            var reader = CSVReader(), out: [[String]] = []
-            reader.feed(Array(text.utf8)) { out.append($0.fields) }
-            try reader.finish { out.append($0.fields) }
-            return out
-        }
         let out = try GeoFareBinary.run(["fare-csv", "--quiet"], stdin: csv)
         #expect(out.status == 0, "\(out.stderr)")
-        let rows = try records(out.stdout)
+        let rows = try csvRecords(out.stdout.utf8)
         let header = try #require(rows.first)
         func column(_ name: String) throws -> Int { try #require(header.lastIndex(of: name), "\(name) in \(header)") }
         let (tariff, basis, total, low, high, assumption) = (try column("tariff"), try column("tariff_basis"), try column("total"),
@@ -81,7 +75,7 @@ struct PlacedByVersionCLITests {
             #expect(c == a, "fare-csv row \(row[0]): \(c) vs worker \(a)")
         }
         let strict = try GeoFareBinary.run(["fare-csv", "--quiet", "--strict"], stdin: csv)
-        let strictRows = try records(strict.stdout).dropFirst()
+        let strictRows = try csvRecords(strict.stdout.utf8).dropFirst()
         let error = try column("error")
         for (row, t) in zip(strictRows, Self.trips) {
             #expect(row[error].hasSuffix("[unknown_tariff_group]") == (t.basis == "assumed"), "fare-csv --strict row \(row[0]): \(row[error])")

@@ -117,10 +117,7 @@ struct PoolingCLITests {
         #expect(r.stderr.contains("pooled"))
         // Read both files back.
         func rows(_ url: URL) throws -> [[String: String]] {
-            var reader = CSVReader()
-            var records: [[String]] = []
-            reader.feed(try Data(contentsOf: url)) { records.append($0.fields) }
-            try reader.finish { records.append($0.fields) }
+            let records = try csvRecords(try Data(contentsOf: url))
             return records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(records[0], $0)) }
         }
         let requests = try rows(input), answers = try rows(output)

@@ -150,6 +150,14 @@ extension JSONValue {
     public var isOK: Bool { self["ok"] == .bool(true) }
 }
 
+/// Every record of a CSV text (the header included), each as its fields.
+public func csvRecords<Bytes: Sequence>(_ bytes: Bytes) throws -> [[String]] where Bytes.Element == UInt8 {
+    var reader = CSVReader(), records: [[String]] = []
+    reader.feed(Array(bytes)) { records.append($0.fields) }
+    try reader.finish { records.append($0.fields) }
+    return records
+}
+
 /// A path for a new SQLite database in the temporary directory (not created).
 public func temporaryDatabase() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("geofare-test-\(UUID().uuidString).db").path
