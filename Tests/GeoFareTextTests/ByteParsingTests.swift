@@ -279,6 +279,7 @@ struct ByteParsingTests {
         let seeds = ["2024-05-13T06:20:00+09:00", "2024-05-13 06:20:00.25-0400", "2024-02-29t23:59:59z", "2024-05-13T06:20Z",
                      "1999-12-31T23:59:60.999+14:00", "2024-05-13T06:20:00+09"]
         let alphabet = Array("0123456789-+:TtZz .,/a\u{00}\u{FF}".utf8)
+        let oracle = ISO8601Oracle()
         var accepted = 0
         for round in 0..<40_000 {
             var b = Array(seeds[round % seeds.count].utf8)
@@ -291,7 +292,7 @@ struct ByteParsingTests {
             }
             b.withUnsafeBufferPointer { u in
                 let parsed = ISO8601.parse(bytes: u)?.timeIntervalSince1970
-                let expected = ISO8601Oracle.epochSeconds(u)
+                let expected = oracle.epochSeconds(u)
                 #expect(parsed?.bitPattern == expected?.bitPattern, "\(String(decoding: b, as: UTF8.self).debugDescription)")
                 if parsed != nil { accepted += 1 }
             }
@@ -309,8 +310,8 @@ struct ByteParsingTests {
 /// `.` or `,` (any number of digits, none included), then `Z`, `z` or `±HH`, `±HHMM` or
 /// `±HH:MM`. Month 1–12, day 1–31 (not checked against the month: 02-31 is 03-02 or 03-03),
 /// hour ≤ 23, minute ≤ 59, seconds with their fraction < 61; the offset is not range-checked.
-enum ISO8601Oracle {
-    static let grammar = try! Regex(
+struct ISO8601Oracle {
+    let grammar = try! Regex(
         #"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,]([0-9]*))?)?(?:[Zz]|([+-])([0-9]{2})(?::?([0-9]{2}))?)"#
     ).matchingSemantics(.unicodeScalar)
 
@@ -319,7 +320,7 @@ enum ISO8601Oracle {
 
     /// Seconds since 1970 of `bytes`, through `Date` as the parser's answer goes; nil when
     /// the text is not one of the accepted shapes or a field is out of range.
-    static func epochSeconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    func epochSeconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         let text = String(decoding: bytes, as: UTF8.self)
         guard let match = try? grammar.wholeMatch(in: text) else { return nil }
         func field(_ k: Int) -> Substring? { match.output[k].substring }
@@ -329,7 +330,7 @@ enum ISO8601Oracle {
         let seconds = field(6).map { Double("\($0).\(field(7) ?? "")0")! } ?? 0
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, seconds < 61 else { return nil }
         let east = (field(8) == "-" ? -1 : 1) * (number(9) * 60 + number(10)) * 60
-        let days = daysFromYearOne(year) + daysBeforeMonth[month - 1] + (month > 2 && isLeap(year) ? 1 : 0) + day - 1 - 719_162
+        let days = Self.daysFromYearOne(year) + Self.daysBeforeMonth[month - 1] + (month > 2 && Self.isLeap(year) ? 1 : 0) + day - 1 - 719_162
         let whole = ((days * 24 + hour) * 60 + minute) * 60 - east
         return Date(timeIntervalSince1970: Double(whole) + seconds).timeIntervalSince1970
     }
