@@ -60,14 +60,12 @@ struct DestinationRateCLITests {
 
         let out = try GeoFareBinary.run(["fare-csv", "--quiet"], stdin: csv)
         #expect(out.status == 0, "\(out.stderr)")
-        let rows = try csvRecords(out.stdout.utf8)
-        let header = try #require(rows.first)
-        func column(_ name: String) throws -> Int { try #require(header.lastIndex(of: name), "\(name) in \(header)") }
-        let (tariff, basis, total, low, high) = (try column("tariff"), try column("tariff_basis"), try column("total"), try column("low"), try column("high"))
-        #expect(rows.count == Self.trips.count + 1)
-        for (row, a) in zip(rows.dropFirst(), byWorker) {
-            #expect(row[tariff] == a.tariff && row[basis] == a.basis && Int64(row[total]) == a.total && Int64(row[low]) == a.low
-                    && Int64(row[high]) == a.high, "fare-csv row \(row[0]): \(row) vs worker \(a)")
+        let rows = try csvRowsByName(out.stdout)
+        #expect(rows.count == Self.trips.count)
+        for (row, a) in zip(rows, byWorker) {
+            let money = { (name: String) in row[name].flatMap { Int64($0) } }
+            #expect(row["tariff"] == a.tariff && row["tariff_basis"] == a.basis && money("total") == a.total && money("low") == a.low
+                    && money("high") == a.high, "fare-csv row \(row["trip_id"] ?? "?"): \(row) vs worker \(a)")
         }
     }
 }

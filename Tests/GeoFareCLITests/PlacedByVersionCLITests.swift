@@ -63,23 +63,21 @@ struct PlacedByVersionCLITests {
 
         let out = try GeoFareBinary.run(["fare-csv", "--quiet"], stdin: csv)
         #expect(out.status == 0, "\(out.stderr)")
-        let rows = try csvRecords(out.stdout.utf8)
-        let header = try #require(rows.first)
-        func column(_ name: String) throws -> Int { try #require(header.lastIndex(of: name), "\(name) in \(header)") }
-        let (tariff, basis, total, low, high, assumption) = (try column("tariff"), try column("tariff_basis"), try column("total"),
-                                                             try column("low"), try column("high"), try column("assumption"))
-        #expect(rows.count == Self.trips.count + 1)
-        for (row, a) in zip(rows.dropFirst(), byWorker) {
-            let c = Answer(tariff: row[tariff], basis: row[basis], total: Int64(row[total]) ?? -1, low: Int64(row[low]) ?? -1,
-                           high: Int64(row[high]) ?? -1, assumption: row[assumption])
-            #expect(c == a, "fare-csv row \(row[0]): \(c) vs worker \(a)")
+        let rows = try csvRowsByName(out.stdout)
+        #expect(rows.count == Self.trips.count)
+        for (row, a) in zip(rows, byWorker) {
+            let money = { (name: String) in row[name].flatMap { Int64($0) } ?? -1 }
+            let c = Answer(tariff: row["tariff"] ?? "", basis: row["tariff_basis"] ?? "", total: money("total"), low: money("low"),
+                           high: money("high"), assumption: try #require(row["assumption"], "\(row)"))
+            #expect(c == a, "fare-csv row \(row["trip_id"] ?? "?"): \(c) vs worker \(a)")
         }
         let strict = try GeoFareBinary.run(["fare-csv", "--quiet", "--strict"], stdin: csv)
-        let strictRows = try csvRecords(strict.stdout.utf8).dropFirst()
-        let error = try column("error")
+        let strictRows = try csvRowsByName(strict.stdout)
+        #expect(strictRows.count == Self.trips.count)
         for (row, t) in zip(strictRows, Self.trips) {
-            #expect(row[error].hasSuffix("[unknown_tariff_group]") == (t.basis == "assumed"), "fare-csv --strict row \(row[0]): \(row[error])")
-            if t.basis == "assumed" { #expect(row[error].contains("; name a tariff. At this departure: a source places "), "\(row[error])") }
+            let error = try #require(row["error"], "\(row)")
+            #expect(error.hasSuffix("[unknown_tariff_group]") == (t.basis == "assumed"), "fare-csv --strict row \(row["trip_id"] ?? "?"): \(error)")
+            if t.basis == "assumed" { #expect(error.contains("; name a tariff. At this departure: a source places "), "\(error)") }
         }
     }
 }

@@ -158,6 +158,14 @@ public func csvRecords<Bytes: Sequence>(_ bytes: Bytes) throws -> [[String]] whe
     return records
 }
 
+/// The rows after the header of a CSV text, each by column name; where a name repeats (an
+/// input column that `fare-csv` writes again, such as `tariff`), the last column's value.
+public func csvRowsByName(_ text: String) throws -> [[String: String]] {
+    let records = try csvRecords(text.utf8)
+    guard let header = records.first else { return [] }
+    return records.dropFirst().map { Dictionary(zip(header, $0), uniquingKeysWith: { $1 }) }
+}
+
 /// A path for a new SQLite database in the temporary directory (not created).
 public func temporaryDatabase() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("geofare-test-\(UUID().uuidString).db").path
