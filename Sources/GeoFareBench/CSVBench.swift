@@ -27,16 +27,10 @@ struct CSVBench: ParsableCommand {
 
     struct Report: Encodable {
         let benchmark = "csv"
-        let rows: Int
-        let form: String
-        let machine: MachineInfo
-        let rounds: Int
-        let rows_per_second: Double
-        let best_rows_per_second: Double
-        let copy_rows_per_second: Double
-        let peak_rss_bytes: Int
-        let failed_rows: Int
-        let file_bytes: Int
+        let rows: Int, form: String, machine: MachineInfo, rounds: Int
+        /// fare-csv's median and best round, and the scan-and-copy baseline's median.
+        let rows_per_second, best_rows_per_second, copy_rows_per_second: Double
+        let peak_rss_bytes: Int, failed_rows: Int, file_bytes: Int
         /// Per figure, its lowest and highest round.
         let ranges: [String: [Double]]
     }

@@ -38,15 +38,10 @@ struct FareBench: ParsableCommand {
 
     struct Report: Encodable {
         let benchmark = "fare"
-        let trips: Int
-        let rounds: Int
-        let machine: MachineInfo
-        let quotes_per_second: Double
-        let meter_per_second: Double
-        let trip_quotes_per_second: Double
-        let baseline_per_second: Double
-        let meter_vs_baseline: Double
-        let checksum: Int64
+        let trips: Int, rounds: Int, machine: MachineInfo
+        let quotes_per_second, meter_per_second, trip_quotes_per_second, baseline_per_second: Double
+        /// The meter's rate over the baseline's, and the sum of every amount computed.
+        let meter_vs_baseline: Double, checksum: Int64
         /// Per figure, its lowest and highest round.
         let ranges: [String: [Double]]
     }
@@ -142,12 +137,9 @@ struct RouteBench: ParsableCommand {
 
     struct Report: Encodable {
         let benchmark = "route"
-        let trips: Int
-        let rounds: Int
-        let machine: MachineInfo
-        let estimates_per_second: Double
-        let estimates_with_zone_per_second: Double
-        let geodesic_per_second: Double
+        let trips: Int, rounds: Int, machine: MachineInfo
+        let estimates_per_second, estimates_with_zone_per_second, geodesic_per_second: Double
+        /// Estimates (no zone) over the geodesic's rate.
         let ratio: Double
         /// Per figure, its lowest and highest round.
         let ranges: [String: [Double]]
@@ -241,33 +233,21 @@ extension RouteBench {
         let graph: String
         /// With `--pbf`: how the graph was built (once, before the query rounds).
         let build: BuildReport?
-        let nodes: Int
-        let arcs: Int
-        let file_bytes: Int
-        let queries: Int
-        let rounds: Int
-        let machine: MachineInfo
+        let nodes: Int, arcs: Int, file_bytes: Int
+        let queries: Int, rounds: Int, machine: MachineInfo
         /// Per metric: node-to-node by the hierarchy and by plain bidirectional Dijkstra, and the
         /// full route between coordinates (snapping both ends, unpacking the path).
         let metrics: [String: MetricReport]
     }
 
     struct MetricReport: Encodable {
-        let ch_queries_per_second: Double
-        let ch_p50_us: Double
-        let ch_p99_us: Double
-        let ch_settled_mean: Double
-        let dijkstra_queries_per_second: Double
-        let dijkstra_p50_us: Double
-        let dijkstra_p99_us: Double
+        let ch_queries_per_second, ch_p50_us, ch_p99_us, ch_settled_mean: Double
+        let dijkstra_queries_per_second, dijkstra_p50_us, dijkstra_p99_us: Double
         let speedup_p50: Double
         /// Over every random point pair, those with no road within 500 m included (a quick error).
-        let full_route_p50_us: Double
-        let full_route_p99_us: Double
+        let full_route_p50_us, full_route_p99_us: Double
         /// The pairs that routed (of `queries`), and the percentiles over those alone.
-        let full_route_routed: Int
-        let full_route_routed_p50_us: Double
-        let full_route_routed_p99_us: Double
+        let full_route_routed: Int, full_route_routed_p50_us: Double, full_route_routed_p99_us: Double
         let checked_equal: Int
         /// Per figure, its lowest and highest round.
         let ranges: [String: [Double]]

@@ -12,31 +12,21 @@ extension RouteBench {
         let benchmark = "route-matrix"
         let graph: String
         let build: BuildReport?
-        let nodes: Int
-        let sources: Int
-        let targets: Int
-        let rounds: Int
-        let machine: MachineInfo
+        let nodes: Int, sources: Int, targets: Int
+        let rounds: Int, machine: MachineInfo
         /// Per metric: milliseconds for the whole matrix (`GraphRouteEstimator.matrix`: snapping,
         /// the search, traffic durations) and for the N² `route` estimates of the same pairs
         /// (`GraphRouteEstimator.estimate`, one after the other on one thread), medians of rounds.
-        let fastest_matrix_ms: Double
-        let fastest_routes_ms: Double
-        let fastest_speedup: Double
-        let shortest_matrix_ms: Double
-        let shortest_routes_ms: Double
-        let shortest_speedup: Double
+        let fastest_matrix_ms, fastest_routes_ms, fastest_speedup: Double
+        let shortest_matrix_ms, shortest_routes_ms, shortest_speedup: Double
         /// Cells whose distance and duration equal the route's (within 1e-6), of `cells` per metric.
-        let fastest_cells_equal: Int
-        let shortest_cells_equal: Int
+        let fastest_cells_equal, shortest_cells_equal: Int
         /// Cells whose minimised figure (duration for fastest, distance for shortest) equals the
         /// route's: all of them; the rest of `cells_equal`'s shortfall are exact ties between paths.
-        let fastest_cells_minimised_equal: Int
-        let shortest_cells_minimised_equal: Int
+        let fastest_cells_minimised_equal, shortest_cells_minimised_equal: Int
         let cells: Int
         /// Bucket entries and settled nodes of one matrix, per metric.
-        let fastest_bucket_entries: Int
-        let shortest_bucket_entries: Int
+        let fastest_bucket_entries, shortest_bucket_entries: Int
         /// Per figure, its lowest and highest round.
         let ranges: [String: [Double]]
     }

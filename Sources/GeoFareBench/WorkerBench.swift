@@ -47,9 +47,7 @@ struct WorkerBench: ParsableCommand {
 
     struct OpResult: Encodable {
         let requests: Int
-        let requests_per_second: Double
-        let p50_us: Double
-        let p99_us: Double
+        let requests_per_second, p50_us, p99_us: Double
         let errors: Int
         let vs_ping: Double
         /// The lowest and highest round's requests per second.
@@ -58,8 +56,7 @@ struct WorkerBench: ParsableCommand {
 
     struct Report: Encodable {
         let benchmark = "worker"
-        let machine: MachineInfo
-        let window: Int
+        let machine: MachineInfo, window: Int
         /// The store measured (a path, `:memory:`, or the URL without its password).
         let store: String
         let rounds: Int
@@ -68,10 +65,7 @@ struct WorkerBench: ParsableCommand {
         /// The burst (see the discussion): lines per burst, upserts per second end to end, µs
         /// per upsert and per fare, and their ratio; medians over rounds.
         let burst: Int
-        let burst_upserts_per_second: Double
-        let burst_upsert_us: Double
-        let burst_fare_us: Double
-        let burst_upsert_vs_fare: Double
+        let burst_upserts_per_second, burst_upsert_us, burst_fare_us, burst_upsert_vs_fare: Double
         let burst_errors: Int
         /// `[low, high]` over rounds of each burst figure.
         let ranges: [String: [Double]]
@@ -81,16 +75,10 @@ struct WorkerBench: ParsableCommand {
     /// The same figures measured on the baseline worker in the same rounds.
     struct Baseline: Encodable {
         let worker: String
-        let burst_upserts_per_second: Double
-        let burst_upsert_us: Double
-        let burst_fare_us: Double
-        let burst_upsert_vs_fare: Double
-        let nearby_per_second: Double
-        let clusters_per_second: Double
+        let burst_upserts_per_second, burst_upsert_us, burst_fare_us, burst_upsert_vs_fare: Double
+        let nearby_per_second, clusters_per_second: Double
         /// This worker's figure over the baseline's (rates: > 1 is faster).
-        let upserts_vs_baseline: Double
-        let nearby_vs_baseline: Double
-        let clusters_vs_baseline: Double
+        let upserts_vs_baseline, nearby_vs_baseline, clusters_vs_baseline: Double
         let ranges: [String: [Double]]
     }
 
@@ -279,31 +267,14 @@ final class WorkerClient: @unchecked Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         Thread.detachNewThread {
             var received = 0
-            var buffer = [UInt8](repeating: 0, count: 1 << 20)
-            var filled = 0
-            while received < n {
-                if filled == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
-                let got = buffer.withUnsafeMutableBytes { read(readFD, $0.baseAddress! + filled, $0.count - filled) }
-                if got < 0 && errno == EINTR { continue }
-                if got <= 0 { break }
-                filled += got
+            var reader = LineReader(fd: readFD)
+            while received < n, reader.fill() {
                 let now = DispatchTime.now().uptimeNanoseconds
                 let before = received
-                var lineStart = 0
-                buffer.withUnsafeBufferPointer { b in
-                    while lineStart < filled, let p = memchr(b.baseAddress! + lineStart, 0x0A, filled - lineStart) {
-                        let nl = b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
-                        // Responses come back in request order.
-                        record.received(received, at: now, failed: WorkerClient.isFailure(UnsafeBufferPointer(rebasing: b[lineStart..<nl])))
-                        received += 1
-                        lineStart = nl + 1
-                    }
-                }
-                if lineStart > 0 {
-                    buffer.withUnsafeMutableBufferPointer { b in
-                        _ = memmove(b.baseAddress!, b.baseAddress! + lineStart, filled - lineStart)
-                    }
-                    filled -= lineStart
+                reader.forEachLine { line in
+                    // Responses come back in request order.
+                    record.received(received, at: now, failed: WorkerClient.isFailure(line))
+                    received += 1
                 }
                 flow.release(received - before)  // one wake-up per chunk read, not per line
             }
@@ -423,31 +394,58 @@ final class WorkerClient: @unchecked Sendable {
                 }
             }
         }
-        var received = 0, errors = 0, filled = 0
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while received < count {
-            if filled == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
-            let got = buffer.withUnsafeMutableBytes { read(readFD, $0.baseAddress! + filled, $0.count - filled) }
-            if got < 0 && errno == EINTR { continue }
-            if got <= 0 { break }
-            filled += got
-            var lineStart = 0
-            buffer.withUnsafeBufferPointer { b in
-                while lineStart < filled, let p = memchr(b.baseAddress! + lineStart, 0x0A, filled - lineStart) {
-                    let nl = b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
-                    if isFailure(UnsafeBufferPointer(rebasing: b[lineStart..<nl])) { errors += 1 }
-                    received += 1
-                    lineStart = nl + 1
-                }
-            }
-            if lineStart > 0 {
-                buffer.withUnsafeMutableBufferPointer { b in _ = memmove(b.baseAddress!, b.baseAddress! + lineStart, filled - lineStart) }
-                filled -= lineStart
+        var received = 0, errors = 0
+        var reader = LineReader(fd: readFD)
+        while received < count, reader.fill() {
+            reader.forEachLine { line in
+                if isFailure(line) { errors += 1 }
+                received += 1
             }
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         guard received == count else { throw GeoFareError(code: .internalError, message: "the burst worker answered \(received) of \(count) lines", field: nil) }
         return (seconds, errors)
+    }
+
+    /// Lines from a pipe, read in chunks into one buffer (1 MiB, doubled whenever a line fills
+    /// it): ``fill()`` takes the next chunk, ``forEachLine(_:)`` hands over every whole line in
+    /// the buffer (without its line feed) and keeps the unfinished rest for the next chunk.
+    struct LineReader {
+        let fd: Int32
+        private var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        private var filled = 0
+
+        init(fd: Int32) { self.fd = fd }
+
+        /// Reads what the pipe has (again after an interrupted call); false at its end or on an error.
+        mutating func fill() -> Bool {
+            while true {
+                if filled == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
+                let fd = self.fd, end = filled
+                let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + end, $0.count - end) }
+                if got < 0 && errno == EINTR { continue }
+                if got <= 0 { return false }
+                filled += got
+                return true
+            }
+        }
+
+        /// Calls `body` with each whole line read so far, in order, and drops them from the buffer.
+        mutating func forEachLine(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+            var lineStart = 0
+            let filled = self.filled
+            buffer.withUnsafeBufferPointer { b in
+                while lineStart < filled, let p = memchr(b.baseAddress! + lineStart, 0x0A, filled - lineStart) {
+                    let nl = b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
+                    body(UnsafeBufferPointer(rebasing: b[lineStart..<nl]))
+                    lineStart = nl + 1
+                }
+            }
+            if lineStart > 0 {
+                buffer.withUnsafeMutableBufferPointer { b in _ = memmove(b.baseAddress!, b.baseAddress! + lineStart, filled - lineStart) }
+                self.filled -= lineStart
+            }
+        }
     }
 
     /// The burst's bytes, handed to the writer thread (read-only).

@@ -80,7 +80,9 @@ struct CSVBlockStreamTests {
         }
     }
 
-    @Test("With blocks overlapped, a stop after any block writes, counts and reports what the stream one block at a time does (the block already started is dropped)")
+    /// With blocks overlapped, a stop after any block writes, counts and reports what the stream
+    /// one block at a time does (the block already started is dropped).
+    @Test("Overlapped blocks stopped after any block write, count and report what the one-block-at-a-time stream does")
     func overlappedStopsLikeOneAtATime() throws {
         var rng = SeededGenerator(seed: 29)
         var cutShort = 0
@@ -101,7 +103,10 @@ struct CSVBlockStreamTests {
         #expect(cutShort > 10)
     }
 
-    @Test("Records far longer than a block, read a few bytes at a time: every byte reaches its lane once, in order (the block buffers grow, keep what they hold, and take short reads for what they are)")
+    /// Records far longer than a block, read a few bytes at a time: every byte reaches its lane
+    /// once, in order (the block buffers grow, keep what they hold, and take short reads for what
+    /// they are).
+    @Test("Records far longer than a block, read a few bytes at a time, reach their lane once and in order")
     func recordsLongerThanBlocks() throws {
         var rng = SeededGenerator(seed: 31)
         for round in 0..<30 {

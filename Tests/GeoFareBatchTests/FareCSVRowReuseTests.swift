@@ -6,7 +6,7 @@ import GeoFareText
 import Testing
 
 /// A lane of `fare-csv` fills one request and one figures value in place, row after row
-///: whatever the rows before it were, a row's output must be the
+/// (so nothing a row leaves behind may leak): whatever the rows before it were, a row's output must be the
 /// output it gets priced alone.
 struct FareCSVRowReuseTests {
     static let header = "trip_id,origin_lat,origin_lon,dest_lat,dest_lon,distance_m,duration_s,depart_at,party_size,tariff,split,cruise_kmh"

@@ -16,6 +16,13 @@ struct BenchRoundsTests {
         ("places", ["--pbf", SharedData.url("osm/seoul_mapo.osm.pbf").path, "--queries", "300", "--reverses", "300"]),
     ]
 
+    /// `geofare bench ARGUMENTS --json`: expects exit 0 and returns the report object.
+    static func report(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        let run = try GeoFareBinary.run(["bench"] + arguments + ["--json"])
+        #expect(run.status == 0, "\(run.stderr)", sourceLocation: sourceLocation)
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], sourceLocation: sourceLocation)
+    }
+
     /// Each `(median, [low, high])` a report holds: top-level figures named in `ranges`, the
     /// transform's pairs, the worker's ops.
     static func figures(_ report: [String: Any]) -> [(String, Double, [Double])] {
@@ -36,11 +43,9 @@ struct BenchRoundsTests {
     }
 
     @Test("bench places: the indexed search answers as the scan of every key on every drawn query, and the index's size is reported",
-          .enabled(if: SharedData.runs("osm/seoul_mapo.osm.pbf"), "needs ../shared/data/osm beside the checkout"))
+          .needsMapo)
     func placesMatchScan() throws {
-        let run = try GeoFareBinary.run(["bench", "places", "--pbf", SharedData.url("osm/seoul_mapo.osm.pbf").path, "--queries", "500", "--reverses", "100", "--rounds", "1", "--json"])
-        #expect(run.status == 0, "\(run.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let report = try Self.report(["places", "--pbf", SharedData.url("osm/seoul_mapo.osm.pbf").path, "--queries", "500", "--reverses", "100", "--rounds", "1"])
         #expect(report["scan_mismatches"] as? Int == 0)
         #expect((report["places"] as? Int ?? 0) > 500 && (report["index_bytes"] as? Int ?? 0) > 10_000)
         #expect((report["speedup_p50"] as? Double ?? 0) > 0)
@@ -52,9 +57,7 @@ struct BenchRoundsTests {
           arguments: cases.map(\.0))
     func roundsAndRanges(_ name: String) throws {
         let extra = Self.cases.first { $0.0 == name }!.1
-        let run = try GeoFareBinary.run(["bench", name, "--rounds", "3", "--json"] + extra)
-        #expect(run.status == 0, "\(run.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let report = try Self.report([name, "--rounds", "3"] + extra)
         #expect(report["rounds"] as? Int == 3)
         let figures = Self.figures(report)
         #expect(figures.count >= 2, "figures with ranges: \(figures.map(\.0))")
@@ -66,12 +69,13 @@ struct BenchRoundsTests {
         #expect(figures.contains { $0.2[0] < $0.2[1] }, "no figure varied over the rounds: \(figures)")
     }
 
-    @Test("bench worker --burst: fresh upserts and fares piped at once into new workers on SQLite files, answered without error; per-request µs, their ratio and the rate agree; the general-path baseline measured in the same rounds")
+    /// bench worker --burst: fresh upserts and fares piped at once into new workers on SQLite
+    /// files, answered without error; per-request µs, their ratio and the rate agree; the
+    /// general-path baseline measured in the same rounds.
+    @Test("bench worker --burst: fresh upserts and fares answered without error, figures consistent, baseline in the same rounds")
     func workerBurst() throws {
-        let run = try GeoFareBinary.run(["bench", "worker", "--requests", "200", "--parties", "50", "--window", "32", "--burst", "1500",
-                                         "--baseline-worker", "general", "--rounds", "1", "--json"])
-        #expect(run.status == 0, "\(run.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let report = try Self.report(["worker", "--requests", "200", "--parties", "50", "--window", "32", "--burst", "1500",
+                                      "--baseline-worker", "general", "--rounds", "1"])
         #expect(report["burst"] as? Int == 1500)
         #expect(report["burst_errors"] as? Int == 0)
         let rate = try #require(report["burst_upserts_per_second"] as? Double)
@@ -88,12 +92,10 @@ struct BenchRoundsTests {
     }
 
     @Test("bench route --pbf: the build's seconds, peak memory and file size, then the graph's queries (CH equal to Dijkstra)",
-          .enabled(if: SharedData.runs("osm/seoul_mapo.osm.pbf"), "needs ../shared/data/osm beside the checkout"))
+          .needsMapo)
     func routeBuild() throws {
         let pbf = SharedData.url("osm/seoul_mapo.osm.pbf").path
-        let run = try GeoFareBinary.run(["bench", "route", "--pbf", pbf, "--queries", "100", "--rounds", "2", "--json"])
-        #expect(run.status == 0, "\(run.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let report = try Self.report(["route", "--pbf", pbf, "--queries", "100", "--rounds", "2"])
         let build = try #require(report["build"] as? [String: Any])
         #expect(build["pbf"] as? String == pbf)
         #expect((build["seconds"] as? Double ?? 0) > 0)
@@ -109,12 +111,10 @@ struct BenchRoundsTests {
     }
 
     @Test("bench route --matrix --rounds 3 --json: the matrix and the route calls timed in the same rounds, every cell equal to its route",
-          .enabled(if: SharedData.runs("osm/seoul_mapo.osm.pbf"), "needs ../shared/data/osm beside the checkout"))
+          .needsMapo)
     func routeMatrix() throws {
         let pbf = SharedData.url("osm/seoul_mapo.osm.pbf").path
-        let run = try GeoFareBinary.run(["bench", "route", "--pbf", pbf, "--matrix", "12", "--rounds", "3", "--json"])
-        #expect(run.status == 0, "\(run.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let report = try Self.report(["route", "--pbf", pbf, "--matrix", "12", "--rounds", "3"])
         #expect(report["rounds"] as? Int == 3)
         #expect(report["benchmark"] as? String == "route-matrix")
         #expect(report["cells"] as? Int == 144)
@@ -130,4 +130,9 @@ struct BenchRoundsTests {
         let tooBig = try GeoFareBinary.run(["bench", "route", "--pbf", pbf, "--matrix", "101", "--rounds", "1"])
         #expect(tooBig.status != 0)
     }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs where `../shared/data/osm/seoul_mapo.osm.pbf` is, and always on CI.
+    static var needsMapo: Self { .enabled(if: SharedData.runs("osm/seoul_mapo.osm.pbf"), "needs ../shared/data/osm beside the checkout") }
 }

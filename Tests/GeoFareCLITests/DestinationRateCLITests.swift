@@ -34,9 +34,8 @@ struct DestinationRateCLITests {
 
     @Test("The worker, geofare fare and fare-csv agree; the base surcharge shows the 40 % only to the four 시·군")
     func threeWaysAgree() throws {
-        let db = temporaryDatabase()
-        defer { try? FileManager.default.removeItem(atPath: db) }
-        let worker = try WorkerProcess(arguments: ["--db", db])
+        let (worker, db) = try WorkerProcess.onTemporaryDatabase()
+        defer { removeDatabase(db) }
         var csv = "trip_id,origin_lat,origin_lon,dest_lat,dest_lon,depart_at,party_size,tariff\n"
         var byWorker: [Answer] = []
         for (i, t) in Self.trips.enumerated() {
@@ -57,21 +56,16 @@ struct DestinationRateCLITests {
             #expect(fj["breakdown"]?["base_surcharge"]?.int64 == t.baseSurcharge, "fare \(i): \(f.stdout)")
             csv += "\(i),\(t.from.0),\(t.from.1),\(t.to.0),\(t.to.1),\(t.when),1,\(t.tariff ?? "")\n"
         }
-        worker.closeInput()
-        #expect(worker.wait() == 0)
+        #expect(worker.finish() == 0)
 
-        var reader = CSVReader(), rows: [[String]] = []
         let out = try GeoFareBinary.run(["fare-csv", "--quiet"], stdin: csv)
         #expect(out.status == 0, "\(out.stderr)")
-        reader.feed(Array(out.stdout.utf8)) { rows.append($0.fields) }
-        try reader.finish { rows.append($0.fields) }
-        let header = try #require(rows.first)
-        func column(_ name: String) throws -> Int { try #require(header.lastIndex(of: name), "\(name) in \(header)") }
-        let (tariff, basis, total, low, high) = (try column("tariff"), try column("tariff_basis"), try column("total"), try column("low"), try column("high"))
-        #expect(rows.count == Self.trips.count + 1)
-        for (row, a) in zip(rows.dropFirst(), byWorker) {
-            #expect(row[tariff] == a.tariff && row[basis] == a.basis && Int64(row[total]) == a.total && Int64(row[low]) == a.low
-                    && Int64(row[high]) == a.high, "fare-csv row \(row[0]): \(row) vs worker \(a)")
+        let rows = try csvRowsByName(out.stdout)
+        #expect(rows.count == Self.trips.count)
+        for (row, a) in zip(rows, byWorker) {
+            let money = { (name: String) in row[name].flatMap { Int64($0) } }
+            #expect(row["tariff"] == a.tariff && row["tariff_basis"] == a.basis && money("total") == a.total && money("low") == a.low
+                    && money("high") == a.high, "fare-csv row \(row["trip_id"] ?? "?"): \(row) vs worker \(a)")
         }
     }
 }

@@ -107,20 +107,16 @@ struct FareCSVTests {
         }
     }
 
-    @Test("Sourced and assumed rows mixed: every priced row says its basis (assumed ones why) in the two columns after error; --strict gives the errors of before and sourced rows unchanged")
+    /// Sourced and assumed rows mixed: every priced row says its basis (assumed ones why) in the
+    /// two columns after error; --strict gives the errors of before and sourced rows unchanged.
+    @Test("fare-csv with sourced and assumed rows mixed: each priced row says its basis; --strict errors only the assumed")
     func basisColumns() throws {
         let input = try Self.fixture("basis.csv")
         let r = try GeoFareBinary.run(["fare-csv", "--quiet", input.path])
         let strict = try GeoFareBinary.run(["fare-csv", "--quiet", "--strict", input.path])
         #expect(strict.stdout == (try String(contentsOf: try Self.fixture("basis.strict.expected.csv"), encoding: .utf8)))
         #expect(r.status == 65 && strict.status == 65)  // the origin at sea and the bad time fail either way
-        func records(_ text: String) throws -> [[String]] {
-            var reader = CSVReader(), out: [[String]] = []
-            reader.feed(Array(text.utf8)) { out.append($0.fields) }
-            try reader.finish { out.append($0.fields) }
-            return out
-        }
-        let rows = try records(r.stdout), strictRows = try records(strict.stdout)
+        let rows = try csvRecords(r.stdout.utf8), strictRows = try csvRecords(strict.stdout.utf8)
         let header = try #require(rows.first)
         #expect(Array(header.suffix(4)) == ["tariff", "error", "tariff_basis", "assumption"])
         try #require(rows.count == 12 && strictRows.count == 12)

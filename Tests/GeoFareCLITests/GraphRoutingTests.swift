@@ -172,7 +172,10 @@ struct GraphRoutingTests {
         #expect(version["graphs"]?.array?.first?["file"]?.string == graph.path)
     }
 
-    @Test("approach curb on route, fare and the command line: the library's answer, different from unrestricted where the kerb side matters; an unknown approach is invalid_value naming its field",
+    /// approach curb on route, fare and the command line: the library's answer, different from
+    /// unrestricted where the kerb side matters; an unknown approach is invalid_value naming its
+    /// field.
+    @Test("approach curb on route, fare and the command line: the library's answer; an unknown approach is invalid_value",
           .enabled(if: SharedData.runs("osm"), "needs ../shared/data/osm beside the checkout"))
     func curbApproach() throws {
         let graph = try Self.build("seoul_mapo.osm.pbf")
@@ -230,7 +233,10 @@ struct GraphRoutingTests {
         #expect(badCell["error"]?["code"]?.string == "invalid_value" && badCell["error"]?["field"]?.string == "targets[0].approach", "\(JSONWriter.string(badCell))")
     }
 
-    @Test("matrix on a graph: worker cells equal the worker's route for each pair, both metrics; request_too_large beyond 10,000 cells; circuity-v2 without a graph; geofare matrix --json the same tables",
+    /// matrix on a graph: worker cells equal the worker's route for each pair, both metrics;
+    /// request_too_large beyond 10,000 cells; circuity-v2 without a graph; geofare matrix --json
+    /// the same tables.
+    @Test("matrix on a graph: cells equal the worker's routes (both metrics), size limit, circuity-v2 without a graph, --json tables",
           .enabled(if: SharedData.runs("osm"), "needs ../shared/data/osm beside the checkout"))
     func matrixOp() throws {
         let graph = try Self.build("seoul_mapo.osm.pbf")

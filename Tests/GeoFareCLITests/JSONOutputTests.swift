@@ -38,45 +38,56 @@ struct JSONOutputTests {
         }
     }
 
-    @Test("fare: an unplaced Gyeonggi city (Uijeongbu) prices assumed in --json (as the worker) and in the table; --strict refuses with today's error; Seoul says sourced")
-    func assumedBasis() throws {
+    /// `geofare fare` from `from` to `to` (as "lat,lon") at 2024-05-15 14:00 prices assumed: its
+    /// `--json` carries `jsonAssumption` and equals the worker's answer for the same trip, the
+    /// table's last line is the basis line with `tableAssumption`, and `--strict` exits 65 with
+    /// nothing on stdout and stderr ending in `strictError`.
+    static func expectAssumed(from: String, to: String, jsonAssumption: String, tableAssumption: String, strictError: String,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
         let worker = try WorkerProcess(arguments: ["--db", ":memory:"])
         defer { worker.closeInput(); _ = worker.wait() }
-        let args = ["fare", "--from", "37.7381,127.0337", "--to", "37.4979,127.0276", "--at", "2024-05-15T14:00:00+09:00"]
+        let at = "2024-05-15T14:00:00+09:00"
+        let args = ["fare", "--from", from, "--to", to, "--at", at]
         let json = try GeoFareBinary.run(args + ["--json"])
-        #expect(json.status == 0, "\(json.stderr)")
-        #expect(json.stdout.contains(#","tariff_basis":"assumed","assumption":"Gyeonggi standard group (kr-gyeonggi/regular): "#), "\(json.stdout)")
-        let fare = try #require(worker.call(#"{"id":1,"op":"fare","from":{"lat":37.7381,"lon":127.0337},"to":{"lat":37.4979,"lon":127.0276},"depart_at":"2024-05-15T14:00:00+09:00","route":true}"#))
-        #expect(try JSONParser.parse(Array(json.stdout.utf8.dropLast())) == fare.object?["result"])
+        #expect(json.status == 0, "\(json.stderr)", sourceLocation: sourceLocation)
+        #expect(json.stdout.contains(#","tariff_basis":"assumed","assumption":""# + jsonAssumption), "\(json.stdout)", sourceLocation: sourceLocation)
+        func point(_ text: String) -> String {
+            let (lat, lon) = (text.split(separator: ",")[0], text.split(separator: ",")[1])
+            return #"{"lat":\#(lat),"lon":\#(lon)}"#
+        }
+        let request = #"{"id":1,"op":"fare","from":\#(point(from)),"to":\#(point(to)),"depart_at":"\#(at)","route":true}"#
+        let fare = try #require(worker.call(request), sourceLocation: sourceLocation)
+        #expect(try JSONParser.parse(Array(json.stdout.utf8.dropLast())) == fare.object?["result"], sourceLocation: sourceLocation)
         let table = try GeoFareBinary.run(args)
-        #expect(table.status == 0)
-        let basisLine = try #require(table.stdout.split(separator: "\n").last)
-        #expect(basisLine.hasPrefix("tariff basis ") && basisLine.contains("  assumed: Gyeonggi standard group (kr-gyeonggi/regular): no source names the tariff group"), "\(table.stdout)")
+        #expect(table.status == 0, sourceLocation: sourceLocation)
+        let basisLine = try #require(table.stdout.split(separator: "\n").last, sourceLocation: sourceLocation)
+        #expect(basisLine.hasPrefix("tariff basis ") && basisLine.contains("  assumed: " + tableAssumption), "\(table.stdout)", sourceLocation: sourceLocation)
         let strict = try GeoFareBinary.run(args + ["--strict"])
-        #expect(strict.status == 65 && strict.stdout.isEmpty)
-        #expect(strict.stderr.hasSuffix("name a tariff [unknown_tariff_group]\n"), "\(strict.stderr)")
+        #expect(strict.status == 65 && strict.stdout.isEmpty, sourceLocation: sourceLocation)
+        #expect(strict.stderr.hasSuffix(strictError + "\n"), "\(strict.stderr)", sourceLocation: sourceLocation)
+    }
+
+    /// fare: an unplaced Gyeonggi city (Uijeongbu) prices assumed in --json (as the worker) and in
+    /// the table; --strict refuses with today's error; Seoul says sourced.
+    @Test("fare: an unplaced Gyeonggi city (Uijeongbu) prices assumed in --json and the table; --strict refuses; Seoul is sourced")
+    func assumedBasis() throws {
+        try Self.expectAssumed(from: "37.7381,127.0337", to: "37.4979,127.0276",
+                               jsonAssumption: "Gyeonggi standard group (kr-gyeonggi/regular): ",
+                               tableAssumption: "Gyeonggi standard group (kr-gyeonggi/regular): no source names the tariff group",
+                               strictError: "name a tariff [unknown_tariff_group]")
         let seoul = try GeoFareBinary.run(["fare", "--from", "37.5665,126.9780", "--to", "37.4979,127.0276", "--at", "2024-05-15T22:30:00+09:00", "--json", "--strict"])
         #expect(seoul.stdout.hasSuffix(#","total":17000,"tariff_basis":"sourced"}"# + "\n"), "\(seoul.stdout)")
         let seoulTable = try GeoFareBinary.run(["fare", "--from", "37.5665,126.9780", "--to", "37.4979,127.0276", "--at", "2024-05-15T22:30:00+09:00"])
         #expect(seoulTable.stdout.split(separator: "\n").last?.hasPrefix("tariff basis ") == true && seoulTable.stdout.hasSuffix("  sourced\n"), "\(seoulTable.stdout)")
     }
 
-    @Test("fare: Gimje to Seoul (Jeonbuk's out-of-city rate in no source) prices assumed at 0 % in --json (as the worker) and in the table; --strict refuses with unknown_out_of_zone_rate")
+    /// fare: Gimje to Seoul (Jeonbuk's out-of-city rate in no source) prices assumed at 0 % in
+    /// --json (as the worker) and in the table; --strict refuses with unknown_out_of_zone_rate.
+    @Test("fare: Gimje to Seoul prices assumed at 0 % out of city in --json and the table; --strict is unknown_out_of_zone_rate")
     func assumedOutOfZoneRate() throws {
-        let worker = try WorkerProcess(arguments: ["--db", ":memory:"])
-        defer { worker.closeInput(); _ = worker.wait() }
-        let args = ["fare", "--from", "35.8036,126.8808", "--to", "37.5665,126.9780", "--at", "2024-05-15T14:00:00+09:00"]
-        let json = try GeoFareBinary.run(args + ["--json"])
-        #expect(json.status == 0, "\(json.stderr)")
-        #expect(json.stdout.contains(#","tariff_basis":"assumed","assumption":"no source gives kr-jeonbuk/regular's out-of-zone (시계외) rate in version 2023-08-01T00:00:00+09:00: priced without it (0 %), band up to 50 %"#), "\(json.stdout)")
-        let fare = try #require(worker.call(#"{"id":1,"op":"fare","from":{"lat":35.8036,"lon":126.8808},"to":{"lat":37.5665,"lon":126.9780},"depart_at":"2024-05-15T14:00:00+09:00","route":true}"#))
-        #expect(try JSONParser.parse(Array(json.stdout.utf8.dropLast())) == fare.object?["result"])
-        let table = try GeoFareBinary.run(args)
-        #expect(table.status == 0)
-        let basisLine = try #require(table.stdout.split(separator: "\n").last)
-        #expect(basisLine.hasPrefix("tariff basis ") && basisLine.contains("  assumed: no source gives kr-jeonbuk/regular's out-of-zone"), "\(table.stdout)")
-        let strict = try GeoFareBinary.run(args + ["--strict"])
-        #expect(strict.status == 65 && strict.stdout.isEmpty)
-        #expect(strict.stderr.hasSuffix("no source gives the rate [unknown_out_of_zone_rate]\n"), "\(strict.stderr)")
+        try Self.expectAssumed(from: "35.8036,126.8808", to: "37.5665,126.9780",
+                               jsonAssumption: "no source gives kr-jeonbuk/regular's out-of-zone (시계외) rate in version 2023-08-01T00:00:00+09:00: priced without it (0 %), band up to 50 %",
+                               tableAssumption: "no source gives kr-jeonbuk/regular's out-of-zone",
+                               strictError: "no source gives the rate [unknown_out_of_zone_rate]")
     }
 }

@@ -32,9 +32,8 @@ struct PlacedByVersionCLITests {
 
     @Test("The worker, geofare fare and fare-csv agree on tariff, basis, fare, band and assumption, by date; strict refuses only the assumed")
     func threeWaysAgree() throws {
-        let db = temporaryDatabase()
-        defer { try? FileManager.default.removeItem(atPath: db) }
-        let worker = try WorkerProcess(arguments: ["--db", db])
+        let (worker, db) = try WorkerProcess.onTemporaryDatabase()
+        defer { removeDatabase(db) }
         var csv = "trip_id,origin_lat,origin_lon,dest_lat,dest_lon,depart_at,party_size\n"
         var byWorker: [Answer] = []
         for (i, t) in Self.trips.enumerated() {
@@ -60,34 +59,25 @@ struct PlacedByVersionCLITests {
 
             csv += "\(i),\(t.lat),\(t.lon),\(to),\(t.lon),\(t.when),1\n"
         }
-        worker.closeInput()
-        #expect(worker.wait() == 0)
+        #expect(worker.finish() == 0)
 
-        func records(_ text: String) throws -> [[String]] {
-            var reader = CSVReader(), out: [[String]] = []
-            reader.feed(Array(text.utf8)) { out.append($0.fields) }
-            try reader.finish { out.append($0.fields) }
-            return out
-        }
         let out = try GeoFareBinary.run(["fare-csv", "--quiet"], stdin: csv)
         #expect(out.status == 0, "\(out.stderr)")
-        let rows = try records(out.stdout)
-        let header = try #require(rows.first)
-        func column(_ name: String) throws -> Int { try #require(header.lastIndex(of: name), "\(name) in \(header)") }
-        let (tariff, basis, total, low, high, assumption) = (try column("tariff"), try column("tariff_basis"), try column("total"),
-                                                             try column("low"), try column("high"), try column("assumption"))
-        #expect(rows.count == Self.trips.count + 1)
-        for (row, a) in zip(rows.dropFirst(), byWorker) {
-            let c = Answer(tariff: row[tariff], basis: row[basis], total: Int64(row[total]) ?? -1, low: Int64(row[low]) ?? -1,
-                           high: Int64(row[high]) ?? -1, assumption: row[assumption])
-            #expect(c == a, "fare-csv row \(row[0]): \(c) vs worker \(a)")
+        let rows = try csvRowsByName(out.stdout)
+        #expect(rows.count == Self.trips.count)
+        for (row, a) in zip(rows, byWorker) {
+            let money = { (name: String) in row[name].flatMap { Int64($0) } ?? -1 }
+            let c = Answer(tariff: row["tariff"] ?? "", basis: row["tariff_basis"] ?? "", total: money("total"), low: money("low"),
+                           high: money("high"), assumption: try #require(row["assumption"], "\(row)"))
+            #expect(c == a, "fare-csv row \(row["trip_id"] ?? "?"): \(c) vs worker \(a)")
         }
         let strict = try GeoFareBinary.run(["fare-csv", "--quiet", "--strict"], stdin: csv)
-        let strictRows = try records(strict.stdout).dropFirst()
-        let error = try column("error")
+        let strictRows = try csvRowsByName(strict.stdout)
+        #expect(strictRows.count == Self.trips.count)
         for (row, t) in zip(strictRows, Self.trips) {
-            #expect(row[error].hasSuffix("[unknown_tariff_group]") == (t.basis == "assumed"), "fare-csv --strict row \(row[0]): \(row[error])")
-            if t.basis == "assumed" { #expect(row[error].contains("; name a tariff. At this departure: a source places "), "\(row[error])") }
+            let error = try #require(row["error"], "\(row)")
+            #expect(error.hasSuffix("[unknown_tariff_group]") == (t.basis == "assumed"), "fare-csv --strict row \(row["trip_id"] ?? "?"): \(error)")
+            if t.basis == "assumed" { #expect(error.contains("; name a tariff. At this departure: a source places "), "\(error)") }
         }
     }
 }

@@ -11,9 +11,8 @@ import Testing
 struct PoolingCLITests {
     @Test("match over the worker: the party going the rider's way first, explain names the limits, bad fields are refused and the worker goes on")
     func matchOverTheWorker() throws {
-        let db = temporaryDatabase()
-        defer { try? FileManager.default.removeItem(atPath: db) }
-        let worker = try WorkerProcess(arguments: ["--db", db])
+        let (worker, db) = try WorkerProcess.onTemporaryDatabase()
+        defer { removeDatabase(db) }
         let depart = "2030-05-15T22:30:00+09:00"
         let lines = [
             #"{"id":1,"op":"party.upsert","party":\#(partyJSON("same", lat: 37.5660, lon: 126.9790, taken: 2, depart: depart))}"#,
@@ -43,8 +42,7 @@ struct PoolingCLITests {
         #expect(answers[5]["ok"] == .bool(false))
         #expect(answers[6]["error"]?["field"] == .string("seats"))
         #expect(answers[7].isOK)
-        worker.closeInput()
-        #expect(worker.wait() == 0)
+        #expect(worker.finish() == 0)
     }
 
     @Test("pool with broken rows: each keeps its line's error, the others are pooled, exit 65; a missing column is refused by name")
@@ -99,7 +97,10 @@ struct PoolingCLITests {
         return out
     }
 
-    @Test("pool on held-back real rides (lower Manhattan graph): every group re-checks with route answers, nobody twice, shares sum and undercut the solo fare, at least 95 % as many pooled as a matching over all feasible pairs found here",
+    /// pool on held-back real rides (lower Manhattan graph): every group re-checks with route
+    /// answers, nobody twice, shares sum and undercut the solo fare, at least 95 % as many pooled
+    /// as a matching over all feasible pairs found here.
+    @Test("pool on held-back real rides (lower Manhattan graph): every group re-checks and undercuts solo; ≥ 95 % of the matching",
           .enabled(if: SharedData.runs("nyc") && SharedData.runs("osm"), "needs ../shared/data beside the checkout"))
     func poolRealRides() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-pool-\(UUID().uuidString)")
@@ -116,10 +117,7 @@ struct PoolingCLITests {
         #expect(r.stderr.contains("pooled"))
         // Read both files back.
         func rows(_ url: URL) throws -> [[String: String]] {
-            var reader = CSVReader()
-            var records: [[String]] = []
-            reader.feed(try Data(contentsOf: url)) { records.append($0.fields) }
-            try reader.finish { records.append($0.fields) }
+            let records = try csvRecords(try Data(contentsOf: url))
             return records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(records[0], $0)) }
         }
         let requests = try rows(input), answers = try rows(output)

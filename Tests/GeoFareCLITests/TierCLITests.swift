@@ -36,7 +36,7 @@ struct TierCLITests {
     @Test("The worker prices tiered tariffs to the won, and its fast path answers byte for byte as its general path")
     func worker() throws {
         let db1 = temporaryDatabase(), db2 = temporaryDatabase()
-        defer { try? FileManager.default.removeItem(atPath: db1); try? FileManager.default.removeItem(atPath: db2) }
+        defer { removeDatabase(db1); removeDatabase(db2) }
         let fast = try WorkerProcess(arguments: ["--db", db1])
         let general = try WorkerProcess(arguments: ["--db", db2], environment: ["GEOFARE_FAST_PATH": "off"])
         for (i, (fields, total)) in Self.trips.enumerated() {

@@ -10,9 +10,8 @@ import Testing
 struct WorkerTests {
     @Test("10,000 pipelined requests of every op, each answered once, in order, and right")
     func mixedRequests() throws {
-        let db = temporaryDatabase()
-        defer { try? FileManager.default.removeItem(atPath: db) }
-        let worker = try WorkerProcess(arguments: ["--db", db])
+        let (worker, db) = try WorkerProcess.onTemporaryDatabase()
+        defer { removeDatabase(db) }
         var rng = SeededGenerator(seed: 1)
         var lines: [String] = []
         var checks: [(JSONValue) -> Bool] = []
@@ -94,8 +93,7 @@ struct WorkerTests {
             #expect(response.isOK, "request \(i) failed: \(JSONWriter.string(response))")
             #expect(check(response), "request \(i): \(lines[i]) → \(JSONWriter.string(response).prefix(400))")
         }
-        worker.closeInput()
-        #expect(worker.wait() == 0)
+        #expect(worker.finish() == 0)
     }
 
     @Test("Fuzz: 100,000 lines of garbage and valid requests, each answered once with the right id or null; memory flat")
@@ -150,15 +148,13 @@ struct WorkerTests {
         let fieldErrors = responses.filter { $0["error"]?["code"] == .string("wrong_type") }
         #expect(fieldErrors.allSatisfy { $0["error"]?["field"]?.string != nil })
         #expect(rssEnd - rssMid < 20_000, "memory grew from \(rssMid) KiB to \(rssEnd) KiB")
-        worker.closeInput()
-        #expect(worker.wait() == 0)
+        #expect(worker.finish() == 0)
     }
 
     @Test("kill -9 after N acknowledged upserts: a new worker on the same file has all N")
     func durability() throws {
-        let db = temporaryDatabase()
-        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
-        let worker = try WorkerProcess(arguments: ["--db", db])
+        let (worker, db) = try WorkerProcess.onTemporaryDatabase()
+        defer { removeDatabase(db) }
         let n = 500
         worker.send(Array((0..<n).map { #"{"id":\#($0),"op":"party.upsert","party":\#(partyJSON("k\($0)", lat: 37.5, lon: 127))}"# }.joined(separator: "\n").utf8) + [0x0A])
         let acks = worker.receive(n)
@@ -168,15 +164,15 @@ struct WorkerTests {
         let second = try WorkerProcess(arguments: ["--db", db])
         #expect(second.call(#"{"id":1,"op":"stats"}"#)?["result"]?["parties"]?.int64 == Int64(n))
         #expect(second.call(#"{"id":2,"op":"party.get","party_id":"k499"}"#)?["result"]?["party"]?["id"] == .string("k499"))
-        second.closeInput()
-        #expect(second.wait() == 0)
+        #expect(second.finish() == 0)
     }
 
-    @Test("Writes that arrive together commit as one group: an invalid one answers its own error, a refused one fails its whole group, order holds, and kill -9 keeps every acknowledged write")
+    /// Writes that arrive together commit as one group: an invalid one answers its own error, a
+    /// refused one fails its whole group, order holds, and kill -9 keeps every acknowledged write.
+    @Test("Writes that arrive together commit as one group: own errors, refused groups, order, and kill -9 durability")
     func writeGroups() throws {
-        let db = temporaryDatabase()
-        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
-        let worker = try WorkerProcess(arguments: ["--db", db])
+        let (worker, db) = try WorkerProcess.onTemporaryDatabase()
+        defer { removeDatabase(db) }
         #expect(worker.call(#"{"id":0,"op":"ping"}"#)?.isOK == true)
         // SQLite itself refuses the party 'boom' (a trigger made by another process).
         let trigger = try GeoFareBinary.runTool("/usr/bin/env", ["sqlite3", db, "CREATE TRIGGER refuse BEFORE INSERT ON party WHEN NEW.id = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;"])
@@ -220,13 +216,15 @@ struct WorkerTests {
         #expect(ids == Set(["g2"] + (0..<n).map { "k\($0)" }))
     }
 
-    @Test("Another process imports more parties than the feed is worth applying: the worker reloads, and stats, party.get and nearby agree at once (SQLite file, PostgreSQL)",
+    /// Another process imports more parties than the feed is worth applying: the worker reloads,
+    /// and stats, party.get and nearby agree at once (SQLite file, PostgreSQL).
+    @Test("An import by another process too large for the feed: the worker reloads and its reads agree at once (SQLite, PostgreSQL)",
           arguments: PostgresServer.storesBuilt)
     func catchUpInBulk(store: String) throws {
         let server = store == "postgres" ? try PostgresServer() : nil
         defer { server?.destroy() }
         let db = temporaryDatabase()
-        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
+        defer { removeDatabase(db) }
         let storeArguments = server.map { ["--store", $0.url] } ?? ["--db", db]
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("geofare-import-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: file) }
@@ -258,19 +256,16 @@ struct WorkerTests {
         // After the reload the feed goes on from the snapshot: a later removal elsewhere is seen.
         let other = try WorkerProcess(arguments: storeArguments)
         #expect(other.call(#"{"id":7,"op":"party.remove","party_id":"bulk0"}"#)?["result"]?["removed"] == .bool(true))
-        other.closeInput()
-        #expect(other.wait() == 0)
+        #expect(other.finish() == 0)
         #expect(worker.call(#"{"id":8,"op":"party.get","party_id":"bulk0"}"#)?["error"]?["code"] == .string("not_found"))
         #expect(worker.call(#"{"id":9,"op":"stats"}"#)?["result"]?["parties"]?.int64 == Int64(3 + n))
-        worker.closeInput()
-        #expect(worker.wait() == 0)
+        #expect(worker.finish() == 0)
     }
 
     @Test("Two workers on one database file see each other's writes by their next request")
     func twoProcesses() throws {
-        let db = temporaryDatabase()
-        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
-        let a = try WorkerProcess(arguments: ["--db", db])
+        let (a, db) = try WorkerProcess.onTemporaryDatabase()
+        defer { removeDatabase(db) }
         let b = try WorkerProcess(arguments: ["--db", db])
         #expect(a.call(#"{"id":1,"op":"party.upsert","party":\#(partyJSON("shared", lat: 37.5665, lon: 126.978))}"#)?.isOK == true)
         let seen = b.call(#"{"id":2,"op":"nearby","center":{"lat":37.5665,"lon":126.978},"radius_m":100}"#)
@@ -286,12 +281,11 @@ struct WorkerTests {
     func simultaneousFirstOpen() throws {
         for _ in 0..<3 {
             let db = temporaryDatabase()
-            defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + s) } }
+            defer { removeDatabase(db) }
             let workers = try (0..<4).map { _ in try WorkerProcess(arguments: ["--db", db]) }
             for (i, w) in workers.enumerated() {
                 #expect(w.call(#"{"id":\#(i),"op":"stats"}"#)?["result"]?["parties"]?.int64 == 0)
-                w.closeInput()
-                #expect(w.wait() == 0)
+                #expect(w.finish() == 0)
             }
         }
     }
@@ -315,7 +309,9 @@ struct WorkerTests {
 /// clear error that says how to build with it, never a crash or a silent SQLite file.
 @Suite(.timeLimit(.minutes(10)))
 struct StoreBuildTests {
-    @Test("A build without the PostgreSQL trait refuses --store postgres://... with exit 64, the way to build it, and no password; a build with it connects (tested in GeoFarePostgresTests)")
+    /// A build without the PostgreSQL trait refuses --store postgres://... with exit 64, the way to
+    /// build it, and no password; a build with it connects (tested in GeoFarePostgresTests).
+    @Test("A build without the PostgreSQL trait refuses --store postgres://... with exit 64, how to build it, and no password")
     func postgresNeedsTheTrait() throws {
         #if PostgreSQL
         // This build has the store: the trait's own suites test it against a real server.
@@ -340,8 +336,7 @@ struct NegativePartyTests {
         }
         worker.send(#"{"id":3,"op":"ping"}"#)
         let answers = worker.receive(3)
-        worker.closeInput()
-        #expect(worker.wait() == 0)
+        #expect(worker.finish() == 0)
         try #require(answers.count == 3)
         for a in answers.prefix(2) {
             #expect(a["error"]?["code"] == .string("invalid_party_size"))

@@ -2,8 +2,8 @@ import Foundation
 import GeoFareCore
 import Testing
 
-/// ``LocalClock/secondOfDay(_:)`` takes its floor from a truncation,
-/// for speed; it must give what `x − ⌊x / 86,400⌋ · 86,400` gives for every input.
+/// ``LocalClock/secondOfDay(_:)`` takes its floor from a truncation (an instruction,
+/// not a libm call); it must give what `x − ⌊x / 86,400⌋ · 86,400` gives for every input.
 struct LocalClockTests {
     static func reference(_ x: Double) -> Double { x - (x / 86_400).rounded(.down) * 86_400 }
 

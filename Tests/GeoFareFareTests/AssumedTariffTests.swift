@@ -6,7 +6,7 @@ import GeoFareRoute
 
 /// Where no source settles the tariff, the pricer prices on the most likely one and says so
 /// (`tariff_basis: assumed`, an `assumption`, a band over the candidates); `strict` gives back
-/// the errors of before. Real data: the embedded tariffs and zones.
+/// the errors of before (no assumed tariffs). Real data: the embedded tariffs and zones.
 struct AssumedTariffTests {
     static let gangnam = Coordinate(uncheckedLatitude: 37.4979, longitude: 127.0276)
     /// City halls of Gyeonggi cities no source places in a tariff group.
@@ -90,7 +90,9 @@ struct AssumedTariffTests {
         #expect(throws: before) { try sharedPricer.quote(routed) }
     }
 
-    @Test("A departure in the month a tariff took effect on a day no source gives (Jeonju, May 2019): priced on that version, assumed; strict is tariff_version_uncertain")
+    /// A departure in the month a tariff took effect on a day no source gives (Jeonju, May 2019):
+    /// priced on that version, assumed; strict is tariff_version_uncertain.
+    @Test("A departure in a tariff's first month on an unsourced day (Jeonju, May 2019): that version, assumed; strict refuses")
     func uncertainMonth() throws {
         var r = FareRequest(trip: .totals(distanceMeters: 5_000, durationSeconds: 900), departure: at("2019-05-15T14:00:00+09:00"), tariff: "kr-jeonbuk/regular-jeonju")
         let q = try sharedPricer.quote(r).quote
@@ -125,9 +127,11 @@ struct AssumedTariffTests {
         #expect((q.meter, q.total, q.low, q.high, q.perPerson) == (17_040, 17_000, 13_900, 24_100, [5_700, 5_700, 5_600]))
     }
 
-    @Test("A province whose data names no assumed tariff still refuses (Jeonnam with its assumed_for taken out: Haenam), and an origin at sea is no_tariff_for_location, strict or not")
+    /// A province whose data names no assumed tariff still refuses (Jeonnam with its assumed_for
+    /// taken out: Haenam), and an origin at sea is no_tariff_for_location, strict or not.
+    @Test("A province naming no assumed tariff still refuses (Haenam), and an origin at sea is no_tariff_for_location")
     func stillRefused() throws {
-        // Every group-only province names one, so the catalog is rebuilt without Jeonnam's.
+        // Every group-only province names an assumed tariff, so the catalog is rebuilt without Jeonnam's.
         let tariffs = sharedCatalog.tariffs.map { t in
             t.assumedFor.isEmpty || t.id != "kr-jeonnam/regular-county" ? t
                 : Tariff(id: t.id, aliases: t.aliases, name: t.name, currency: t.currency, timeZone: t.timeZone, region: t.region, alsoRegions: t.alsoRegions,

@@ -29,16 +29,11 @@ struct DestinationRateTests {
     static let mokpo = Coordinate(uncheckedLatitude: 34.8118, longitude: 126.3922)
     static let seoul = Coordinate(uncheckedLatitude: 37.5665, longitude: 126.9780)
 
-    struct Case: Sendable, CustomStringConvertible {
-        let name: String
-        let at: String
-        let version: String
+    struct Case: NamedCase {
+        let name: String, at: String, version: String
         let segments: [(meters: Double, seconds: Double, outside: Bool)]
         let to: Coordinate?
-        let units: Int64
-        let baseSurcharge: Int64
-        let total: Int64
-        var description: String { name }
+        let units: Int64, baseSurcharge: Int64, total: Int64
     }
 
     static let cases: [Case] = [
@@ -119,7 +114,9 @@ struct DestinationRateTests {
         #expect(throws: GeoFareError.self) { try sharedPricer.quote(r) }
     }
 
-    @Test("By coordinates: leaving Naju for Damyang on the Gwangju tariff boards outside at 40 %; for Mokpo at 35 %; from Gwangju the destination picks nothing at boarding")
+    /// By coordinates: leaving Naju for Damyang on the Gwangju tariff boards outside at 40 %; for
+    /// Mokpo at 35 %; from Gwangju the destination picks nothing at boarding.
+    @Test("By coordinates: Naju to Damyang boards outside at 40 %, to Mokpo at 35 %; from Gwangju the destination picks nothing")
     func byCoordinates() throws {
         func priced(_ from: Coordinate, _ to: Coordinate, _ when: String, tariff: String? = DestinationRateTests.gwangju) throws -> (FareQuote, Route) {
             var r = FareRequest(from: from, to: to, departure: at(when), tariff: tariff)

@@ -10,7 +10,9 @@ struct FareBandTests {
     static let cityHall = Coordinate(uncheckedLatitude: 37.5665, longitude: 126.9780)
     static let gangnam = Coordinate(uncheckedLatitude: 37.4979, longitude: 127.0276)
 
-    @Test("A trip by coordinates: the quote carries the route's duration band, its fare band holds the total and is wider than the same trip's given its distance and duration")
+    /// A trip by coordinates: the quote carries the route's duration band, its fare band holds the
+    /// total and is wider than the same trip's given its distance and duration.
+    @Test("A trip by coordinates carries the route's duration band; its fare band holds the total, wider than by totals")
     func coordinatesBand() throws {
         let when = ISO8601.parse("2026-11-25T15:00:00+09:00")!
         let (q, route) = try sharedPricer.quote(FareRequest(from: Self.cityHall, to: Self.gangnam, departure: when))

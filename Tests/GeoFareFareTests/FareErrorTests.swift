@@ -76,7 +76,9 @@ struct FareErrorTests {
         return valid.replacingOccurrences(of: first, with: first + ", " + second)
     }
 
-    @Test("A version known only to the month: the one before runs until the month begins, the month is tariff_version_uncertain, the new one starts on the next month's first day (local time)")
+    /// A version known only to the month: the one before runs until the month begins, the month is
+    /// tariff_version_uncertain, the new one starts on the next month's first day (local time).
+    @Test("A version known only to the month: the old one until it, the month uncertain, the new one from the next month")
     func monthPrecisionVersion() throws {
         let tariff = try TariffFile.load(Data(Self.withMonthVersion("2024-02").utf8), origin: "month.json")
         #expect(tariff.versions[1].label == "2024-02")

@@ -10,6 +10,15 @@ let sharedPricer: TripPricer = {
 /// The tariffs, zones and slow-time model of ``sharedPricer``.
 var sharedCatalog: TariffCatalog { sharedPricer.catalog }
 
+/// A case of a parameterised test, shown in the test report by its name.
+protocol NamedCase: Sendable, CustomStringConvertible {
+    var name: String { get }
+}
+
+extension NamedCase {
+    var description: String { name }
+}
+
 /// An instant from ISO 8601 text with an offset.
 func at(_ text: String) -> Date {
     guard let d = ISO8601.parse(text) else { fatalError("bad test time \(text)") }

@@ -105,33 +105,35 @@ struct KoreaCoverageTests {
     @Test("Out of city, by hand: each added tariff's rate, night caps, and no guess where no rate is known")
     func outOfCity() throws {
         // 2,050 m inside then 3,000 m outside, free flow (N(F) = ⌊(F − base) / unit⌋ + 1 units by counter F).
-        // Gyeongnam 2023, day: 4,000 / 2,000 m, 130 m; N(2,050) = 1 inside at 100, N(5,050) = ⌊3,050 / 130⌋ + 1 = 24,
-        // so 23 outside at 100 × 1.3 = 130: 4,000 + 100 + 23 × 130 = 7,090 → 7,100.
-        let gn = try quote("kr-gyeongnam/regular", segments: [(2_050, 240, 0, false), (3_000, 300, 0, true)], at: "2024-05-15T14:00:00+09:00")
-        #expect(gn.meter == 7_090 && gn.total == 7_100)
-        // Gyeongbuk 2023, day: 4,000 / 2,000 m, 131 m; 1 inside at 100; N(5,050) = ⌊3,050 / 131⌋ + 1 = 24, 23 outside
-        // at 120 (20 %, secondary): 4,000 + 100 + 23 × 120 = 6,860 → 6,900.
-        let gb = try quote("kr-gyeongbuk/regular", segments: [(2_050, 240, 0, false), (3_000, 300, 0, true)], at: "2024-05-15T14:00:00+09:00")
-        #expect(gb.meter == 6_860 && gb.total == 6_900)
-        // Chungnam guideline 2023, day: 4,000 / 1,400 m, 127 m; N(2,050) = ⌊650 / 127⌋ + 1 = 6 inside at 100,
-        // N(5,050) = ⌊3,650 / 127⌋ + 1 = 29, 23 outside at 100 × 1.32 = 132 → 130: 4,000 + 600 + 23 × 130 = 7,590 → 7,600.
-        let cn = try quote("kr-chungnam/regular", segments: [(2_050, 240, 0, false), (3_000, 300, 0, true)], at: "2024-05-15T14:00:00+09:00")
-        #expect(cn.meter == 7_590 && cn.total == 7_600)
-        // Jeonnam counties 2023 (Hampyeong), 00:30: night 20 %, outside 35 %, together capped at 40 %. Base 5,000 × 1.2 = 6,000;
-        // 1 unit inside at 160 × 1.2 = 192 → 190; N(5,050) = ⌊3,050 / 130⌋ + 1 = 24, 23 outside at 160 × 1.4 = 224 → 220:
-        // 6,000 + 190 + 23 × 220 = 11,250 → 11,300 (half up).
-        let county = try quote("kr-jeonnam/regular-county", segments: [(2_050, 240, 0, false), (3_000, 300, 0, true)], at: "2024-05-16T00:30:00+09:00")
-        #expect(county.meter == 11_250 && county.total == 11_300)
-        // By day the county's outside units are 160 × 1.35 = 216 → 220: 5,000 + 160 + 23 × 220 = 10,220 → 10,200.
-        let countyDay = try quote("kr-jeonnam/regular-county", segments: [(2_050, 240, 0, false), (3_000, 300, 0, true)], at: "2024-05-15T14:00:00+09:00")
-        #expect(countyDay.meter == 10_220 && countyDay.total == 10_200)
-        // Jeonnam cities 2019 (Mokpo), 00:30: night 20 + outside 35 capped at 40. Base 3,300 × 1.2 = 3,960; 1 inside at 120;
-        // N(5,050) = ⌊3,050 / 134⌋ + 1 = 23, 22 outside at 140: 3,960 + 120 + 22 × 140 = 7,160 → 7,200.
-        let mokpo = try quote("kr-jeonnam/regular", segments: [(2_050, 240, 0, false), (3_000, 300, 0, true)], at: "2021-05-13T00:30:00+09:00")
-        #expect(mokpo.meter == 7_160 && mokpo.total == 7_200)
+        let crossing: [(meters: Double, seconds: Double, slow: Double?, outside: Bool)] = [(2_050, 240, 0, false), (3_000, 300, 0, true)]
+        let day = "2024-05-15T14:00:00+09:00"
+        let cases: [(tariff: String, at: String, meter: Int64, total: Int64)] = [
+            // Gyeongnam 2023, day: 4,000 / 2,000 m, 130 m; N(2,050) = 1 inside at 100, N(5,050) = ⌊3,050 / 130⌋ + 1 = 24,
+            // so 23 outside at 100 × 1.3 = 130: 4,000 + 100 + 23 × 130 = 7,090 → 7,100.
+            ("kr-gyeongnam/regular", day, 7_090, 7_100),
+            // Gyeongbuk 2023, day: 4,000 / 2,000 m, 131 m; 1 inside at 100; N(5,050) = ⌊3,050 / 131⌋ + 1 = 24, 23 outside
+            // at 120 (20 %, secondary): 4,000 + 100 + 23 × 120 = 6,860 → 6,900.
+            ("kr-gyeongbuk/regular", day, 6_860, 6_900),
+            // Chungnam guideline 2023, day: 4,000 / 1,400 m, 127 m; N(2,050) = ⌊650 / 127⌋ + 1 = 6 inside at 100,
+            // N(5,050) = ⌊3,650 / 127⌋ + 1 = 29, 23 outside at 100 × 1.32 = 132 → 130: 4,000 + 600 + 23 × 130 = 7,590 → 7,600.
+            ("kr-chungnam/regular", day, 7_590, 7_600),
+            // Jeonnam counties 2023 (Hampyeong), 00:30: night 20 %, outside 35 %, together capped at 40 %. Base 5,000 × 1.2 = 6,000;
+            // 1 unit inside at 160 × 1.2 = 192 → 190; N(5,050) = ⌊3,050 / 130⌋ + 1 = 24, 23 outside at 160 × 1.4 = 224 → 220:
+            // 6,000 + 190 + 23 × 220 = 11,250 → 11,300 (half up).
+            ("kr-jeonnam/regular-county", "2024-05-16T00:30:00+09:00", 11_250, 11_300),
+            // By day the county's outside units are 160 × 1.35 = 216 → 220: 5,000 + 160 + 23 × 220 = 10,220 → 10,200.
+            ("kr-jeonnam/regular-county", day, 10_220, 10_200),
+            // Jeonnam cities 2019 (Mokpo), 00:30: night 20 + outside 35 capped at 40. Base 3,300 × 1.2 = 3,960; 1 inside at 120;
+            // N(5,050) = ⌊3,050 / 134⌋ + 1 = 23, 22 outside at 140: 3,960 + 120 + 22 × 140 = 7,160 → 7,200.
+            ("kr-jeonnam/regular", "2021-05-13T00:30:00+09:00", 7_160, 7_200),
+        ]
+        for c in cases {
+            let q = try quote(c.tariff, segments: crossing, at: c.at)
+            #expect(q.meter == c.meter && q.total == c.total, "\(c.tariff) \(c.at): meter \(q.meter), total \(q.total)")
+        }
         // Jeonbuk's provincial tariff: no source gives a provincial 시계외 rate, so leaving Jeonbuk is not guessed.
         let error = try #require(throws: GeoFareError.self) {
-            try quote("kr-jeonbuk/regular", segments: [(2_050, 240, 0, false), (3_000, 300, 0, true)], at: "2024-05-15T14:00:00+09:00")
+            try quote("kr-jeonbuk/regular", segments: crossing, at: day)
         }
         #expect(error.code == .unknownOutOfZoneRate && error.field == "segments[1].outside")
     }

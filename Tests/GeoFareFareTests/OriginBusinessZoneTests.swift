@@ -22,7 +22,9 @@ struct OriginBusinessZoneTests {
         return (q, segments.filter(\.outsideZone).reduce(0) { $0 + $1.distanceMeters }, segments.reduce(0) { $0 + $1.distanceMeters })
     }
 
-    @Test("Hampyeong to Muan (the next county, same province) carries 시계외 beyond Hampyeong's boundary; inside Hampyeong none; to Gwangju from the county line, not only inside Gwangju")
+    /// Hampyeong to Muan (the next county, same province) carries 시계외 beyond Hampyeong's boundary;
+    /// inside Hampyeong none; to Gwangju from the county line, not only inside Gwangju.
+    @Test("Hampyeong to Muan carries 시계외 beyond Hampyeong's boundary, none inside it; to Gwangju from the county line")
     func jeonnamCounty() throws {
         let muan = try route(Self.hampyeong, Self.muan)
         #expect(muan.quote.tariff == "kr-jeonnam/regular-county")

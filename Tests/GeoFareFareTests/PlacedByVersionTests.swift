@@ -48,7 +48,9 @@ struct PlacedByVersionTests {
         return r
     }
 
-    @Test("By date: sourced on the group a source names while its version is in force, assumed (standard group, band over the groups, text naming the versions) otherwise", arguments: cases)
+    /// By date: sourced on the group a source names while its version is in force, assumed
+    /// (standard group, band over the groups, text naming the versions) otherwise.
+    @Test("By date: sourced on a named group while its version is in force, assumed (standard group, band) otherwise", arguments: cases)
     func byDate(c: Case) throws {
         let q = try sharedPricer.quote(Self.request(c)).quote
         #expect(q.tariff == c.tariff, "\(c): \(q.tariff)")

@@ -14,19 +14,14 @@ import GeoFareCore
 /// the base is rounded half-up to 10 KRW (100 KRW for Seoul 2013 and 2019) and the unit price to 10 KRW;
 /// the amount paid is rounded half-up to 100 KRW.
 struct RegionTariffTests {
-    struct Case: Sendable, CustomStringConvertible {
-        let name: String
-        let tariff: String
-        let version: String
-        let day: String
-        let night: String
-        let shortMeters: Double
-        let base: Int64
-        let slowSeconds: Double
-        let units: Int64
-        let dayTotal: Int64
-        let nightTotal: Int64
-        var description: String { name }
+    struct Case: NamedCase {
+        let name: String, tariff: String, version: String
+        /// The two boarding times: by day, and at 00:30 inside a night tier.
+        let day: String, night: String
+        /// The short ride's distance (inside the base distance) and the base fare it pays.
+        let shortMeters: Double, base: Int64
+        /// The 6,010 m trip's slow seconds (10 unit times), its units, and its amounts by day and night.
+        let slowSeconds: Double, units: Int64, dayTotal: Int64, nightTotal: Int64
     }
 
     static let cases: [Case] = [

@@ -7,12 +7,8 @@ import GeoFareCore
 /// province city group, New York's five boroughs, and points where no tariff applies (at sea,
 /// outside New York, or in a 시·군 whose group no source names) with their clear error.
 struct TariffByLocationTests {
-    struct Place: Sendable, CustomStringConvertible {
-        let name: String
-        let lat: Double
-        let lon: Double
-        let tariff: String
-        var description: String { name }
+    struct Place: NamedCase {
+        let name: String, lat: Double, lon: Double, tariff: String
     }
 
     static let cityHalls: [Place] = [
@@ -88,7 +84,7 @@ struct TariffByLocationTests {
         #expect(try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2636, longitude: 127.0286)).id == "kr-gyeonggi/regular")
         #expect(try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2411, longitude: 127.1776)).id == "kr-gyeonggi/regular-1800")
         #expect(try sharedCatalog.tariff(forOrigin: Coordinate(uncheckedLatitude: 37.2722, longitude: 127.4350)).id == "kr-gyeonggi/regular-2000")
-        // The zones place Goyang and Paju (표준형), Hanam (가형), Pocheon (나형), Gimhae, Andong, Mokpo and Hampyeong.
+        // Placed by a source: Goyang and Paju (표준형), Hanam (가형), Pocheon (나형), Gimhae, Andong, Mokpo and Hampyeong.
         for (lat, lon, tariff) in [(37.6584, 126.8320, "kr-gyeonggi/regular"), (37.7600, 126.7800, "kr-gyeonggi/regular"),
                                    (37.5392, 127.2149, "kr-gyeonggi/regular-1800"), (37.8949, 127.2003, "kr-gyeonggi/regular-2000"),
                                    (35.2285, 128.8894, "kr-gyeongnam/regular"), (36.5684, 128.7296, "kr-gyeongbuk/regular"),

@@ -12,15 +12,10 @@ import GeoFareCore
 /// 8–15 m/s (above every changeover speed) with the given standing seconds, so F = distance +
 /// standing × unit distance ÷ unit time.
 struct TierWorkedExampleTests {
-    struct Case: Sendable, CustomStringConvertible {
-        let name: String
-        let tariff: String
-        let version: String
-        let at: String
+    struct Case: NamedCase {
+        let name: String, tariff: String, version: String, at: String
         let segments: [Segment]
-        let units: Int64
-        let total: Int64
-        var description: String { name }
+        let units: Int64, total: Int64
     }
     struct Segment: Sendable { let meters: Double; let seconds: Double; let slow: Double; let outside: Bool }
     static func s(_ m: Double, _ t: Double, slow: Double = 0, outside: Bool = false) -> Segment { .init(meters: m, seconds: t, slow: slow, outside: outside) }

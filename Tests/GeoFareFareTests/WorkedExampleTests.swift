@@ -5,14 +5,10 @@ import GeoFareCore
 
 /// The worked examples of GeoFare's fare rules (Seoul regular), reproduced to the won.
 struct WorkedExampleTests {
-    struct Example: Sendable, CustomStringConvertible {
+    struct Example: NamedCase {
         let name: String
-        let meters: Double
-        let seconds: Double
-        let cruiseKmh: Double
-        let time: String
-        let total: Int64
-        var description: String { name }
+        let meters: Double, seconds: Double, cruiseKmh: Double
+        let time: String, total: Int64
     }
 
     static let examples: [Example] = [

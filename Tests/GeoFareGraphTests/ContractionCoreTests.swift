@@ -101,8 +101,7 @@ import Testing
     }
 
     @Test("A real extract with a forced core: routes and matrix cells equal Dijkstra",
-          .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"),
-          arguments: ["seoul_mapo.osm.pbf", "nyc_lower_manhattan.osm.pbf"])
+          .needsExtracts, arguments: ["seoul_mapo.osm.pbf", "nyc_lower_manhattan.osm.pbf"])
     func extractWithACore(extract: String) throws {
         let (network, _) = try OSMRoadNetworkBuilder(profile: TestData.carProfile()).build(pbfAt: TestData.extract(extract))
         let (graph, _) = try Self.coreGraph(network, coreDegree: 7, name: "core-\(extract).graph")

@@ -46,7 +46,7 @@ import Testing
         #expect(spread > 100 && shared > 1_000, "spread \(spread), shared \(shared)")
     }
 
-    @Test("A shared extract: the team's hierarchies equal one thread's (which route exactly: ExtractExactnessTests)", .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"))
+    @Test("A shared extract: the team's hierarchies equal one thread's (which route exactly: ExtractExactnessTests)", .needsExtracts)
     func extractWithTeam() throws {
         let (network, _) = try OSMRoadNetworkBuilder(profile: TestData.carProfile()).build(pbfAt: TestData.extract("seoul_mapo.osm.pbf"))
         for metric in GraphMetric.allCases {

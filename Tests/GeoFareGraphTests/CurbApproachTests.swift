@@ -37,12 +37,9 @@ struct CurbApproachTests {
     }
 
     @Test("A point beside a two-way street: with curb the route leaves and arrives in the direction with the point on its right, never shorter than without",
-          .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"),
-          arguments: ["seoul_mapo.osm.pbf", "busan_seomyeon_1km.osm.pbf", "nyc_midtown_south.osm.pbf"])
+          .needsExtracts, arguments: ["seoul_mapo.osm.pbf", "busan_seomyeon_1km.osm.pbf", "nyc_midtown_south.osm.pbf"])
     func twoWayStreets(extract: String) throws {
-        let graph = try TaxiSnapTests.graph(extract)
-        let net = graph.network
-        let router = graph.makeRouter()
+        let (graph, net, router) = try TaxiSnapTests.routing(extract)
         let roads = Roads(net)
         let twoWay = (0..<net.arcCount).filter { !roads.back[$0].isEmpty }
         #expect(twoWay.count > 100)
@@ -85,8 +82,7 @@ struct CurbApproachTests {
     }
 
     @Test("One-way streets answer the same with curb, and a point on the centre line of a two-way street keeps both directions",
-          .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"),
-          arguments: ["seoul_mapo.osm.pbf", "nyc_lower_manhattan.osm.pbf"])
+          .needsExtracts, arguments: ["seoul_mapo.osm.pbf", "nyc_lower_manhattan.osm.pbf"])
     func oneWayAndCentreLine(extract: String) throws {
         let graph = try TaxiSnapTests.graph(extract)
         let net = graph.network

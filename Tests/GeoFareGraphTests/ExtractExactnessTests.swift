@@ -15,7 +15,7 @@ struct ExtractExactnessTests {
         #expect(problems.isEmpty, "\(extract): \(problems.prefix(5))")
     }
 
-    @Test("A graph file written and mapped again routes exactly as the network it was built from", .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"), arguments: ["seoul_mapo.osm.pbf", "nyc_midtown_south.osm.pbf"])
+    @Test("A graph file written and mapped again routes exactly as the network it was built from", .needsExtracts, arguments: ["seoul_mapo.osm.pbf", "nyc_midtown_south.osm.pbf"])
     func fileRoundTrip(extract: String) throws {
         let (network, _) = try OSMRoadNetworkBuilder(profile: TestData.carProfile()).build(pbfAt: TestData.extract(extract))
         let hierarchies = try Dictionary(uniqueKeysWithValues: GraphMetric.allCases.map { ($0, try ContractionHierarchy(network: network, metric: $0)) })

@@ -8,7 +8,7 @@ import Testing
 @Suite("Real OpenStreetMap extracts")
 struct ExtractTests {
     @Test("The shared extracts are all there (on CI a missing directory fails here, rather than leaving the per-extract tests without cases)",
-          .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"))
+          .needsExtracts)
     func extractsPresent() {
         #expect(TestData.extracts.count >= 10, "\(TestData.osmDirectory.path): \(TestData.extracts)")
     }
@@ -63,7 +63,7 @@ struct ExtractTests {
         #expect(report.osmTimestampSeconds == expected.timestamp, "\(report.osmTimestampSource)")
     }
 
-    @Test("the calibration profile rebuilds the calibration graphs (junctions, directed edges, road km)", .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"))
+    @Test("the calibration profile rebuilds the calibration graphs (junctions, directed edges, road km)", .needsExtracts)
     func calibrationProfile() throws {
         // Data/route/calibration/README.md, section 1 (pyosmium + pyproj Karney + scipy SCC):
         // junctions in the SCC, directed edges (parallel edges reduced to the shortest), directed road km.

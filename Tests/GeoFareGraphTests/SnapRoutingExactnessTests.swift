@@ -50,7 +50,7 @@ struct SnapRoutingExactnessTests {
     }
 
     @Test("Snapping equals a scan of every segment (arcs, order, distances) on 600 seeded points per extract and radius",
-          .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"), arguments: ["valhalla_baltimore.osm.pbf", "nyc_lower_manhattan.osm.pbf"])
+          .needsExtracts, arguments: ["valhalla_baltimore.osm.pbf", "nyc_lower_manhattan.osm.pbf"])
     func snapEqualsBruteForce(extract: String) throws {
         let (network, _) = try OSMRoadNetworkBuilder(profile: TestData.carProfile()).build(pbfAt: TestData.extract(extract))
         let graph = try RoadGraph(network: network, metadata: Self.meta)
@@ -73,7 +73,7 @@ struct SnapRoutingExactnessTests {
     }
 
     @Test("A full route weighs the best over every candidate pair by plain Dijkstra, and its pieces sum to it",
-          .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"), arguments: ["valhalla_baltimore.osm.pbf", "seoul_mapo.osm.pbf"])
+          .needsExtracts, arguments: ["valhalla_baltimore.osm.pbf", "seoul_mapo.osm.pbf"])
     func fullRouteEqualsBestCandidatePair(extract: String) throws {
         let (network, _) = try OSMRoadNetworkBuilder(profile: TestData.carProfile()).build(pbfAt: TestData.extract(extract))
         let graph = try RoadGraph(network: network, metadata: Self.meta)

@@ -23,7 +23,7 @@ struct TaxiAccessExtractTests {
     }
 
     @Test("taxi access on the shared extracts: ways opened, closed, made two-way; restrictions via ways; conditional ones counted",
-          .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"), arguments: TestData.extracts)
+          .needsExtracts, arguments: TestData.extracts)
     func counts(extract: String) throws {
         let reader = try PBFReader(contentsOf: TestData.extract(extract))
         let taxi = try TestData.carProfile(), car = try Self.privateCarProfile()

@@ -5,7 +5,7 @@ import GeoFareCore
 @testable import GeoFareOSM
 import Testing
 
-/// A taxi is a public service vehicle (taxi and psv access and oneway tags decide
+/// The taxi rules: a taxi is a public service vehicle (taxi and psv access and oneway tags decide
 /// first), turn restrictions via ways, `except=` naming taxi/psv, conditional restrictions counted.
 /// Hand-made PBF files through the real importer.
 @Suite("Taxi access and via-way restrictions")
@@ -111,6 +111,13 @@ struct TaxiAccessTests {
         return w
     }
 
+    /// The ladder with these turn restrictions, imported on the car profile.
+    static func buildLadder(restricted relations: PBFWriter.Relation...) throws -> (RoadNetwork, ImportReport) {
+        var w = ladder()
+        w.relations = relations
+        return try SmallNetworkTests.build(w)
+    }
+
     static func restriction(_ id: Int64, from: Int64, via: [Int64], viaNode: Int64? = nil, to: Int64, tags: [(String, String)]) -> PBFWriter.Relation {
         var members: [PBFWriter.Member] = [.init(type: 1, id: from, role: "from")]
         if let viaNode { members.append(.init(type: 0, id: viaNode, role: "via")) }
@@ -167,9 +174,7 @@ struct TaxiAccessTests {
 
     @Test("no_left_turn A–B → via B–D → D–Q: arriving from A that turn is gone (U-turn and P stay), a detour by P; from C it stays")
     func viaWayNoTurn() throws {
-        var w = Self.ladder()
-        w.relations = [Self.restriction(100, from: 10, via: [13], to: 15, tags: [("restriction", "no_left_turn")])]
-        let (net, report) = try SmallNetworkTests.build(w)
+        let (net, report) = try Self.buildLadder(restricted: Self.restriction(100, from: 10, via: [13], to: 15, tags: [("restriction", "no_left_turn")]))
         net.expectValid()
         #expect(report.restrictionsApplied == 1 && report.restrictionsAppliedViaWay == 1, "\(report.restrictionsSkipped)")
         #expect(report.restrictionsSkipped.isEmpty)
@@ -185,9 +190,7 @@ struct TaxiAccessTests {
 
     @Test("only_straight_on A–B → via B–D → D–P: from A only P after the via way; from C every turn")
     func viaWayOnly() throws {
-        var w = Self.ladder()
-        w.relations = [Self.restriction(100, from: 10, via: [13], to: 14, tags: [("restriction", "only_straight_on")])]
-        let (net, report) = try SmallNetworkTests.build(w)
+        let (net, report) = try Self.buildLadder(restricted: Self.restriction(100, from: 10, via: [13], to: 14, tags: [("restriction", "only_straight_on")]))
         net.expectValid()
         #expect(report.restrictionsAppliedViaWay == 1)
         #expect(Self.next(net, after: ["A", "B", "D"]) == ["P"])
@@ -214,12 +217,9 @@ struct TaxiAccessTests {
 
     @Test("a via-node restriction at D and a via-way one ending at D both hold")
     func viaNodeAndViaWay() throws {
-        var w = Self.ladder()
-        w.relations = [
+        let (net, report) = try Self.buildLadder(restricted:
             Self.restriction(100, from: 10, via: [13], to: 15, tags: [("restriction", "no_left_turn")]),
-            Self.restriction(101, from: 13, via: [], viaNode: 5, to: 14, tags: [("restriction", "no_right_turn")]),
-        ]
-        let (net, report) = try SmallNetworkTests.build(w)
+            Self.restriction(101, from: 13, via: [], viaNode: 5, to: 14, tags: [("restriction", "no_right_turn")]))
         net.expectValid()
         #expect(report.restrictionsApplied == 2 && report.restrictionsAppliedViaWay == 1)
         #expect(Self.next(net, after: ["A", "B", "D"]) == ["B"])
@@ -233,10 +233,9 @@ struct TaxiAccessTests {
     ])
     func except(_ value: String, applies: Bool) throws {
         for via in [[Int64(13)], []] {
-            var w = Self.ladder()
-            w.relations = [Self.restriction(100, from: 10, via: via, viaNode: via.isEmpty ? 2 : nil, to: via.isEmpty ? 13 : 15,
-                                            tags: [("restriction", via.isEmpty ? "no_left_turn" : "no_u_turn"), ("except", value)])]
-            let (net, report) = try SmallNetworkTests.build(w)
+            let (net, report) = try Self.buildLadder(restricted: Self.restriction(
+                100, from: 10, via: via, viaNode: via.isEmpty ? 2 : nil, to: via.isEmpty ? 13 : 15,
+                tags: [("restriction", via.isEmpty ? "no_left_turn" : "no_u_turn"), ("except", value)]))
             #expect(report.restrictionsApplied == (applies ? 1 : 0), "except=\(value) via \(via)")
             #expect(report.restrictionsSkipped == (applies ? [:] : ["excepted": 1]), "except=\(value)")
             if via.isEmpty {
@@ -249,12 +248,9 @@ struct TaxiAccessTests {
 
     @Test("restriction:taxi and restriction:psv win over restriction (the taxi's own rule first)")
     func taxiKey() throws {
-        var w = Self.ladder()
-        w.relations = [Self.restriction(100, from: 10, via: [13], to: 15, tags: [("restriction", "no_left_turn"), ("restriction:psv", "only_left_turn")])]
-        let (net, _) = try SmallNetworkTests.build(w)
+        let (net, _) = try Self.buildLadder(restricted: Self.restriction(100, from: 10, via: [13], to: 15, tags: [("restriction", "no_left_turn"), ("restriction:psv", "only_left_turn")]))
         #expect(Self.next(net, after: ["A", "B", "D"]) == ["Q"])
-        w.relations = [Self.restriction(100, from: 10, via: [13], to: 15, tags: [("restriction:psv", "only_left_turn"), ("restriction:taxi", "no_left_turn")])]
-        let (taxi, _) = try SmallNetworkTests.build(w)
+        let (taxi, _) = try Self.buildLadder(restricted: Self.restriction(100, from: 10, via: [13], to: 15, tags: [("restriction:psv", "only_left_turn"), ("restriction:taxi", "no_left_turn")]))
         #expect(Self.next(taxi, after: ["A", "B", "D"]) == ["B", "P"])
     }
 
@@ -287,14 +283,11 @@ struct TaxiAccessTests {
 
     @Test("conditional restrictions are counted and left out; a plain value beside one still applies")
     func conditional() throws {
-        var w = Self.ladder()
-        w.relations = [
+        let (net, report) = try Self.buildLadder(restricted:
             Self.restriction(100, from: 10, via: [13], to: 15, tags: [("restriction:conditional", "no_left_turn @ (Mo-Fr 07:00-09:00)")]),
             Self.restriction(101, from: 16, via: [], viaNode: 4, to: 14, tags: [("restriction:motorcar:conditional", "no_left_turn @ (22:00-06:00)")]),
             Self.restriction(102, from: 11, via: [], viaNode: 2, to: 10, tags: [("restriction", "no_straight_on"), ("restriction:conditional", "none @ (Su)")]),
-            Self.restriction(103, from: 11, via: [], viaNode: 2, to: 13, tags: [("restriction:hgv:conditional", "no_left_turn @ (wet)")]),
-        ]
-        let (net, report) = try SmallNetworkTests.build(w)
+            Self.restriction(103, from: 11, via: [], viaNode: 2, to: 13, tags: [("restriction:hgv:conditional", "no_left_turn @ (wet)")]))
         #expect(report.restrictionsConditional == 3)
         #expect(report.restrictionsApplied == 1)
         #expect(report.restrictionsSkipped == ["conditional": 2, "no_restriction_tag": 1])

@@ -16,6 +16,12 @@ struct TaxiSnapTests {
         return try RoadGraph(network: network, metadata: meta)
     }
 
+    /// The car graph of `extract` with its network and a router on it.
+    static func routing(_ extract: String) throws -> (RoadGraph, NetworkView, RoadGraphRouter) {
+        let graph = try graph(extract)
+        return (graph, graph.network, graph.makeRouter())
+    }
+
     /// The arcs with no arc back between the same two nodes (one-way streets and carriageways).
     static func oneWayArcs(_ net: NetworkView) -> Set<Int> {
         let pairs = Set((0..<net.arcCount).map { UInt64(net.arcTail[$0]) << 32 | UInt64(net.arcHead[$0]) })
@@ -23,12 +29,9 @@ struct TaxiSnapTests {
     }
 
     @Test("A point 1–30 m off a one-way street or carriageway starts and ends on the road nearest it, not on a road or carriageway farther away",
-          .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"),
-          arguments: ["busan_seomyeon_1km.osm.pbf", "nyc_lower_manhattan.osm.pbf", "seoul_mapo.osm.pbf"])
+          .needsExtracts, arguments: ["busan_seomyeon_1km.osm.pbf", "nyc_lower_manhattan.osm.pbf", "seoul_mapo.osm.pbf"])
     func offRoadPointsStartOnTheNearestRoad(extract: String) throws {
-        let graph = try Self.graph(extract)
-        let net = graph.network
-        let router = graph.makeRouter()
+        let (graph, net, router) = try Self.routing(extract)
         var rng = SeededGenerator(seed: 18)
         let oneWay = Self.oneWayArcs(net)
         let oneWays = oneWay.sorted()
@@ -67,8 +70,7 @@ struct TaxiSnapTests {
     }
 
     @Test("snap_m: a route's ends lie on the nearest road, at the distance a scan of every segment gives",
-          .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"),
-          arguments: ["seoul_mapo.osm.pbf", "nyc_midtown_south.osm.pbf"])
+          .needsExtracts, arguments: ["seoul_mapo.osm.pbf", "nyc_midtown_south.osm.pbf"])
     func snapDistanceIsTheNearestRoads(extract: String) throws {
         let graph = try Self.graph(extract)
         let router = graph.makeRouter()
@@ -100,12 +102,9 @@ struct TaxiSnapTests {
     }
 
     @Test("Node to node on the car profile, default snapping: the route weighs what plain Dijkstra gives between the nodes, never less",
-          .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"),
-          arguments: ["busan_seomyeon_1km.osm.pbf", "nyc_lower_manhattan.osm.pbf", "r5py_saopaulo.osm.pbf", "seoul_mapo.osm.pbf"])
+          .needsExtracts, arguments: ["busan_seomyeon_1km.osm.pbf", "nyc_lower_manhattan.osm.pbf", "r5py_saopaulo.osm.pbf", "seoul_mapo.osm.pbf"])
     func nodeToNodeOnTheCarProfile(extract: String) throws {
-        let graph = try Self.graph(extract)
-        let net = graph.network
-        let router = graph.makeRouter()
+        let (graph, net, router) = try Self.routing(extract)
         // every node at a place (turn restrictions copy their via node)
         var at: [Int64: [UInt32]] = [:]
         for v in 0..<net.nodeCount { at[Int64(net.nodeLatitudes[v]) << 32 | Int64(UInt32(bitPattern: net.nodeLongitudes[v])), default: []].append(UInt32(v)) }
@@ -146,7 +145,7 @@ struct TaxiSnapTests {
     ]
 
     @Test("A closed way that touches the network only at its first/last node is kept and routable (around it and back)",
-          .enabled(if: TestData.extractsRun, "needs ../shared/data/osm beside the checkout"), arguments: 0..<3)
+          .needsExtracts, arguments: 0..<3)
     func closedWayLoopIsKept(loop: Int) throws {
         let l = Self.loops[loop]
         let graph = try Self.graph(l.extract)

@@ -27,6 +27,11 @@ enum TestData {
     }
 }
 
+extension Trait where Self == ConditionTrait {
+    /// Runs where the shared extracts are (``TestData/extractsRun``), and always on CI.
+    static var needsExtracts: Self { .needsExtracts }
+}
+
 extension RoadNetwork {
     /// Checks the shape invariants every network must satisfy and that it is strongly connected
     /// (BFS from node 0 forward and backward reaches every node).

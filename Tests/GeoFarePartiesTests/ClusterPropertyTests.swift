@@ -196,8 +196,7 @@ import Testing
     }
 
     @Test func leavesPageThroughMembersSortedByID() throws {
-        let parties = TestData.parties(3_000, seed: 31)
-        let index = try PartyIndex.incremental(parties)
+        let (parties, index) = try TestData.indexedParties(3_000, seed: 31)
         let world = try BoundingBox(west: -180, south: -90, east: 180, north: 90)
         var rng = SeededGenerator(seed: 32)
         let filter = TestData.filter(rng: &rng)

@@ -25,8 +25,7 @@ import Testing
     }
 
     @Test func compiledFilterAgreesWithMatches() throws {
-        let parties = TestData.parties(2_000, seed: 51)
-        let index = try PartyIndex.incremental(parties)
+        let (parties, index) = try TestData.indexedParties(2_000, seed: 51)
         var rng = SeededGenerator(seed: 52)
         for _ in 0..<200 {
             let filter = TestData.filter(rng: &rng)
@@ -40,8 +39,7 @@ import Testing
 
     /// Filtered clusters by both strategies (walking the tree, one pass over every party).
     @Test func bothFilteredStrategiesMatchBruteForce() throws {
-        let parties = TestData.parties(3_000, seed: 61)
-        let index = try PartyIndex.incremental(parties)
+        let (parties, index) = try TestData.indexedParties(3_000, seed: 61)
         var rng = SeededGenerator(seed: 62)
         for round in 0..<80 {
             let bbox = TestData.bbox(rng: &rng), zoom = Int.random(in: 0...20, using: &rng)

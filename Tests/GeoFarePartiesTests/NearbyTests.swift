@@ -6,8 +6,7 @@ import Testing
 /// Radius and nearest-neighbour queries against brute force.
 @Suite struct NearbyTests {
     @Test func nearbyAndNearestMatchBruteForce() throws {
-        let parties = TestData.parties(5_000, seed: 41)
-        let index = try PartyIndex.incremental(parties)
+        let (parties, index) = try TestData.indexedParties(5_000, seed: 41)
         var rng = SeededGenerator(seed: 42)
         for round in 0..<300 {
             let p = TestData.position(rng: &rng)

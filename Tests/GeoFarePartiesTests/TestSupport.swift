@@ -54,6 +54,12 @@ enum TestData {
         return (0..<n).map { party(id: id($0, rng: &rng), rng: &rng) }
     }
 
+    /// ``parties(_:seed:)`` and an incremental index of them.
+    static func indexedParties(_ n: Int, seed: UInt64) throws -> ([Party], PartyIndex) {
+        let all = Self.parties(n, seed: seed)
+        return (all, try PartyIndex.incremental(all))
+    }
+
     /// A random box: small or large, sometimes crossing the antimeridian, sometimes the world.
     static func bbox(rng: inout SeededGenerator) -> BoundingBox {
         switch Int.random(in: 0..<10, using: &rng) {

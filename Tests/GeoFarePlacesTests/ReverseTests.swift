@@ -63,7 +63,10 @@ struct ReverseTests {
         return best
     }
 
-    @Test("The nearest place equals the brute-force nearest over the index, is never farther than the nearest named node of the PBF, and the nearest street equals the brute force over the PBF's named roads", arguments: PlacesData.extracts)
+    /// The nearest place equals the brute-force nearest over the index, is never farther than the
+    /// nearest named node of the PBF, and the nearest street equals the brute force over the PBF's
+    /// named roads.
+    @Test("Reverse look-up: nearest place and nearest street equal brute force, never farther than the PBF's nearest named node", arguments: PlacesData.extracts)
     func randomPoints(_ extract: String) throws {
         let index = try PlacesData.index(extract)
         let reader = try PBFReader(contentsOf: PlacesData.pbf(extract))

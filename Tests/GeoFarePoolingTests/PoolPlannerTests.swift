@@ -12,6 +12,9 @@ struct PoolPlannerTests {
     /// 2025-03-12 23:00 KST (a Wednesday night).
     static let t0 = Date(timeIntervalSince1970: 1_741_788_000)
 
+    /// Seoul City Hall and Gangnam station, (latitude, longitude).
+    static let cityHall = (37.5665, 126.9780), gangnam = (37.4979, 127.0276)
+
     static func request(_ id: String, _ minute: Double, _ from: (Double, Double), _ to: (Double, Double), seats: Int = 1) -> RideRequest {
         RideRequest(id: id, departure: t0.addingTimeInterval(minute * 60), origin: Coordinate(uncheckedLatitude: from.0, longitude: from.1),
                     destination: Coordinate(uncheckedLatitude: to.0, longitude: to.1), seats: seats)
@@ -56,9 +59,9 @@ struct PoolPlannerTests {
     func poolsTheSameWay() throws {
         // City Hall → Gangnam and 300 m away → Gangnam a minute later; Gangnam → City Hall the other way.
         let requests = [
-            Self.request("a", 0, (37.5665, 126.9780), (37.4979, 127.0276)),
+            Self.request("a", 0, Self.cityHall, Self.gangnam),
             Self.request("b", 1, (37.5640, 126.9770), (37.5006, 127.0364)),
-            Self.request("c", 0.5, (37.4979, 127.0276), (37.5665, 126.9780)),
+            Self.request("c", 0.5, Self.gangnam, Self.cityHall),
             Self.request("big", 0, (37.5660, 126.9785), (37.4980, 127.0270), seats: 9),
         ]
         let plan = try PoolPlanner(pricer: Self.pricer).plan(requests, options: PoolOptions(delaySeconds: 300))
@@ -130,7 +133,7 @@ struct PoolPlannerTests {
     @Test("Three per taxi: a third rider joins only where the three are feasible together, and everyone still pays less")
     func triples() throws {
         let requests = [
-            Self.request("a", 0, (37.5665, 126.9780), (37.4979, 127.0276)),
+            Self.request("a", 0, Self.cityHall, Self.gangnam),
             Self.request("b", 0.5, (37.5650, 126.9800), (37.4990, 127.0290)),
             Self.request("c", 1, (37.5640, 126.9770), (37.4970, 127.0260)),
         ]

@@ -82,7 +82,9 @@ struct PostgresMigrationTests {
         #expect(try store.upsert(Self.party("n1")).version == 1)
     }
 
-    @Test("A database made by the schema before migrations is adopted: its parties, versions and change feed stay, the migrations are recorded, writes go on from its feed")
+    /// A database made by the schema before migrations is adopted: its parties, versions and change
+    /// feed stay, the migrations are recorded, writes go on from its feed.
+    @Test("A database from the schema before migrations is adopted: parties, versions and feed stay, migrations recorded")
     func upgradeFromBeforeMigrations() throws {
         let server = try PostgresServer()
         defer { server.destroy() }

@@ -47,7 +47,10 @@ struct PostgresStoreFailureTests {
         #expect(try store.upsert(Self.party("a"), now: Date()).version == 1)
     }
 
-    @Test("A server that stops answering without closing: each call fails with storage_error within the statement timeout; once it answers again the store reconnects and every acknowledged write is there")
+    /// A server that stops answering without closing: each call fails with storage_error within the
+    /// statement timeout; once it answers again the store reconnects and every acknowledged write
+    /// is there.
+    @Test("A server that stops answering: calls fail with storage_error in the statement timeout, then reconnect with every write")
     func frozenServer() throws {
         let server = try PostgresServer()
         defer { try? server.setPaused(false); server.destroy() }

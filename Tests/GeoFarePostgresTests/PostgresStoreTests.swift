@@ -112,7 +112,9 @@ struct PostgresStoreTests {
         #expect(try pg.count() == 60)
     }
 
-    @Test("Every store call, the COPY import included, completes while every other thread of the cooperative pool is blocked: the store never needs a pool thread it waits for")
+    /// Every store call, the COPY import included, completes while every other thread of the
+    /// cooperative pool is blocked: the store never needs a pool thread it waits for.
+    @Test("Every store call, COPY import included, completes while every other cooperative pool thread is blocked")
     func noPoolThreadNeeded() async throws {
         let server = try PostgresServer()
         defer { server.destroy() }
@@ -147,7 +149,10 @@ struct PostgresStoreTests {
         #expect(try pg.count() == 1_999)
     }
 
-    @Test("A COPY import of hostile ids and attributes (tabs, newlines, backslashes, \\N, \\.) gives what SQLite's one-by-one upserts give: parties, versions, one feed entry per party in input order")
+    /// A COPY import of hostile ids and attributes (tabs, newlines, backslashes, \N, \.) gives what
+    /// SQLite's one-by-one upserts give: parties, versions, one feed entry per party in input
+    /// order.
+    @Test("A COPY import of hostile ids and attributes gives what SQLite's one-by-one upserts give, feed in input order")
     func importEscapesAndKeepsOrder() throws {
         let server = try PostgresServer()
         defer { server.destroy() }

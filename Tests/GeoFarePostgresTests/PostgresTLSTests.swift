@@ -27,7 +27,9 @@ struct PostgresTLSTests {
         try server.psql("SELECT count(*) FILTER (WHERE ssl) || '/' || count(*) FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) WHERE a.client_addr IS NOT NULL")
     }
 
-    @Test("require, verify-ca and verify-full with the right authority connect over TLS (the server says so); the default (prefer) uses TLS too; disable is refused by a TLS-only server")
+    /// require, verify-ca and verify-full with the right authority connect over TLS (the server
+    /// says so); the default (prefer) uses TLS too; disable is refused by a TLS-only server.
+    @Test("sslmode require, verify-ca, verify-full and prefer connect over TLS; disable is refused by a TLS-only server")
     func modesThatConnect() throws {
         let server = try PostgresServer(tls: true)
         defer { server.destroy() }
@@ -52,7 +54,10 @@ struct PostgresTLSTests {
         }
     }
 
-    @Test("verify-full refuses a certificate from another authority and one that names another host; verify-ca accepts the second; a missing sslrootcert file is invalid_value; no message shows the password")
+    /// verify-full refuses a certificate from another authority and one that names another host;
+    /// verify-ca accepts the second; a missing sslrootcert file is invalid_value; no message shows
+    /// the password.
+    @Test("verify-full refuses a foreign or misnamed certificate, verify-ca accepts the misnamed one; bad sslrootcert is invalid_value")
     func modesThatRefuse() throws {
         let server = try PostgresServer(tls: true)
         defer { server.destroy() }
@@ -108,8 +113,7 @@ struct PostgresTLSTests {
         let worker = try WorkerProcess(arguments: ["--store", url])
         let answer = worker.call(#"{"id":1,"op":"party.upsert","party":\#(partyJSON("w1"))}"#)
         #expect(answer?.isOK == true, "\(String(describing: answer))")
-        worker.closeInput()
-        #expect(worker.wait() == 0)
+        #expect(worker.finish() == 0)
         #expect(worker.stderrContains("sslmode=verify-full"))
         #expect(!String(decoding: worker.errorOutput, as: UTF8.self).contains(server.password))
         let export = try GeoFareBinary.run(["parties", "export", "--store", url])

@@ -61,8 +61,7 @@ struct PostgresWorkerTests {
         #expect(ok.map { $0["id"]?.int64 ?? -1 } == [6, 7, 8, 9] && ok.allSatisfy(\.isOK))
         #expect(ok.last?["result"]?["party"]?["version"]?.int64 == 2)
         #expect(try server.psql("SELECT string_agg(id || ':' || version, ',') FROM party").trimmingCharacters(in: .whitespacesAndNewlines) == "b:2")
-        w.closeInput()
-        #expect(w.wait() == 0)
+        #expect(w.finish() == 0)
     }
 
     @Test("Party reads pipelined together share one feed query, and each still sees every write acknowledged before it was sent")
@@ -104,7 +103,9 @@ struct PostgresWorkerTests {
         for w in [a, b] { w.closeInput(); #expect(w.wait() == 0) }
     }
 
-    @Test("The same random writes through a worker on PostgreSQL and one on SQLite: clusters, nearby and leaves answer the same, and so does a worker started later from the PostgreSQL snapshot")
+    /// The same random writes through a worker on PostgreSQL and one on SQLite: clusters, nearby
+    /// and leaves answer the same, and so does a worker started later from the PostgreSQL snapshot.
+    @Test("The same random writes through workers on PostgreSQL and SQLite answer the same, and so does a later worker from the snapshot")
     func sameAnswersAsSQLite() throws {
         let server = try PostgresServer()
         defer { server.destroy() }
@@ -198,7 +199,9 @@ struct PostgresWorkerTests {
         for w in [quiet, busy] { w.closeInput(); #expect(w.wait() == 0) }
     }
 
-    @Test("parties import --store writes into PostgreSQL (COPY); a quiet worker catches up on its NOTIFY, one feed entry per party; a worker started later serves them")
+    /// parties import --store writes into PostgreSQL (COPY); a quiet worker catches up on its
+    /// NOTIFY, one feed entry per party; a worker started later serves them.
+    @Test("parties import --store writes into PostgreSQL (COPY); a quiet worker catches up on NOTIFY; a later worker serves them")
     func importThenServe() throws {
         let server = try PostgresServer()
         defer { server.destroy() }
@@ -219,8 +222,7 @@ struct PostgresWorkerTests {
         #expect(w.call(#"{"id":1,"op":"stats"}"#)?["result"]?["parties"]?.int64 == 200)
         for worker in [w, quiet] {
             #expect(worker.call(#"{"id":2,"op":"party.get","party_id":"m199"}"#)?["result"]?["party"]?["attributes"]?["k"] == .string("v"))
-            worker.closeInput()
-            #expect(worker.wait() == 0)
+            #expect(worker.finish() == 0)
         }
     }
 
@@ -285,8 +287,7 @@ struct PostgresWorkerTests {
         let before = acked.count
         _ = burst(300)
         #expect(acked.count == before + 300)
-        w.closeInput()
-        #expect(w.wait() == 0)
+        #expect(w.finish() == 0)
         // Every acknowledged write is in the database (a fresh process reads it).
         let export = try GeoFareBinary.run(["parties", "export", "--store", server.url])
         #expect(export.status == 0)

@@ -21,21 +21,32 @@ struct MatrixEqualityTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: osm.path)) ?? []).filter { $0.hasSuffix(".osm.pbf") }.sorted()
     }
 
-    @Test("Matrix cells equal route answers (both metrics, 2,500 cells each) on every shared extract",
-          .enabled(if: SharedData.runs("osm"), "needs ../shared/data/osm beside the checkout"), arguments: extracts)
-    func cellsEqualRoutes(extract: String) throws {
-        let (network, _) = try OSMRoadNetworkBuilder(profile: try RoadProfile.named("car")).build(pbfAt: Self.osm.appendingPathComponent(extract))
+    /// The car graph of `extract`, built here, and a graph estimator over it.
+    static func carGraph(_ extract: String) throws -> (RoadGraph, GraphRouteEstimator) {
+        let (network, _) = try OSMRoadNetworkBuilder(profile: try RoadProfile.named("car")).build(pbfAt: osm.appendingPathComponent(extract))
         let graph = try RoadGraph(network: network, metadata: GraphMetadata(profileID: "car", profileFingerprint: "t", osmTimestamp: "", buildTime: ""))
-        let estimator = GraphRouteEstimator(graphs: [(extract, graph)], fallback: try CircuityRouteEstimator())
+        return (graph, GraphRouteEstimator(graphs: [(extract, graph)], fallback: try CircuityRouteEstimator()))
+    }
+
+    /// `count` random points in the graph's box with a road within snapping distance, drawn
+    /// from `seed`; the first half are the sources, the second half the targets.
+    static func snappablePoints(_ count: Int, on graph: RoadGraph, seed: UInt64) -> (sources: [Coordinate], targets: [Coordinate]) {
         let m = graph.metadata
-        var rng = SeededGenerator(seed: 18_004)
-        // 100 points in the box with a road within 200 m: 50 sources, 50 targets
+        var rng = SeededGenerator(seed: seed)
         var points: [Coordinate] = []
-        while points.count < 100 {
+        while points.count < count {
             let p = Coordinate(uncheckedLatitude: .random(in: m.south...m.north, using: &rng), longitude: .random(in: m.west...m.east, using: &rng))
             if (try? graph.snap(p)) != nil { points.append(p) }
         }
-        let sources = Array(points[0..<50]), targets = Array(points[50..<100])
+        return (Array(points[0..<(count / 2)]), Array(points[(count / 2)..<count]))
+    }
+
+    @Test("Matrix cells equal route answers (both metrics, 2,500 cells each) on every shared extract",
+          .enabled(if: SharedData.runs("osm"), "needs ../shared/data/osm beside the checkout"), arguments: extracts)
+    func cellsEqualRoutes(extract: String) throws {
+        let (graph, estimator) = try Self.carGraph(extract)
+        // 100 points in the box with a road within 200 m: 50 sources, 50 targets
+        let (sources, targets) = Self.snappablePoints(100, on: graph, seed: 18_004)
         let starts = try sources.map { try graph.snap($0) }, ends = try targets.map { try graph.snap($0) }
         let router = graph.makeRouter()
         // 07:50 local in Seoul for the first metric, 16:58 for the second: many trips cross an hour
@@ -98,17 +109,8 @@ struct MatrixEqualityTests {
           .enabled(if: SharedData.runs("osm"), "needs ../shared/data/osm beside the checkout"),
           arguments: ["seoul_mapo.osm.pbf", "busan_seomyeon_1km.osm.pbf", "nyc_midtown_south.osm.pbf"])
     func curbCellsEqualCurbRoutes(extract: String) throws {
-        let (network, _) = try OSMRoadNetworkBuilder(profile: try RoadProfile.named("car")).build(pbfAt: Self.osm.appendingPathComponent(extract))
-        let graph = try RoadGraph(network: network, metadata: GraphMetadata(profileID: "car", profileFingerprint: "t", osmTimestamp: "", buildTime: ""))
-        let estimator = GraphRouteEstimator(graphs: [(extract, graph)], fallback: try CircuityRouteEstimator())
-        let m = graph.metadata
-        var rng = SeededGenerator(seed: 18_005)
-        var points: [Coordinate] = []
-        while points.count < 40 {
-            let p = Coordinate(uncheckedLatitude: .random(in: m.south...m.north, using: &rng), longitude: .random(in: m.west...m.east, using: &rng))
-            if (try? graph.snap(p)) != nil { points.append(p) }
-        }
-        let sources = Array(points[0..<20]), targets = Array(points[20..<40])
+        let (graph, estimator) = try Self.carGraph(extract)
+        let (sources, targets) = Self.snappablePoints(40, on: graph, seed: 18_005)
         let departure = Date(timeIntervalSince1970: 1_741_906_200)
         var compared = 0, differing = 0, changed = 0
         for metric in RouteMetric.allCases {

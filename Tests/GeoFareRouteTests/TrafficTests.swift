@@ -31,7 +31,9 @@ struct TrafficTests {
         try Self.everywhere.estimate(RouteRequest(origin: a, destination: b, departure: time(when)))
     }
 
-    @Test("Long trips run at expressway speed: Seoul City Hall to Incheon Airport T1 on a weekday afternoon in 45-80 min, Seongnam to Busan in 3.5-6 h with its open-road hours above 80 km/h")
+    /// Long trips run at expressway speed: Seoul City Hall to Incheon Airport T1 on a weekday
+    /// afternoon in 45-80 min, Seongnam to Busan in 3.5-6 h with its open-road hours above 80 km/h.
+    @Test("Long trips run at expressway speed: City Hall to Incheon Airport in 45-80 min, Seongnam to Busan in 3.5-6 h")
     func longTrips() throws {
         let airport = try route(seoulCityHall, Self.incheonT1, "2026-11-25T15:00:00+09:00")
         #expect(airport.durationSeconds > 45 * 60 && airport.durationSeconds < 80 * 60, "\(airport.durationSeconds / 60) min")
@@ -115,7 +117,10 @@ struct TrafficTests {
     /// The NYC TLC trips of March 2019 (the fit used January 2016 only), each driven over its
     /// metered distance by the Swift model in its area (yellow: Manhattan, green: the outer
     /// boroughs) from its pickup time, exactly as a route without a graph drives a leg.
-    @Test("Held out (NYC, March 2019): durations from the metered distance within 30 % at the median, signed median within ±10 %, the duration band holding 70-90 % of trips",
+    ///
+    /// Held out (NYC, March 2019): durations from the metered distance within 30 % at the median,
+    /// signed median within ±10 %, the duration band holding 70-90 % of trips.
+    @Test("Held out (NYC, March 2019): durations within 30 % at the median, signed median within ±10 %, band holds 70-90 %",
           .enabled(if: SharedData.runs("nyc/nyc_trips_validation.csv"), "needs ../shared/data/nyc beside the checkout"))
     func heldOutNewYork() throws {
         let text = try String(contentsOf: SharedData.url("nyc/nyc_trips_validation.csv"), encoding: .utf8)

@@ -103,6 +103,13 @@ public final class WorkerProcess: @unchecked Sendable {
 
     public func closeInput() { try? stdin.fileHandleForWriting.close() }
 
+    /// Ends the requests (closes the worker's input) and waits for its exit status, as
+    /// ``wait(timeout:)`` does: 0 when the worker ended cleanly.
+    public func finish(timeout: Double = 120) -> Int32 {
+        closeInput()
+        return wait(timeout: timeout)
+    }
+
     /// Waits for the worker to exit and returns its status; a worker still running `timeout`
     /// seconds later is killed (SIGKILL, status 9 with a message), so a hang fails its test
     /// in bounded time instead of stopping the suite.
@@ -143,8 +150,39 @@ extension JSONValue {
     public var isOK: Bool { self["ok"] == .bool(true) }
 }
 
+/// Every record of a CSV text (the header included), each as its fields.
+public func csvRecords<Bytes: Sequence>(_ bytes: Bytes) throws -> [[String]] where Bytes.Element == UInt8 {
+    var reader = CSVReader(), records: [[String]] = []
+    reader.feed(Array(bytes)) { records.append($0.fields) }
+    try reader.finish { records.append($0.fields) }
+    return records
+}
+
+/// The rows after the header of a CSV text, each by column name; where a name repeats (an
+/// input column that `fare-csv` writes again, such as `tariff`), the last column's value.
+public func csvRowsByName(_ text: String) throws -> [[String: String]] {
+    let records = try csvRecords(text.utf8)
+    guard let header = records.first else { return [] }
+    return records.dropFirst().map { Dictionary(zip(header, $0), uniquingKeysWith: { $1 }) }
+}
+
+/// A path for a new SQLite database in the temporary directory (not created).
 public func temporaryDatabase() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("geofare-test-\(UUID().uuidString).db").path
+}
+
+/// Removes the SQLite database at `path` with its `-wal` and `-shm` files, those that exist.
+public func removeDatabase(_ path: String) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+}
+
+extension WorkerProcess {
+    /// A worker (`geofare worker --db PATH`) on a new temporary database, and that path:
+    /// the caller removes it with ``removeDatabase(_:)`` once the worker is done.
+    public static func onTemporaryDatabase(environment: [String: String] = [:]) throws -> (worker: WorkerProcess, db: String) {
+        let db = temporaryDatabase()
+        return (try WorkerProcess(arguments: ["--db", db], environment: environment), db)
+    }
 }
 
 /// A `party` object for `party.upsert` or an import line: destination Gangnam station, four

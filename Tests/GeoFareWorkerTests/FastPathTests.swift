@@ -45,8 +45,7 @@ struct FastPathTests {
         // The worker itself took the fast path for exactly the fast-form lines.
         let stats = worker.call(#"{"id":"s","op":"stats"}"#)
         #expect(stats?["result"]?["fast_path"]?.int64 == Int64(expectFast), "\(stats.map { JSONWriter.string($0) } ?? "none")")
-        worker.closeInput()
-        #expect(worker.wait() == 0)
+        #expect(worker.finish() == 0)
         try #require(answers.count == fastLines.count * 2)
         var priced = 0
         for i in fastLines.indices {
