@@ -15,7 +15,7 @@ enum CSVTarget {
 
     static func setUp() {
         do {
-            let pricer = try TripPricer.standard(graphs: [SeedCity.files.graph])
+            let pricer = SeedCity.pricer
             for (threads, block) in [(1, 96), (2, 96), (1, 1 << 20)] {
                 var o = FareCSVJob.Options()
                 o.threads = threads

@@ -4,6 +4,7 @@ import GeoFareGraph
 import GeoFareGraphBuild
 import GeoFareOSM
 import GeoFarePlaces
+import GeoFareFare
 
 /// A small made-up block of central Seoul as an OSM extract: a 7 × 7 street grid (named
 /// residential rows, tertiary columns, a one-way primary), a turn restriction, and named places
@@ -106,5 +107,11 @@ enum SeedCity {
             fatalError("geofare-fuzz: cannot build the seed city: \(error)")
         }
         return (graph, places)
+    }()
+
+    /// The standard pricer (embedded tariffs and zones) routing on the seed city's graph, loaded
+    /// once per process: loading the catalog is most of a target's start-up.
+    static let pricer: TripPricer = {
+        do { return try TripPricer.standard(graphs: [files.graph]) } catch { fatalError("geofare-fuzz: cannot load the pricer: \(error)") }
     }()
 }

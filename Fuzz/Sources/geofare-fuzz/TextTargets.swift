@@ -12,7 +12,7 @@ import GeoFareRoute
 enum TariffTarget {
     nonisolated(unsafe) static var base: TripPricer?
     static let target = FuzzTarget(name: "tariff", summary: "tariff file through validation, a catalog, and one fare", setUp: {
-        base = try? TripPricer.standard()
+        base = SeedCity.pricer
     }, run: run)
 
     static func run(_ input: UnsafeRawBufferPointer) {

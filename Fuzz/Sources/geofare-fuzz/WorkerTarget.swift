@@ -21,7 +21,7 @@ enum WorkerTarget {
         init() {
             func dispatcher(lanes: Int) -> WorkerDispatcher {
                 do {
-                    let pricer = try TripPricer.standard(graphs: [SeedCity.files.graph])
+                    let pricer = SeedCity.pricer
                     let parties = try LivePartyIndex(store: try SQLitePartyStore(path: ":memory:"))
                     let places = try PlacesIndex(path: SeedCity.files.places)
                     return WorkerDispatcher(pricer: pricer, parties: parties, lanePricers: lanes > 1 ? (0..<lanes).map { _ in pricer.lane() } : [],
