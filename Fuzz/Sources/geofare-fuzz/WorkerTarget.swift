@@ -64,13 +64,34 @@ enum WorkerTarget {
         let aLines = a.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
         let bLines = b.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
         check(aLines.count == lines && bLines.count == lines, "\(lines) lines in, \(aLines.count) answers on the fast path, \(bLines.count) on the general")
+        let inputLines = input.split(separator: 0x0A, omittingEmptySubsequences: false)
         for (k, (x, y)) in zip(aLines, bLines).enumerated() where x != y {
             let stats = Array(#""uptime_s":"#.utf8)
             if x.firstRange(of: stats) != nil && y.firstRange(of: stats) != nil { continue }
+            // Without depart_at a request is for now, read once per answer: the segments'
+            // start times differ by the time between the two runs.
+            if k < inputLines.count, inputLines[k].firstRange(of: Array("depart_at".utf8)) == nil,
+               maskStarts(Array(x)) == maskStarts(Array(y)) { continue }
             check(false, "line \(k + 1): fast path answered\n  \(String(decoding: x, as: UTF8.self))\ngeneral path answered\n  \(String(decoding: y, as: UTF8.self))")
         }
         for x in aLines {
             check(x.first == UInt8(ascii: "{") && x.last == UInt8(ascii: "}"), "an answer that is not one JSON object: \(String(decoding: x, as: UTF8.self))")
         }
+    }
+
+    /// `bytes` with every `"start":"…"` value emptied.
+    static func maskStarts(_ bytes: [UInt8]) -> [UInt8] {
+        let key = Array(#""start":""#.utf8)
+        var out: [UInt8] = [], i = 0
+        while i < bytes.count {
+            if bytes[i...].starts(with: key) {
+                out += key
+                i += key.count
+                while i < bytes.count && bytes[i] != UInt8(ascii: "\"") { i += 1 }
+            } else {
+                out.append(bytes[i]); i += 1
+            }
+        }
+        return out
     }
 }
