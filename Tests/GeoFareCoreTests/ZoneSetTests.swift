@@ -124,4 +124,14 @@ struct ZoneSetTests {
         #expect(inside > 10_000)  // the points do land in zones, several at once where they nest
         #expect(zones.zones(containing: Coordinate(uncheckedLatitude: 37.51, longitude: 126.99)).contains("on-cell-lines"))
     }
+
+    /// The zones fuzz target's input (minimised): a Polygon whose ring is one position was
+    /// accepted and its look-ups trapped converting NaN to Int. Now `invalid_geojson`.
+    @Test func ringOfOnePositionIsInvalid() {
+        let json = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"z"},"geometry":{"type":"Polygon","coordinates":[[[-73.94,40.7815]]]}}]}"#
+        #expect(throws: GeoFareError.self) { try Self.load(json) }
+        do { _ = try Self.load(json) } catch { #expect(error.code == .invalidGeojson && error.message.contains("at least 4"), "\(error)") }
+        let triangle = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"t"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[0,1],[0,0]]]}}]}"#
+        #expect((try? Self.load(triangle))?.zones.count == 1)
+    }
 }
