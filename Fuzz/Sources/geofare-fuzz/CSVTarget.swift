@@ -37,10 +37,10 @@ enum CSVTarget {
                 let summary = try job.run(source: source, write: { out.append(contentsOf: $0) })
                 check(summary.failed <= summary.rows, "\(summary.failed) failed of \(summary.rows) rows")
                 outcomes.append("rows \(summary.rows), failed \(summary.failed)")
-            } catch let error as any CodedError {
+            } catch let error as GeoFareError {
                 outcomes.append("error \(error.code.rawValue): \(error.message)")
             } catch {
-                check(false, "an error that is not a CodedError: \(type(of: error)) \(error)")
+                check(false, "an error that is not a GeoFareError: \(type(of: error)) \(error)")
             }
             outputs.append(out)
         }

@@ -24,7 +24,7 @@ enum WorkerTarget {
                     let pricer = SeedCity.pricer
                     let parties = try LivePartyIndex(store: try SQLitePartyStore(path: ":memory:"))
                     let places = try PlacesIndex(path: SeedCity.files.places)
-                    return WorkerDispatcher(pricer: pricer, parties: parties, lanePricers: lanes > 1 ? (0..<lanes).map { _ in pricer.lane() } : [],
+                    return WorkerDispatcher(pricer: pricer, parties: parties, threadPricers: lanes > 1 ? (0..<lanes).map { _ in pricer.threadCopy() } : [],
                                             places: places)
                 } catch { fatalError("geofare-fuzz worker: \(error)") }
             }

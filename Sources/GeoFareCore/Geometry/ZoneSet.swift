@@ -131,11 +131,6 @@ public struct ZoneSet: Sendable {
             var rings: [[XYPoint]] = []
             for ringList in polygons {
                 for ring in ringList {
-                    // A linear ring has at least four positions (RFC 7946 3.1.6); fewer made a
-                    // degenerate polygon whose look-ups trapped (found by the zones fuzz target).
-                    guard ring.count >= 4 else {
-                        throw GeoFareError(code: .invalidGeojson, message: "feature '\(id)': a ring has \(ring.count) positions, a ring needs at least 4", field: at)
-                    }
                     var points: [XYPoint] = []
                     points.reserveCapacity(ring.count)
                     for pair in ring {
@@ -143,6 +138,11 @@ public struct ZoneSet: Sendable {
                             throw .invalidGeoJSON("feature '\(id)': bad position \(pair)", field: at)
                         }
                         points.append(XYPoint(x: pair[0], y: pair[1]))
+                    }
+                    // A linear ring has at least four positions (RFC 7946 3.1.6); fewer made a
+                    // degenerate polygon whose look-ups trapped (found by the zones fuzz target).
+                    guard ring.count >= 4 else {
+                        throw .invalidGeoJSON("feature '\(id)': a ring has \(ring.count) positions, a ring needs at least 4", field: at)
                     }
                     rings.append(points)
                 }
