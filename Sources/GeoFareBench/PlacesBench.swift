@@ -42,6 +42,8 @@ struct PlacesBench: ParsableCommand {
         /// Search latency in microseconds (p50, p99 over a round's queries; medians of rounds).
         let search_p50_us: Double
         let search_p99_us: Double
+        /// The same figures per kind of query (`name` includes the Latin typos), medians of rounds.
+        let by_kind: [String: KindFigures]
         /// The scan baseline on the same queries without typos, and the indexed search on them.
         let scan_p50_us: Double
         let indexed_p50_us: Double
@@ -60,6 +62,12 @@ struct PlacesBench: ParsableCommand {
         let ranges: [String: [Double]]
     }
 
+    struct KindFigures: Encodable {
+        let queries: Int
+        let p50_us: Double
+        let p99_us: Double
+    }
+
     func run() throws {
         let pbfURL = URL(fileURLWithPath: pbf)
         let pbfBytes = (try? FileManager.default.attributesOfItem(atPath: pbf)[.size] as? Int) ?? 0
@@ -71,6 +79,7 @@ struct PlacesBench: ParsableCommand {
         var index: PlacesIndex!
         var queryCount = 0
         var h50: [Double] = [], h99: [Double] = [], hangulCount = 0
+        var kindP50: [String: [Double]] = [:], kindP99: [String: [Double]] = [:], kindCount: [String: Int] = [:]
         for round in 0..<options.roundCount {
             index = nil
             var failure: GeoFareError?
@@ -93,12 +102,20 @@ struct PlacesBench: ParsableCommand {
             let m = index.metadata
             var times: [Double] = []
             times.reserveCapacity(drawn.count)
+            var timesByKind: [String: [Double]] = [:]
             for q in drawn {
                 let near = Coordinate(uncheckedLatitude: .random(in: m.south...m.north, using: &rng), longitude: .random(in: m.west...m.east, using: &rng))
-                times.append(Stopwatch.seconds { _ = try? index.search(q.text, near: near, limit: 10) } * 1e6)
+                let t = Stopwatch.seconds { _ = try? index.search(q.text, near: near, limit: 10) } * 1e6
+                times.append(t)
+                timesByKind[q.kind, default: []].append(t)
             }
             p50.append(Statistics.percentile(times, 0.5))
             p99.append(Statistics.percentile(times, 0.99))
+            for (kind, t) in timesByKind {
+                kindP50[kind, default: []].append(Statistics.percentile(t, 0.5))
+                kindP99[kind, default: []].append(Statistics.percentile(t, 0.99))
+                kindCount[kind] = t.count
+            }
             var scanTimes: [Double] = [], indexedTimes: [Double] = []
             for q in drawn where !q.typo {
                 var a: [PlaceMatch] = [], b: [PlaceMatch] = []
@@ -136,7 +153,10 @@ struct PlacesBench: ParsableCommand {
         let report = Report(
             pbf: pbfURL.lastPathComponent, pbf_bytes: pbfBytes, places: index.count, keys: index.keyCount, index_bytes: bytes,
             bytes_per_place: Double(bytes) / Double(index.count), build_ms: build.median, queries: queryCount, rounds: options.roundCount,
-            machine: .current, search_p50_us: s50.median, search_p99_us: s99.median, scan_p50_us: sc.median, indexed_p50_us: ix.median,
+            machine: .current, search_p50_us: s50.median, search_p99_us: s99.median,
+            by_kind: kindCount.keys.reduce(into: [:]) { out, k in
+                out[k] = KindFigures(queries: kindCount[k]!, p50_us: Statistics.Rounds(kindP50[k]!).median, p99_us: Statistics.Rounds(kindP99[k]!).median)
+            }, scan_p50_us: sc.median, indexed_p50_us: ix.median,
             speedup_p50: sc.median / max(ix.median, 1e-9), scan_mismatches: mismatches, reverse_p50_us: rv50.median, reverse_p99_us: rv99.median,
             hangul_typo_queries: hangulCount, hangul_typo_p50_us: h50.isEmpty ? nil : Statistics.Rounds(h50).median,
             hangul_typo_p99_us: h99.isEmpty ? nil : Statistics.Rounds(h99).median,
@@ -153,6 +173,11 @@ struct PlacesBench: ParsableCommand {
         print("geofare bench places: \(report.pbf) (\(pbfBytes) bytes), median of \(options.roundCount) rounds, one thread, \(report.machine.cores) cores (\(report.machine.cpu))")
         print("  index      \(report.places) places, \(report.keys) keys, \(bytes) bytes (\(f1(report.bytes_per_place)) per place); build \(f1(build.median)) ms \(build.rangeText(f1))")
         print("  search     p50 \(f1(s50.median)) µs \(s50.rangeText(f1)), p99 \(f1(s99.median)) µs \(s99.rangeText(f1)) over \(queryCount) queries")
+        let kinds = report.by_kind.keys.sorted().map { k in
+            let f = report.by_kind[k]!
+            return "\(k) \(f1(f.p50_us))/\(f1(f.p99_us))"
+        }
+        print("  by kind    p50/p99 µs: \(kinds.joined(separator: ", "))")
         print("  baseline   scan of every key p50 \(f1(sc.median)) µs vs indexed \(f1(ix.median)) µs: ×\(f1(report.speedup_p50)); answers differing: \(mismatches)")
         print("  reverse    p50 \(f1(rv50.median)) µs, p99 \(f1(rv99.median)) µs (radius 200 m)")
         if !h50.isEmpty {
@@ -165,6 +190,8 @@ struct PlacesBench: ParsableCommand {
     struct Query {
         var text: String
         var typo: Bool
+        /// `name`, `address`, `intersection` or `category`: the by-kind figures.
+        var kind = "name"
     }
 
     /// Korean names of three or more syllables (Hangul only) with one syllable's simple vowel
@@ -201,14 +228,14 @@ struct PlacesBench: ParsableCommand {
                 let place = index.place(at: Int.random(in: 0..<index.count, using: &rng))
                 guard let n = place.address.first(where: { $0.key == "housenumber" })?.value,
                       let street = place.address.first(where: { $0.key == "street" })?.value else { misses += 1; continue }
-                out.append(Query(text: street.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) } ? "\(street) \(n)" : "\(n) \(street)", typo: false))
+                out.append(Query(text: street.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) } ? "\(street) \(n)" : "\(n) \(street)", typo: false, kind: "address"))
                 continue
             case 6 where !pairs.isEmpty:
                 let pair = pairs.randomElement(using: &rng)!
-                out.append(Query(text: "\(pair.0.name) & \(pair.1.name)", typo: false))
+                out.append(Query(text: "\(pair.0.name) & \(pair.1.name)", typo: false, kind: "intersection"))
                 continue
             case 7:
-                out.append(Query(text: words.randomElement(using: &rng)!, typo: false))
+                out.append(Query(text: words.randomElement(using: &rng)!, typo: false, kind: "category"))
                 continue
             default: break
             }

@@ -124,25 +124,29 @@ extension PlacesIndex {
         let first = streets(named: a)
         guard !first.isEmpty else { return false }
         let second = streets(named: b)
+        guard !second.isEmpty else { return false }
+        // each second street's shape points, gathered once for all the first streets
+        let secondPoints: [Set<UInt64>] = second.map { y in
+            var points = Set<UInt64>()
+            for j in Int(shapeStart[y])..<Int(shapeStart[y + 1]) where shapeLatitudes[j] != .min { points.insert(packedShapePoint(j)) }
+            return points
+        }
         var found = false
         for x in first {
-            var points = Set<UInt64>()
+            var best = [(Int32, Int32)?](repeating: nil, count: second.count)
+            var bestD = [Double](repeating: .infinity, count: second.count)
             for j in Int(shapeStart[x])..<Int(shapeStart[x + 1]) where shapeLatitudes[j] != .min {
-                points.insert(UInt64(UInt32(bitPattern: shapeLatitudes[j])) << 32 | UInt64(UInt32(bitPattern: shapeLongitudes[j])))
-            }
-            for y in second where y != x {
-                var best: (Int32, Int32)?, bestD = Double.infinity
-                for j in Int(shapeStart[y])..<Int(shapeStart[y + 1]) where shapeLatitudes[j] != .min {
-                    let packed = UInt64(UInt32(bitPattern: shapeLatitudes[j])) << 32 | UInt64(UInt32(bitPattern: shapeLongitudes[j]))
-                    guard points.contains(packed) else { continue }
-                    guard let near = top.near else { if best == nil { best = (shapeLatitudes[j], shapeLongitudes[j]) }; continue }
+                let packed = packedShapePoint(j)
+                for (i, y) in second.enumerated() where y != x && secondPoints[i].contains(packed) {
+                    guard let near = top.near else { if best[i] == nil { best[i] = (shapeLatitudes[j], shapeLongitudes[j]) }; continue }
                     let d = top.ruler!.distanceMeters(near, Coordinate(uncheckedLatitude: Double(shapeLatitudes[j]) / 1e7, longitude: Double(shapeLongitudes[j]) / 1e7))
-                    if d < bestD { bestD = d; best = (shapeLatitudes[j], shapeLongitudes[j]) }
+                    if d < bestD[i] { bestD[i] = d; best[i] = (shapeLatitudes[j], shapeLongitudes[j]) }
                 }
-                if let best {
-                    top.offer(place: x, quality: .intersection, importance: PlaceKind.street.importance, other: y, junction: best)
-                    found = true
-                }
+            }
+            for (i, y) in second.enumerated() {
+                guard let junction = best[i] else { continue }
+                top.offer(place: x, quality: .intersection, importance: PlaceKind.street.importance, other: y, junction: junction)
+                found = true
             }
         }
         return found
@@ -157,13 +161,19 @@ extension PlacesIndex {
         var seen = Set<Int>()
         for i in 0..<count where kinds[i] == PlaceKind.street.rawValue && placeFlags[i] & PlacesFileLayout.PlaceFlags.outline == 0 {
             for j in Int(shapeStart[i])..<Int(shapeStart[i + 1]) where shapeLatitudes[j] != .min {
-                let packed = UInt64(UInt32(bitPattern: shapeLatitudes[j])) << 32 | UInt64(UInt32(bitPattern: shapeLongitudes[j]))
+                let packed = packedShapePoint(j)
                 if let other = first[packed] {
                     if other != i, seen.insert(other * count + i).inserted, pairs.count < limit { pairs.append((other, i)) }
                 } else { first[packed] = i }
             }
         }
         return pairs.map { (place(at: $0.0), place(at: $0.1)) }
+    }
+
+    /// Shape point `j`'s latitude and longitude (1e-7 degrees) in one number: equal for the same node.
+    @inline(__always)
+    private func packedShapePoint(_ j: Int) -> UInt64 {
+        UInt64(UInt32(bitPattern: shapeLatitudes[j])) << 32 | UInt64(UInt32(bitPattern: shapeLongitudes[j]))
     }
 
     /// The bytes of street key `k`.

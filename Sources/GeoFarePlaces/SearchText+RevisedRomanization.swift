@@ -36,7 +36,7 @@ extension SearchText {
         var out = String.UnicodeScalarView()
         var run: [(Int, Int, Int)] = []
         var sawSyllable = false
-        for s in text.precomposedStringWithCompatibilityMapping.unicodeScalars {
+        for s in nfkc(text).unicodeScalars {
             if let syllable = syllable(s) {
                 run.append(syllable)
                 sawSyllable = true

@@ -30,6 +30,9 @@ public enum StreetText {
         return w
     }()
 
+    /// The words that end an address (`apt`, `suite`, `층`) and that join two streets (`&`, `and`).
+    static let unitWords = Set(words.unit_words), intersectionJoiners = Set(words.intersection_joiners)
+
     /// The key of a street name (OSM's `name`/`addr:street`, or a query's street part).
     public static func streetKey(_ name: String) -> [UInt8] {
         streetKey(words: tokens(withoutParentheses(name)))
@@ -63,7 +66,7 @@ public enum StreetText {
 
     /// Lower-cased words of `text` (NFKC), split at spaces and punctuation.
     static func tokens(_ text: String) -> [String] {
-        text.precomposedStringWithCompatibilityMapping.lowercased()
+        SearchText.nfkc(text).lowercased()
             .split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
@@ -80,7 +83,7 @@ public enum StreetText {
     /// case (`50-1`, `12a`), or `nil` unless that part is a digit and then digits, letters a–z and `-`
     /// (`68번길 50` is a street in the number: not a number).
     public static func houseKey(_ number: String) -> [UInt8]? {
-        let first = number.precomposedStringWithCompatibilityMapping.lowercased().split { $0 == "," || $0 == ";" || $0.isWhitespace }.first ?? ""
+        let first = SearchText.nfkc(number).lowercased().split { $0 == "," || $0 == ";" || $0.isWhitespace }.first ?? ""
         let k = Array(first.utf8)
         guard let f = k.first, f >= 0x30 && f <= 0x39,
               k.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == UInt8(ascii: "-") }) else { return nil }
@@ -125,7 +128,7 @@ public enum StreetText {
     /// Avenue, New York`, `151 W 34th St Apt 5`, `동천로 92`, `동천로92`, `부산 부산진구 중앙대로692번길 16`.
     static func addressQueries(_ query: String) -> [AddressQuery] {
         guard query.contains(where: { $0.isASCII && $0.isNumber }) else { return [] }
-        var text = query.precomposedStringWithCompatibilityMapping.lowercased()
+        var text = SearchText.nfkc(query).lowercased()
         // the part before a comma holds the street (`350 5th Ave, New York, NY`)
         if let comma = text.firstIndex(of: ","), text[..<comma].contains(where: { $0.isNumber }) { text = String(text[..<comma]) }
         var ts = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
@@ -135,9 +138,9 @@ public enum StreetText {
             if !tail.isEmpty, isHouseNumber(tail) { ts[ts.count - 1] = String(last[...lastHangul]); ts.append(String(tail)) }
         }
         // an apartment, suite or floor part ends the address
-        let units = Set(words.unit_words)
+        let units = unitWords
         if let cut = ts.indices.dropFirst(2).first(where: { i in
-            let t = ts[i].trimmingCharacters(in: .punctuationCharacters)
+            let t = String(ts[i].drop(while: \.isPunctuation).reversed().drop(while: \.isPunctuation).reversed())
             return units.contains(t) || ts[i].hasPrefix("#") || (t.last.map { units.contains(String($0)) } ?? false && t.first?.isNumber == true)
         }) { ts = Array(ts[..<cut]) }
         guard ts.count >= 2 else { return [] }
@@ -162,8 +165,11 @@ public enum StreetText {
     /// 7th`, `Broadway / Canal St`, `신촌로와 연세로 교차로`; `nil` when it is none.
     static func intersection(_ query: String) -> (a: [String], b: [String])? {
         let w = words
-        var text = query.precomposedStringWithCompatibilityMapping.lowercased()
-        for c in ["&", "/", "@", "+"] where text.contains(c) { text = text.replacingOccurrences(of: c, with: " \(c) ") }
+        var text = SearchText.nfkc(query).lowercased()
+        // the joiners written without spaces (`34th&7th`) stand apart
+        if text.contains(where: { "&/@+".contains($0) }) {
+            text = text.reduce(into: "") { out, c in if "&/@+".contains(c) { out += " \(c) " } else { out.append(c) } }
+        }
         var ts = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
         guard ts.count >= 2 else { return nil }
         // Korean: A와 B (교차로|사거리)
@@ -174,7 +180,7 @@ public enum StreetText {
             let a = tokens(String(ts[0].dropLast(j.count))), b = ts.dropFirst().flatMap { tokens($0) }
             if !a.isEmpty, !b.isEmpty { return (a, b) }
         }
-        let joiners = Set(w.intersection_joiners)
+        let joiners = intersectionJoiners
         guard let at = ts.indices.dropFirst().dropLast().first(where: { joiners.contains(ts[$0]) }) else { return nil }
         let a = ts[..<at].flatMap { tokens($0) }, b = ts[(at + 1)...].flatMap { tokens($0) }
         return a.isEmpty || b.isEmpty ? nil : (a, b)

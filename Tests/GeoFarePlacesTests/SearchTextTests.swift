@@ -1,3 +1,4 @@
+import Foundation
 import GeoFarePlaces
 import Testing
 
@@ -16,6 +17,29 @@ struct SearchTextTests {
     ])
     func prefixes(_ pair: (String, String)) {
         #expect(Self.starts(pair.0, pair.1), "\(pair.1) should be a prefix of \(pair.0)")
+    }
+
+    /// The fast path of ``SearchText/nfkc(_:)`` (ASCII and Hangul syllables come back as they
+    /// are) against Foundation's NFKC: fixed texts, including the ones that must change
+    /// (full-width forms, compatibility and conjoining jamo, a decomposed é, ﬁ), and seeded
+    /// random texts drawn from those characters and the fast path's own.
+    @Test("nfkc equals Foundation's NFKC, fast path or not")
+    func nfkcAgreesWithFoundation() {
+        var texts = ["", "Starbucks 34th St", "공덕역 2번 출구", "ＧＳ２５ 공덕점", "ㄱㄷㅇ", "\u{1100}\u{1161}\u{11A8}", "Cafe\u{301}",
+                     "ﬁve", "①", "가\u{11A8}", "350 Fifth Ave & W 34th St", "신촌로와 연세로 교차로"]
+        let pool: [Unicode.Scalar] = ["a", "Z", "3", " ", "&", "가", "힣", "ㄱ", "ㅏ", "\u{1100}", "\u{1161}", "\u{11A8}", "\u{301}", "Ａ", "é", "ﬁ", "\u{3000}"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<500 {
+            var t = String.UnicodeScalarView()
+            for _ in 0..<8 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                t.append(pool[Int(state >> 33) % pool.count])
+            }
+            texts.append(String(t))
+        }
+        for t in texts {
+            #expect(Array(SearchText.nfkc(t).unicodeScalars) == Array(t.precomposedStringWithCompatibilityMapping.unicodeScalars), "\(t.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
     }
 
     @Test("What is not a prefix stays apart", arguments: [("공덕역", "공도"), ("서면", "섬ㅁ"), ("과천", "가"), ("Gongdeok", "gongdoek"), ("마포", "ㅁㅍ")])
