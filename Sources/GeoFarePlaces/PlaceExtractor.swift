@@ -38,12 +38,17 @@ struct PlaceExtractor {
     /// Stop positions and platforms of one station name merge within this distance, metres; a
     /// station node of that name this close makes them unneeded.
     static let stationJoinMeters = 600.0
+    /// The named nodes of one junction (서면교차로 is four signals, one per corner) merge within this
+    /// distance, metres.
+    static let junctionJoinMeters = 200.0
 
     struct Counts: Sendable {
         var nodesRead = 0, waysRead = 0
         var nodePlaces = 0, wayPlaces = 0, relationPlaces = 0, streetWays = 0, streets = 0
         /// Stations made of stop positions and platforms without a station node of their name.
         var mergedStations = 0
+        /// Junctions, one per name and stretch, from their named nodes.
+        var junctions = 0
         var osmTimestampSeconds: Int64 = 0
     }
 
@@ -88,9 +93,12 @@ struct PlaceExtractor {
                                       names: relation.names, address: relation.address, named: relation.named, categories: relation.categories))
             counts.relationPlaces += 1
         }
-        let stations = mergeStationParts(stationParts, besides: places)
+        let stations = mergeParts(stationParts, into: .station, joinMeters: stationJoinMeters, besides: places)
         counts.mergedStations = stations.count
         places += stations
+        let junctions = mergeParts(nodes.junctionParts, into: .junction, joinMeters: junctionJoinMeters, besides: [])
+        counts.junctions = junctions.count
+        places += junctions
         counts.streetWays = streetPieces.count
         let streets = mergeStreets(streetPieces)
         counts.streets = streets.count
@@ -172,13 +180,15 @@ struct PlaceExtractor {
             && Double(a.west) - padLon <= Double(b.east) && Double(b.west) - padLon <= Double(a.east)
     }
 
-    /// The station a stop position or platform belongs to, merged from them: one station per
-    /// name (without a line in parentheses and without a trailing 역) and stretch of
-    /// ``stationJoinMeters``, unless a station place of that name lies that close already.
+    /// The places that parts of one place (the stop positions and platforms of a station, the
+    /// named nodes of a junction) make, of `kind`: one per name (without a part in parentheses,
+    /// and for a station without a trailing 역) and stretch of `joinMeters`, unless a place of
+    /// `kind` and that name in `places` lies that close already.
     /// OSM Korea maps 애오개 only as `railway=stop` + `public_transport=stop_position` nodes.
-    static func mergeStationParts(_ parts: [PlaceRecord], besides places: [PlaceRecord]) -> [PlaceRecord] {
+    static func mergeParts(_ parts: [PlaceRecord], into kind: PlaceKind, joinMeters: Double, besides places: [PlaceRecord]) -> [PlaceRecord] {
         func stationKey(_ name: String) -> [UInt8] {
             var k = SearchText.key(StreetText.withoutParentheses(name))
+            guard kind == .station else { return k }
             let yeok = SearchText.key(StationSuffix.korean)
             if k.count > yeok.count, k.suffix(yeok.count).elementsEqual(yeok) { k.removeLast(yeok.count) }
             return k
@@ -189,7 +199,7 @@ struct PlaceExtractor {
             return (dx * dx + dy * dy).squareRoot()
         }
         var existing: [[UInt8]: [(Int32, Int32)]] = [:]
-        for p in places where p.kind == .station {
+        for p in places where p.kind == kind {
             for n in p.names { existing[stationKey(n.value), default: []].append((p.latitudeE7, p.longitudeE7)) }
         }
         var byKey: [[UInt8]: [Int]] = [:]
@@ -206,7 +216,7 @@ struct PlaceExtractor {
             for a in 0..<group.count {
                 for b in (a + 1)..<group.count {
                     let pa = parts[group[a]], pb = parts[group[b]]
-                    if meters((pa.latitudeE7, pa.longitudeE7), (pb.latitudeE7, pb.longitudeE7)) <= stationJoinMeters {
+                    if meters((pa.latitudeE7, pa.longitudeE7), (pb.latitudeE7, pb.longitudeE7)) <= joinMeters {
                         let ra = find(a), rb = find(b)
                         if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
                     }
@@ -217,7 +227,7 @@ struct PlaceExtractor {
             for root in members.keys.sorted() {
                 let ids = members[root]!.sorted()
                 let point = representative(ids.map { (parts[$0].latitudeE7, parts[$0].longitudeE7) })
-                if existing[key]?.contains(where: { meters($0, point) <= stationJoinMeters }) == true { continue }
+                if existing[key]?.contains(where: { meters($0, point) <= joinMeters }) == true { continue }
                 var names: [(key: String, value: String)] = []
                 for i in ids {
                     for n in parts[i].names {
@@ -231,7 +241,7 @@ struct PlaceExtractor {
                 }.map(\.element)
                 // the first address a stop position or platform carries (충정로: 서소문로 17)
                 let address = ids.lazy.map { parts[$0].address }.first { !$0.isEmpty } ?? []
-                out.append(PlaceRecord(osmID: parts[ids[0]].osmID, kind: .station, latitudeE7: point.0, longitudeE7: point.1, names: names, address: address))
+                out.append(PlaceRecord(osmID: parts[ids[0]].osmID, kind: kind, latitudeE7: point.0, longitudeE7: point.1, names: names, address: address))
             }
         }
         return out
@@ -242,6 +252,13 @@ struct PlaceExtractor {
         let rail = tag("subway") == "yes" || tag("train") == "yes" || tag("light_rail") == "yes" || tag("monorail") == "yes"
         let railway = tag("railway"), pt = tag("public_transport")
         return railway == "stop" || railway == "platform" || (rail && (pt == "stop_position" || pt == "platform"))
+    }
+
+    /// Whether a named node of no other kind is a road junction: `junction=yes`,
+    /// `highway=traffic_signals`, or a name ending in a junction word (교차로, 사거리, ...).
+    static func isJunction(_ tag: (String) -> String?, names: [(key: String, value: String)]) -> Bool {
+        if tag("junction") == "yes" || tag("highway") == "traffic_signals" { return true }
+        return names.contains { n in StreetText.words.korean_junction_words.contains { n.value.hasSuffix($0) } }
     }
 
     /// What the index keeps of an element's tags.
@@ -377,6 +394,8 @@ struct NodePass: PBFVisitor {
     var places: [PlaceRecord] = []
     /// Named rail stop positions and platforms, merged into stations later.
     var stationParts: [PlaceRecord] = []
+    /// Named nodes of road junctions, merged per name and stretch into ``PlaceKind/junction`` places.
+    var junctionParts: [PlaceRecord] = []
     var read = 0
 
     init(needed: Set<Int64>, categories: PlaceCategories) { self.needed = needed; self.categories = categories }
@@ -388,6 +407,10 @@ struct NodePass: PBFVisitor {
         let classified = PlaceKind.classify(isWay: false, tag: { t.all[$0] })
         if t.named, classified == nil, PlaceExtractor.isStationPart({ t.all[$0] }) {
             stationParts.append(PlaceRecord(osmID: "n\(id)", kind: .station, latitudeE7: latitude, longitudeE7: longitude, names: t.names, address: t.address))
+            return
+        }
+        if t.named, classified == nil, PlaceExtractor.isJunction({ t.all[$0] }, names: t.names) {
+            junctionParts.append(PlaceRecord(osmID: "n\(id)", kind: .junction, latitudeE7: latitude, longitudeE7: longitude, names: t.names, address: t.address))
             return
         }
         guard let kind = classified ?? (t.named && !t.numbered ? nil : .building) else { return }

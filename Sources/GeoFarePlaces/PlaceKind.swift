@@ -19,6 +19,10 @@ public enum PlaceKind: UInt8, Sendable, Hashable, CaseIterable, CustomStringConv
     case building = 7
     /// A named road (`highway=*` that cars or people use), one entry per street name and stretch.
     case street = 8
+    /// A named road junction (a node with `junction=yes` or `highway=traffic_signals`, or a name
+    /// ending in a junction word of `Data/places/street-words.json`: 서면교차로, 연세로사거리),
+    /// one entry per name and stretch: the way Koreans name a pickup at a crossing.
+    case junction = 9
 
     /// The wire name (`station`, `subway_entrance`, ...).
     public var description: String {
@@ -32,18 +36,19 @@ public enum PlaceKind: UInt8, Sendable, Hashable, CaseIterable, CustomStringConv
         case .shop: "shop"
         case .building: "building"
         case .street: "street"
+        case .junction: "junction"
         }
     }
 
     /// The rank among equal matches, higher first: station 9, area 8, landmark 7, subway
-    /// entrance 6, bus stop 5, street 4, amenity 3, building 2, shop 1.
+    /// entrance 6, bus stop and junction 5, street 4, amenity 3, building 2, shop 1.
     public var importance: Int {
         switch self {
         case .station: 9
         case .area: 8
         case .landmark: 7
         case .subwayEntrance: 6
-        case .busStop: 5
+        case .busStop, .junction: 5
         case .street: 4
         case .amenity: 3
         case .building: 2

@@ -2,7 +2,7 @@
 /// ``GeoFareOSM/SectionFileWriter`` writes both) with magic "GEOFAREP" and these sections.
 enum PlacesFileLayout {
     static let magic: [UInt8] = Array("GEOFAREP".utf8)
-    static let currentVersion: UInt32 = 4
+    static let currentVersion: UInt32 = 5
 
     enum Section {
         /// ``PlacesMetadata`` as JSON.

@@ -52,4 +52,31 @@ struct IntersectionSearchTests {
             #expect(try index.search(q, limit: 10).allSatisfy { $0.quality != .intersection }, "'\(q)'")
         }
     }
+
+    /// Junctions OSM names on their nodes (`junction=yes` or `highway=traffic_signals`, read from
+    /// the PBF here; no bus stop, station or shop tags): found by the name, as one `junction`
+    /// per name near its nodes (서면교차로 is four signal nodes).
+    @Test("A junction named on its nodes (서면교차로, 연세로사거리) is one place, found by its name near those nodes",
+          arguments: ["busan_seomyeon_1km.osm.pbf", "seoul_mapo.osm.pbf"])
+    func namedJunctions(_ extract: String) throws {
+        let index = try PlacesData.index(extract)
+        let osm = try OSMElements.of(extract)
+        let other = ["railway", "public_transport", "amenity", "shop", "tourism", "place", "office", "leisure", "historic"]
+        let junctions = osm.nodes.filter { n in
+            n.tags["name"] != nil && (n.tags["junction"] == "yes" || n.tags["highway"] == "traffic_signals")
+                && n.tags["highway"] != "bus_stop" && !other.contains { n.tags[$0] != nil }
+        }
+        let byName = Dictionary(grouping: junctions) { $0.tags["name"]! }
+        try #require(byName.count >= 5, "\(extract): \(byName.keys.sorted())")
+        for (name, nodes) in byName {
+            let results = try index.search(name, limit: 10)
+            let hits = results.filter { $0.place.kind == .junction && $0.place.name == name }
+            let first = try #require(hits.first, "'\(name)': \(results.map { "\($0.place.name) \($0.place.kind)" })")
+            #expect(first.quality == .exact && results.prefix(3).contains { $0.place == first.place }, "'\(name)'")
+            #expect(nodes.contains { OSMElements.meters($0.points[0], first.place.coordinate) < 200 }, "'\(name)' is far from its nodes")
+            // nodes of one name that lie close together are one place
+            let spread = nodes.allSatisfy { a in nodes.allSatisfy { b in OSMElements.meters(a.points[0], Coordinate(uncheckedLatitude: b.points[0].0, longitude: b.points[0].1)) < 200 } }
+            if spread { #expect(hits.count == 1, "'\(name)': \(hits.count) junctions for \(nodes.count) nodes") }
+        }
+    }
 }
