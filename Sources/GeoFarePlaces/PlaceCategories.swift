@@ -18,6 +18,9 @@ public struct PlaceCategories: Sendable {
     }
 
     public let categories: [Category]
+    /// The keys of the words that ask for the nearest (`근처`, `near me`, `nearest`), longest first:
+    /// `약국 근처` and `pharmacy near me` name the category of `약국` and `pharmacy`.
+    let nearWords: [[UInt8]]
     /// Word key → positions in ``categories``.
     private let byWord: [[UInt8]: [Int]]
     /// Tag key → value → positions in ``categories``.
@@ -37,7 +40,7 @@ public struct PlaceCategories: Sendable {
         do { bytes = try catalog.file(path).bytes } catch let e as GeoFareError { throw e } catch {
             throw GeoFareError(code: .dataFileUnreadable, message: "\(error)", field: path)
         }
-        struct File: Decodable { var categories: [Category] }
+        struct File: Decodable { var categories: [Category]; var near_words: [String]? }
         guard let file = try? JSONDecoder().decode(File.self, from: bytes) else {
             throw GeoFareError(code: .dataFileUnreadable, message: "not a categories file: {categories: [{id, words, tags}]}", field: path)
         }
@@ -46,11 +49,12 @@ public struct PlaceCategories: Sendable {
                 throw GeoFareError(code: .dataFileUnreadable, message: "tag '\(t)' of category '\(c.id)' is not key=value", field: "\(path): categories[\(i)].tags")
             }
         }
-        return PlaceCategories(file.categories)
+        return PlaceCategories(file.categories, nearWords: file.near_words ?? [])
     }
 
-    init(_ categories: [Category]) {
+    init(_ categories: [Category], nearWords: [String] = []) {
         self.categories = categories
+        self.nearWords = Set(nearWords.map(SearchText.key).filter { !$0.isEmpty }).sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
         var words: [[UInt8]: [Int]] = [:], tags: [String: [String: [Int]]] = [:]
         for (i, c) in categories.enumerated() {
             for w in c.words { let k = SearchText.key(w); if !k.isEmpty, !(words[k]?.contains(i) ?? false) { words[k, default: []].append(i) } }
@@ -73,8 +77,14 @@ public struct PlaceCategories: Sendable {
         return Array(Set(out)).sorted()
     }
 
-    /// The category ids the query names, when its whole key is a category word; else empty.
+    /// The category ids the query names, when its whole key is a category word, or a category
+    /// word with a near word before or after it (`약국 근처`, `nearest pharmacy`); else empty.
     public func named(byQueryKey key: [UInt8]) -> [String] {
-        (byWord[key] ?? []).map { categories[$0].id }
+        if let hit = byWord[key] { return hit.map { categories[$0].id } }
+        for w in nearWords where key.count > w.count {
+            if key.starts(with: w), let hit = byWord[Array(key.dropFirst(w.count))] { return hit.map { categories[$0].id } }
+            if key.suffix(w.count).elementsEqual(w), let hit = byWord[Array(key.dropLast(w.count))] { return hit.map { categories[$0].id } }
+        }
+        return []
     }
 }

@@ -32,6 +32,9 @@ public enum StreetText {
 
     /// The words that end an address (`apt`, `suite`, `층`) and that join two streets (`&`, `and`).
     static let unitWords = Set(words.unit_words), intersectionJoiners = Set(words.intersection_joiners)
+    /// The joiners of one ASCII symbol (`&`, `/`), and the ASCII words (`and`, `at`, `x`) as bytes.
+    static let joinerSymbols: [UInt8] = words.intersection_joiners.filter { $0.utf8.count == 1 && !$0.first!.isLetter }.map { $0.utf8.first! }
+    static let joinerWords: [[UInt8]] = words.intersection_joiners.filter { $0.allSatisfy { $0.isASCII && $0.isLetter } }.map { Array($0.utf8) }
 
     /// The key of a street name (OSM's `name`/`addr:street`, or a query's street part).
     public static func streetKey(_ name: String) -> [UInt8] {
@@ -164,11 +167,17 @@ public enum StreetText {
     /// The two streets of an intersection query, as word lists: `W 34th St & 7th Ave`, `34th and
     /// 7th`, `Broadway / Canal St`, `신촌로와 연세로 교차로`; `nil` when it is none.
     static func intersection(_ query: String) -> (a: [String], b: [String])? {
+        // most queries are ASCII names with no joiner in them: said so without building strings
+        if query.utf8.allSatisfy({ $0 < 0x80 }), !query.utf8.contains(where: { joinerSymbols.contains($0) }),
+           !query.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).contains(where: { word in
+               joinerWords.contains { $0.count == word.count && zip($0, word).allSatisfy { $0 == ($1 | 0x20) } }
+           }) { return nil }
         let w = words
         var text = SearchText.nfkc(query).lowercased()
         // the joiners written without spaces (`34th&7th`) stand apart
-        if text.contains(where: { "&/@+".contains($0) }) {
-            text = text.reduce(into: "") { out, c in if "&/@+".contains(c) { out += " \(c) " } else { out.append(c) } }
+        func isSymbol(_ c: Character) -> Bool { c.asciiValue.map(joinerSymbols.contains) ?? false }
+        if text.contains(where: isSymbol) {
+            text = text.reduce(into: "") { out, c in if isSymbol(c) { out += " \(c) " } else { out.append(c) } }
         }
         var ts = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
         guard ts.count >= 2 else { return nil }

@@ -47,6 +47,21 @@ struct CategorySearchTests {
         }
     }
 
+    @Test("A category word with a near word (약국 근처, 가까운 편의점, pharmacy near me, nearest gas station) answers as the word alone",
+          arguments: [("seoul_mapo.osm.pbf", "약국 근처", "약국"), ("seoul_mapo.osm.pbf", "약국근처", "약국"), ("seoul_mapo.osm.pbf", "가까운 편의점", "편의점"),
+                      ("seoul_mapo.osm.pbf", "주변 카페", "카페"), (PlacesData.midtown, "pharmacy near me", "pharmacy"),
+                      (PlacesData.midtown, "nearest gas station", "gas station"), (PlacesData.midtown, "Cafe nearby", "cafe")])
+    func nearWords(_ c: (extract: String, query: String, word: String)) throws {
+        let index = try PlacesData.index(c.extract)
+        let near = c.extract == PlacesData.midtown ? try Coordinate(latitude: 40.7484, longitude: -73.9857) : try Coordinate(latitude: 37.5445, longitude: 126.9515)
+        let asked = try index.search(c.query, near: near, limit: 5), plain = try index.search(c.word, near: near, limit: 5)
+        #expect(!plain.isEmpty && plain.allSatisfy { $0.quality == .category })
+        #expect(asked.map(\.place) == plain.map(\.place) && asked.allSatisfy { $0.quality == .category }, "'\(c.query)': \(asked.map { "\($0.place.name) \($0.quality)" })")
+        // a near word alone, or with a word that is no category, is no category query
+        #expect(try index.search("근처", near: near, limit: 5).allSatisfy { $0.quality != .category })
+        #expect(try index.search("nearest starbucks", near: near, limit: 5).allSatisfy { $0.quality != .category })
+    }
+
     @Test("A category with a name prefers the name: CVS pharmacy, 스타벅스")
     func namedCategory() throws {
         let lower = try PlacesData.index("nyc_lower_manhattan.osm.pbf")
