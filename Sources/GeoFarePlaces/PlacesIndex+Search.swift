@@ -50,7 +50,10 @@ extension PlacesIndex {
         let all = 0..<keyPlace.count
         q.withUnsafeBufferPointer { qb in
             for k in prefixRange(qb, within: all).prefix(Self.scanLimit) { top.offer(key: k, quality: quality(key: k, queryLength: qb.count)) }
-            // a query that names an address, an intersection or a category is not a typo
+        }
+        if !top.hasNameStartMatch, !special { offerStationsWithoutLine(query, into: &top) { prefixRange($0, within: all).prefix(Self.scanLimit) } }
+        q.withUnsafeBufferPointer { qb in
+            // a query that names an address, an intersection, a category or a station's line is not a typo
             guard typos, !top.hasNameStartMatch, !special else { return }
             if SearchText.isLatin(q), q.count >= 3 {
                 typoSearch(qb, unit: 1, alphabet: Self.latinAlphabet, into: &top)
@@ -70,15 +73,33 @@ extension PlacesIndex {
         let q = SearchText.key(query)
         guard !q.isEmpty else { throw GeoFareError(code: .queryEmpty, message: "the query has no letters or digits to search for", field: "q") }
         var top = TopPlaces(limit: limit, index: self, near: near)
-        _ = offerAddressesIntersectionsAndCategories(query, key: q, into: &top)
-        var seen = 0
+        let special = offerAddressesIntersectionsAndCategories(query, key: q, into: &top)
+        func scan(_ qb: UnsafeBufferPointer<UInt8>) -> [Int] {
+            var out: [Int] = []
+            for k in 0..<keyPlace.count where out.count < Self.scanLimit && compare(key: k, qb, prefixOnly: true) == 0 { out.append(k) }
+            return out
+        }
         q.withUnsafeBufferPointer { qb in
-            for k in 0..<keyPlace.count where seen < Self.scanLimit && compare(key: k, qb, prefixOnly: true) == 0 {
-                top.offer(key: k, quality: quality(key: k, queryLength: qb.count))
-                seen += 1
+            for k in scan(qb) { top.offer(key: k, quality: quality(key: k, queryLength: qb.count)) }
+        }
+        if !top.hasNameStartMatch, !special { offerStationsWithoutLine(query, into: &top, keys: scan) }
+        return top.results()
+    }
+
+    /// Offers the stations and subway entrances whose names start with `query` without the line
+    /// it names (``StationSuffix/withoutLine(_:)``: `공덕역 6호선` → 공덕역), if it names one.
+    /// `keys` gives the keys that start with a query key.
+    private func offerStationsWithoutLine<S: Sequence<Int>>(_ query: String, into top: inout TopPlaces, keys: (UnsafeBufferPointer<UInt8>) -> S) {
+        guard let rest = StationSuffix.withoutLine(query) else { return }
+        let r = SearchText.key(rest)
+        guard !r.isEmpty else { return }
+        r.withUnsafeBufferPointer { rb in
+            for k in keys(rb) {
+                let kind = kinds[Int(keyPlace[k])]
+                guard kind == PlaceKind.station.rawValue || kind == PlaceKind.subwayEntrance.rawValue else { continue }
+                top.offer(key: k, quality: quality(key: k, queryLength: rb.count))
             }
         }
-        return top.results()
     }
 
     /// The quality of a key that starts with a query of `queryLength` bytes.

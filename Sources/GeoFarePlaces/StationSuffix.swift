@@ -45,4 +45,24 @@ enum StationSuffix {
         }
         return out
     }
+
+    /// `query` without the line riders add to a station (`공덕역 6호선`, `6호선 공덕역`, `경의중앙선
+    /// 공덕`, `Gongdeok line 6`), or `nil` when it names none: a word of digits and 호선, a word
+    /// of three or more Hangul syllables ending in 선, or `line` and a number. Only stations and
+    /// subway entrances are searched with what is left (the index merges a station's lines).
+    static func withoutLine(_ query: String) -> String? {
+        var words = query.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        guard words.count >= 2 else { return nil }
+        func isHangul(_ c: Character) -> Bool { c.unicodeScalars.first.map { (0xAC00...0xD7A3).contains($0.value) } ?? false }
+        func isLineWord(_ w: String) -> Bool {
+            if w.hasSuffix("호선"), w.dropLast(2).allSatisfy(\.isASCII), let n = Int(w.dropLast(2)), n > 0 { return true }
+            return w.count >= 3 && w.hasSuffix("선") && w.allSatisfy(isHangul)
+        }
+        if let i = words.firstIndex(where: isLineWord) {
+            words.remove(at: i)
+        } else if let i = words.indices.dropLast().first(where: { words[$0].lowercased() == "line" && Int(words[$0 + 1]) != nil }) {
+            words.removeSubrange(i...(i + 1))
+        } else { return nil }
+        return words.isEmpty ? nil : words.joined(separator: " ")
+    }
 }

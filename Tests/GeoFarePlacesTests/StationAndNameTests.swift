@@ -25,6 +25,23 @@ struct StationAndNameTests {
         #expect(try index.search(name + "역", limit: 10).filter { $0.place.kind == .station && $0.place.name == name }.count == 1)
     }
 
+    /// A station with the line riders add (`공덕역 6호선`): the station, found as without the line.
+    @Test("A station asked for with its line (공덕역 6호선, 6호선 공덕역, 경의중앙선 공덕, Gongdeok Station line 6) is the station",
+          arguments: [("seoul_mapo.osm.pbf", "공덕역 6호선", "공덕역"), ("seoul_mapo.osm.pbf", "6호선 공덕역", "공덕역"),
+                      ("seoul_mapo.osm.pbf", "경의중앙선 공덕", "공덕"), ("seoul_mapo.osm.pbf", "Gongdeok Station line 6", "Gongdeok Station"),
+                      ("seoul_mapo.osm.pbf", "애오개역 5호선", "애오개역"), ("busan_seomyeon_1km.osm.pbf", "서면역 1호선", "서면역")])
+    func withLine(_ c: (extract: String, query: String, plain: String)) throws {
+        let index = try PlacesData.index(c.extract)
+        #expect(try index.search(c.query, limit: 3, typos: false).isEmpty == false)
+        let first = try #require(try index.search(c.query, limit: 3).first, "'\(c.query)'")
+        let plain = try #require(try index.search(c.plain, limit: 10).first { $0.place.kind == .station }, "'\(c.plain)'")
+        #expect(first.place == plain.place && first.quality == plain.quality, "'\(c.query)': \(first.place.name) \(first.place.kind) \(first.quality)")
+        // the scan baseline agrees
+        #expect(try index.search(c.query, limit: 10, typos: false).map(\.place) == index.searchByScan(c.query, limit: 10).map(\.place))
+        // a line with a word that is no station's finds no station by the line
+        #expect(try index.search("스타벅스 6호선", limit: 10).allSatisfy { $0.place.kind != .station })
+    }
+
     /// Other names, each with the element that carries it (tags read from the PBF below).
     static let names: [(extract: String, query: String, osmID: String, tag: String)] = [
         (PlacesData.midtown, "New York Public Library", "w265302076", "alt_name"),
