@@ -280,6 +280,7 @@ struct PlaceExtractor {
         guard tags.count > 0 else { return nil }
         var all: [String: String] = [:]
         for i in 0..<tags.count { all[strings.string(Int(tags.keys[i]))] = strings.string(Int(tags.values[i])) }
+        StationSuffix.nameExitFromDescription(&all)
         let named = PlaceTags.nameKeys.contains { !(all[$0]?.trimmingCharacters(in: .whitespaces).isEmpty ?? true) }
         let cats = categories.of { all[$0] }
         let numbered = all["addr:housenumber"] != nil && (all["addr:street"] != nil || all["addr:place"] != nil)

@@ -9,6 +9,20 @@
 enum StationSuffix {
     /// The Korean suffix, written after a Hangul name: 서면 → 서면역.
     static let korean = "역"
+    /// The Korean word a station exit's name ends with: 서면역 7번출구.
+    static let koreanExit = "출구"
+
+    /// Names an unnamed subway entrance by its description when that is an exit's name
+    /// (OSM Busan tags `description=서면역 7번출구`, `description:en=Seomyeon Station gate 7`,
+    /// `ref=7` and no `name` on every exit): `name` and, if absent, `name:en` from them, so
+    /// riders' `서면역 7번출구` finds the exit. Other descriptions (New York's say where a stair
+    /// is) stay descriptions.
+    static func nameExitFromDescription(_ tags: inout [String: String]) {
+        guard tags["name"] == nil, let railway = tags["railway"], railway == "subway_entrance" || railway == "train_station_entrance",
+              let d = tags["description:ko"] ?? tags["description"], d.hasSuffix(koreanExit) else { return }
+        tags["name"] = d
+        if tags["name:en"] == nil, let en = tags["description:en"] { tags["name:en"] = en }
+    }
     /// The Latin suffixes, as keys: Seomyeon → seomyeonstation, seomyeonstn.
     static let latin: [[UInt8]] = [Array("station".utf8), Array("stn".utf8)]
 

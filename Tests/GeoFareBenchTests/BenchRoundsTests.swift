@@ -4,7 +4,7 @@ import GeoFareTestSupport
 
 /// Every benchmark honours `--rounds`: it says how many rounds it ran and reports, per figure,
 /// the median with the range over those rounds (the built binary, small workloads).
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(TestTime.minutes(10))))
 struct BenchRoundsTests {
     static let cases: [(String, [String])] = [
         ("transform", ["--points", "20000"]),

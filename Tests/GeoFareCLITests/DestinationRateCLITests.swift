@@ -9,7 +9,7 @@ import Testing
 /// `fare-csv` give the same tariff, fare and band for each trip, and the base fare of a trip that
 /// boards outside Gwangju on its tariff carries 40 % (1,920 KRW on 4,800) only when it goes to one
 /// of the four.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(5))))
 struct DestinationRateCLITests {
     /// (from, to, departure, tariff named or nil, base surcharge by hand: 4,800 × 40 % = 1,920, × 35 % = 1,680;
     /// 2023 version 4,300 × 35 % = 1,505 → 1,510 at the 10-won step; boarding inside Gwangju: 0).

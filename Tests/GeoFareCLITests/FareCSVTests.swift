@@ -6,7 +6,7 @@ import GeoFareText
 import Testing
 
 /// `geofare fare-csv` end to end, as a subprocess.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(TestTime.minutes(10))))
 struct FareCSVTests {
     static func fixture(_ name: String) throws -> URL {
         try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))

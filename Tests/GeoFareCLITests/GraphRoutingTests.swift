@@ -8,7 +8,7 @@ import GeoFareText
 
 /// `--graph`: a real OSM extract built into a graph file by the command, then the same fares
 /// through the worker, `fare-csv` and the library, all on the road network.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(TestTime.minutes(10))))
 struct GraphRoutingTests {
     static let shared = SharedData.url("osm")
 

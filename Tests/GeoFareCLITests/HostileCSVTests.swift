@@ -4,7 +4,7 @@ import GeoFareTestSupport
 
 /// `fare-csv` on input that tries to lose rows: stray quotes in unquoted fields beside quoted
 /// multi-line fields across several blocks, a quoted field that never closes, no input at all.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(TestTime.minutes(10))))
 struct HostileCSVTests {
     /// 300,000 rows (about 24 MB, so at least three 4 MiB blocks) whose unquoted `note` column
     /// sometimes holds a stray quote and sometimes a quoted field with line breaks, commas and

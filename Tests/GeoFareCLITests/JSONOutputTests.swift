@@ -6,7 +6,7 @@ import Testing
 
 /// Every `--json` of the command line writes the worker's result for the same request, byte for
 /// byte: one encoder per wire shape.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(TestTime.minutes(10))))
 struct JSONOutputTests {
     @Test("route --json is the worker's route result (ISO start, slow_s present), fare --json the worker's fare result with its route")
     func sameAsWorker() throws {

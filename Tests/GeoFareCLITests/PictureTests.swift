@@ -10,7 +10,7 @@ import GeoFareGraph
 import GeoFareText
 
 /// `cluster --svg` and `route --svg` draw well-formed pictures with one shape per item.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(TestTime.minutes(10))))
 struct PictureTests {
     /// Counts the elements of an XML document by name and `class`, failing on malformed XML.
     final class Shapes: NSObject, XMLParserDelegate {

@@ -8,7 +8,7 @@ import Testing
 /// binary: the worker, `geofare fare --json` and `fare-csv` give the same tariff, basis, fare and
 /// band for each trip, sourced only while the placed version is in force; `--strict` and
 /// `"strict": true` refuse only the assumed ones.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(5))))
 struct PlacedByVersionCLITests {
     /// (origin, departure, tariff, basis): Anyang on 표준형 for 2019-05-04 only, Yeoncheon on 나형 for 2023-07-01 only.
     static let trips: [(lat: Double, lon: Double, when: String, tariff: String, basis: String)] = [

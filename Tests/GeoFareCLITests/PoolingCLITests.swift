@@ -7,7 +7,7 @@ import GeoFareText
 import Testing
 
 /// `match` through the worker and `geofare pool` on real rides, through the built binary.
-@Suite(.serialized, .timeLimit(.minutes(15)))
+@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(15))))
 struct PoolingCLITests {
     @Test("match over the worker: the party going the rider's way first, explain names the limits, bad fields are refused and the worker goes on")
     func matchOverTheWorker() throws {

@@ -6,7 +6,7 @@ import Testing
 /// Distance tiers (복합할증 beyond a distance) through the built binary: `geofare fare` and the
 /// worker, its fast path and its general path (`GEOFARE_FAST_PATH=off`), each to the won as
 /// computed by hand (`docs/tariffs.md`, "Distance tiers").
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(5))))
 struct TierCLITests {
     /// (request fields, total) pairs. With `cruise_kmh` the slow time is T − D / cruise.
     static let trips: [(String, Int64)] = [

@@ -3,7 +3,7 @@ import Testing
 import GeoFareTestSupport
 
 /// `geofare transform` and `geofare distance`, run as a subprocess.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(TestTime.minutes(10))))
 struct TransformCLITests {
     @Test("One point on the command line prints easting and northing to the millimetre")
     func onePoint() throws {

@@ -6,7 +6,7 @@ import GeoFareText
 import Testing
 
 /// The worker as a backend uses it: the real binary over pipes.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(10))))
 struct WorkerTests {
     @Test("10,000 pipelined requests of every op, each answered once, in order, and right")
     func mixedRequests() throws {
@@ -307,7 +307,7 @@ struct WorkerTests {
 /// (building the drop-offs once trapped on `0..<party_size`).
 /// The default build has no PostgreSQL store (no SwiftNIO to build): a postgres:// URL is a
 /// clear error that says how to build with it, never a crash or a silent SQLite file.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(TestTime.minutes(10))))
 struct StoreBuildTests {
     /// A build without the PostgreSQL trait refuses --store postgres://... with exit 64, the way to
     /// build it, and no password; a build with it connects (tested in GeoFarePostgresTests).
@@ -326,7 +326,7 @@ struct StoreBuildTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(TestTime.minutes(10))))
 struct NegativePartyTests {
     @Test("party_size -1 with a Shapley or proportional split: invalid_party_size, and the worker goes on")
     func negativeParty() throws {
@@ -347,7 +347,7 @@ struct NegativePartyTests {
 }
 
 /// The same trips through the worker, `fare-csv` and the library give the same numbers.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(TestTime.minutes(10))))
 struct ThreeWayAgreementTests {
     @Test("worker fare op == fare-csv == library, for coordinate trips and distance/duration trips")
     func agree() throws {

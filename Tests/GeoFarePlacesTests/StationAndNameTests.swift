@@ -42,6 +42,26 @@ struct StationAndNameTests {
         #expect(try index.search("스타벅스 6호선", limit: 10).allSatisfy { $0.place.kind != .station })
     }
 
+    /// Busan's subway exits carry no `name`, only `description=서면역 7번출구` and `ref=7`.
+    @Test("A subway exit named only in its description (서면역 7번출구) is found by that name and its English one, at its node")
+    func exitsByDescription() throws {
+        let extract = "busan_seomyeon_1km.osm.pbf"
+        let index = try PlacesData.index(extract)
+        let osm = try OSMElements.of(extract)
+        let exits = osm.nodes.filter { $0.tags["railway"] == "subway_entrance" && $0.tags["name"] == nil && ($0.tags["description"] ?? "").hasSuffix("출구") }
+        try #require(exits.count >= 10)
+        for e in exits {
+            let d = e.tags["description"]!
+            let results = try index.search(d, limit: 10)
+            let first = try #require(results.first, "'\(d)'")
+            #expect(first.place.kind == .subwayEntrance && first.place.name == d && first.quality == .exact, "'\(d)': \(first.place.name) \(first.place.kind)")
+            #expect(results.contains { $0.place.osmID == e.id && $0.quality == .exact && OSMElements.meters(e.points[0], $0.place.coordinate) < 1 }, "'\(d)'")
+            if let en = e.tags["description:en"] {
+                #expect(try index.search(en, limit: 10).contains { $0.place.osmID == e.id }, "'\(en)'")
+            }
+        }
+    }
+
     /// Other names, each with the element that carries it (tags read from the PBF below).
     static let names: [(extract: String, query: String, osmID: String, tag: String)] = [
         (PlacesData.midtown, "New York Public Library", "w265302076", "alt_name"),

@@ -9,7 +9,7 @@ import GeoFareTestSupport
 
 /// The PostgreSQL schema's migrations against a real server: a new database, one made by the
 /// release before migrations existed, and one migrated by a newer geofare.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(10))))
 struct PostgresMigrationTests {
     /// The schema exactly as the release before migrations created it at every start (no
     /// `geofare_migrations` table), with the writers' lock key and NOTIFY channel it used.

@@ -10,7 +10,7 @@ import GeoFareTestSupport
 
 /// The PostgreSQL store when the server goes away or stops answering: every call returns (a
 /// `storage_error`) in bounded time, and the store recovers when the server is back.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(3))))
 struct PostgresStoreFailureTests {
     static func party(_ id: String) -> Party {
         Party(id: id, origin: Coordinate(uncheckedLatitude: 37.55, longitude: 126.97),

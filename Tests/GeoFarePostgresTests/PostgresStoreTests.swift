@@ -10,7 +10,7 @@ import GeoFareTestSupport
 
 /// The PostgreSQL store against a real server (started per test): it keeps what the SQLite store
 /// keeps, and its change feed misses nothing when several writers commit at once.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(10))))
 struct PostgresStoreTests {
     struct Rand: RandomNumberGenerator {
         var state: UInt64

@@ -9,7 +9,7 @@ import GeoFareTestSupport
 
 /// `sslmode` and `sslrootcert` against a real server that takes TCP connections over TLS only,
 /// with a certificate for `localhost` and 127.0.0.1 signed by an authority made for the test.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(10))))
 struct PostgresTLSTests {
     static func url(_ server: PostgresServer, host: String = "127.0.0.1", _ parameters: String = "") -> String {
         "postgres://\(server.user):\(server.password)@\(host):\(server.port)/\(server.database)" + (parameters.isEmpty ? "" : "?\(parameters)")

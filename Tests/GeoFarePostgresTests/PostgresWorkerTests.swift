@@ -7,7 +7,7 @@ import GeoFareText
 import Testing
 
 /// `geofare worker --store postgres://...` as a backend runs it: real binaries, a real server.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(10))))
 struct PostgresWorkerTests {
     @Test("Two workers on one PostgreSQL database see each other's writes by their next request; a late third one and parties export see all")
     func twoWorkers() throws {

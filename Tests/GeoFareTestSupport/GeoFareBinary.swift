@@ -52,7 +52,7 @@ public enum GeoFareBinary {
     /// Waits for `process` to exit; after `timeout` seconds kills it (SIGKILL) and waits for
     /// that. Returns whether it exited by itself.
     public static func waitForExit(_ process: Process, timeout: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTime.seconds(timeout))
         var pause: UInt32 = 1_000
         while process.isRunning && Date() < deadline {
             usleep(pause)

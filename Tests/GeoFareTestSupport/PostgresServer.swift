@@ -215,7 +215,7 @@ public final class PostgresServer: @unchecked Sendable {
         let rc = posix_spawn(&pid, path, &actions, nil, argv, environ)
         guard rc == 0 else { throw Failure(description: "cannot start \(path): \(String(cString: strerror(rc)))") }
         var status: Int32 = 0
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTime.seconds(timeout))
         while true {
             let r = waitpid(pid, &status, WNOHANG)
             if r == pid || (r < 0 && errno != EINTR) { break }

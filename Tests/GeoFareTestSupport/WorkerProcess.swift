@@ -74,7 +74,7 @@ public final class WorkerProcess: @unchecked Sendable {
     /// (without the newline), for byte-for-byte comparisons.
     public func receiveLines(_ n: Int, timeout: Double = 60) -> [[UInt8]] {
         var out: [[UInt8]] = []
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTime.seconds(timeout))
         while out.count < n {
             lock.lock()
             if !lines.isEmpty {
@@ -124,7 +124,7 @@ public final class WorkerProcess: @unchecked Sendable {
     /// seconds pass; whether it does. A line the worker wrote before an answer may reach this
     /// process after the answer: a check of a log line waits for it instead of racing it.
     public func stderrContains(_ text: String, timeout: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTime.seconds(timeout))
         while true {
             lock.lock()
             let found = String(decoding: errorOutput, as: UTF8.self).contains(text)

@@ -7,7 +7,7 @@ import Testing
 @testable import GeoFareWorker
 
 /// The byte-level fast path for plain fare requests answers exactly as the general parser.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(TestTime.minutes(10))))
 struct FastPathTests {
     @Test("The same fares in the fast form and in forms only the general parser takes get identical answers, and the fast form does take the fast path")
     func sameAnswers() throws {

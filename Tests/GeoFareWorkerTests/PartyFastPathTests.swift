@@ -9,7 +9,7 @@ import Testing
 /// general path: the same stream of random requests, valid and invalid, sent to a worker with
 /// the fast path and to one without (`GEOFARE_FAST_PATH=off`), each on its own SQLite file,
 /// must get the same bytes back, line for line.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(TestTime.minutes(10))))
 struct PartyFastPathTests {
     /// One random request and whether it is in the fast form (the decoder must take it).
     struct Line {
