@@ -134,4 +134,15 @@ struct ZoneSetTests {
         let triangle = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"t"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[0,1],[0,0]]]}}]}"#
         #expect((try? Self.load(triangle))?.zones.count == 1)
     }
+
+    /// A Polygon or MultiPolygon with no ring at all (the zones fuzz target's second find).
+    @Test func polygonOfNoRingIsInvalid() {
+        for coordinates in ["[]", "[[]]"] {
+            let type = coordinates == "[]" ? "Polygon" : "MultiPolygon"
+            let json = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"z"},"geometry":{"type":"\#(type)","coordinates":\#(coordinates)}}]}"#
+            do { _ = try Self.load(json); Issue.record("\(type) \(coordinates) loaded") } catch {
+                #expect(error.code == .invalidGeojson && error.message.contains("at least one ring"), "\(error)")
+            }
+        }
+    }
 }

@@ -87,7 +87,16 @@ enum PostgresURLTarget {
             check(location.port > 0 && location.port <= 65_535, "port \(location.port)")
         } catch {
             check(error.code == .invalidValue, "failed with \(error.code), not invalid_value")
-            check(!leaks(error.message), "the error message has the password: \(error.message)")
+            if let secret, leaks(error.message) {
+                // The message's own words may equal a password (`sslmode=... is not one of disable,
+                // prefer, require, ...` with the password `require`: the CI pass's false finding).
+                // A leak is the password where the same URL with another password of its length has none.
+                var other = text
+                other.replaceSubrange(secret.startIndex..<secret.endIndex, with: String(repeating: "Q", count: secret.count))
+                var otherMessage = ""
+                do { _ = try PostgresLocation(url: other, environment: [:]) } catch { otherMessage = error.message }
+                check(otherMessage.contains(String(secret)), "the error message has the password: \(error.message)")
+            }
         }
     }
 }

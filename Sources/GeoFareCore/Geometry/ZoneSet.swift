@@ -147,6 +147,11 @@ public struct ZoneSet: Sendable {
                     rings.append(points)
                 }
             }
+            // A Polygon of no ring (`"coordinates": []`) has no bounds: its cells trapped on
+            // infinity (found by the zones fuzz target in CI's 20-s pass).
+            guard !rings.isEmpty else {
+                throw .invalidGeoJSON("feature '\(id)': a \(type) needs at least one ring", field: at)
+            }
             let zone = Zone(id: id, name: feature.name ?? id, parent: feature.parent, polygon: GeoPolygon(rings: rings))
             if let existing = byID[id] { zones[existing] = zone } else {
                 byID[id] = zones.count
