@@ -107,7 +107,9 @@ public final class RoadGraphRouter {
         var c = [0.0]
         let cosLat = cos(Double(points[0].lat) / 1e7 * .pi / 180)
         for k in 1..<points.count {
-            let dx = Double(points[k].lon - points[k - 1].lon) * cosLat, dy = Double(points[k].lat - points[k - 1].lat)
+            // in Double: two Int32 positions of a hostile file can differ by more than Int32 holds
+            // (the graph-file fuzz target's trap in CI's fixed-seed pass)
+            let dx = (Double(points[k].lon) - Double(points[k - 1].lon)) * cosLat, dy = Double(points[k].lat) - Double(points[k - 1].lat)
             c.append(c[k - 1] + (dx * dx + dy * dy).squareRoot())
         }
         let total = c[points.count - 1]
