@@ -67,10 +67,9 @@ enum StationSuffix {
     static func withoutLine(_ query: String) -> String? {
         var words = query.split(whereSeparator: { $0.isWhitespace }).map(String.init)
         guard words.count >= 2 else { return nil }
-        func isHangul(_ c: Character) -> Bool { c.unicodeScalars.first.map { (0xAC00...0xD7A3).contains($0.value) } ?? false }
         func isLineWord(_ w: String) -> Bool {
             if w.hasSuffix("호선"), w.dropLast(2).allSatisfy(\.isASCII), let n = Int(w.dropLast(2)), n > 0 { return true }
-            return w.count >= 3 && w.hasSuffix("선") && w.allSatisfy(isHangul)
+            return w.count >= 3 && w.hasSuffix("선") && w.allSatisfy(StreetText.isHangul)
         }
         if let i = words.firstIndex(where: isLineWord) {
             words.remove(at: i)
