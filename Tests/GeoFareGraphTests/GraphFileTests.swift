@@ -109,6 +109,16 @@ import Testing
         _ = try RoadGraph(path: bad)
     }
 
+    /// A graph file's positions are not checked against the globe when it opens (a mapped
+    /// file is read in place), so a route's geometry must survive any two Int32 positions: the
+    /// graph-file fuzz target's input `regression-positions-overflow-int32.graph` trapped here,
+    /// subtracting them in Int32.
+    @Test func polylineFractionsSurviveAnyTwoPositions() {
+        let c = RoadGraphRouter.cumulativeFractions([(lat: 0, lon: Int32.min), (lat: Int32.max, lon: Int32.max), (lat: Int32.min, lon: Int32.max)])
+        #expect(c.count == 3 && c[0] == 0 && c[2] == 1 && c[1] > 0 && c[1] < 1, "\(c)")
+        #expect(RoadGraphRouter.cumulativeFractions([(lat: 5, lon: 5), (lat: 5, lon: 5)]) == [0, 0])
+    }
+
     @Test func randomDamageNeverCrashes() throws {
         let (_, path) = try Self.writeGrid("fuzz-source.graph", side: 6)
         let good = try Data(contentsOf: URL(fileURLWithPath: path))
