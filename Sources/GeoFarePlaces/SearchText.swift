@@ -63,7 +63,7 @@ public enum SearchText {
     public static func laterWords(_ name: String) -> [String] {
         let chars = Array(name)
         func isSeparator(_ c: Character) -> Bool { c.isWhitespace || "·-(/,".contains(c) }
-        func isHangul(_ c: Character) -> Bool { c.unicodeScalars.first.map { (0xAC00...0xD7A3).contains($0.value) } ?? false }
+        let isHangul = StreetText.isHangul
         var starts: [Int] = []
         var sawWord = false
         for i in chars.indices where !isSeparator(chars[i]) {
