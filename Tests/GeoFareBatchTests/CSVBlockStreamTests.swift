@@ -129,6 +129,39 @@ struct CSVBlockStreamTests {
         }
     }
 
+    /// The fare-csv fuzz target's finding: a header whose line feed was the last byte of a read
+    /// left nothing pending, which the stream took for the end of the input, dropping every
+    /// row. Headers ending exactly at the first, second and third read's end, with and without
+    /// a byte-order mark, and the fuzzer's own input (`Fuzz/corpus/fare-csv/regression-header-ends-at-a-read.csv`).
+    @Test("A header ending exactly where a read ends leaves no row behind")
+    func headerEndingAtAReadEnd() throws {
+        let rows = "S1,37.5,\"two\r\nlines\"\r\nA3,97,1.5,37.45,\nlast,row\n"
+        for bom in [false, true] {
+            for block in [64, 96, 200] {
+                for reads in 1...3 {
+                    // bytes read before the header's end: `block` at first, `block` more each time after
+                    let headerBytes = block * reads - (bom ? 3 : 0)
+                    let header = "a,b," + String(repeating: "c", count: headerBytes - 5) + "\n"
+                    let text = (bom ? [0xEF, 0xBB, 0xBF] : []) + Array((header + rows).utf8)
+                    #expect(header.utf8.count == headerBytes)
+                    for lanes in [1, 2] {
+                        for overlap in [false, true] {
+                            let got = try Self.streamed(text, blockBytes: block, lanes: lanes, overlap: overlap)
+                            #expect(got.header?.count == 3 && got.records == Self.expected(text) && got.counts.rows == 3,
+                                    "bom \(bom) block \(block) reads \(reads) lanes \(lanes) overlap \(overlap): \(got.records)")
+                        }
+                    }
+                }
+            }
+        }
+        let found = [0xEF, 0xBB, 0xBF] + Array("t".utf8) + [UInt8](repeating: 0xFF, count: 103)
+            + Array("rip_id,origin_latrip_id,origin_lat,origin_lon,dest_lat,dest_lon,distance_mt,origin_lon,dest_lat,dest_lon,depart_at,party_s,duration_s,depart_at,partynotee,tariff,spli5T14:00it,note\nS1,37.566:00+09:00,2,\"two\r\nlines\"\r\nA3,97,1?6.9780,37.45,".utf8)
+        for block in [64, 96, 97, 1 << 20] {
+            let got = try Self.streamed(found, blockBytes: block, lanes: 2, overlap: true)
+            #expect(got.records == Self.expected(found) && got.counts.rows == 2, "block \(block): \(got.records)")
+        }
+    }
+
     @Test("An input of blank lines has no header")
     func blankInput() throws {
         #expect(try Self.streamed(Array("\n\r\n\n".utf8), blockBytes: 64, lanes: 2).header == nil)
