@@ -72,6 +72,35 @@ struct SnapRoutingExactnessTests {
         #expect(snapped > 600)
     }
 
+    /// Long diagonal segments (up to 28 km, a hundred cells each way) are indexed row by row,
+    /// not by their whole rectangle of cells (the graph-file fuzz target's timeout): the snap
+    /// must still find every one of them from any cell it crosses.
+    @Test("Snapping equals a scan of every segment on long diagonal segments (indexed row by row)")
+    func snapEqualsBruteForceOnLongDiagonals() throws {
+        var rng = SeededGenerator(seed: 2_026_112_9)
+        var b = TestNetworks.Builder()
+        for _ in 0..<60 { _ = b.node(xMeters: .random(in: 0...20_000, using: &rng), yMeters: .random(in: 0...20_000, using: &rng)) }
+        for _ in 0..<120 {
+            let u = UInt32.random(in: 0..<60, using: &rng), v = UInt32.random(in: 0..<60, using: &rng)
+            guard u != v else { continue }
+            b.arc(u, v)
+            if Bool.random(using: &rng) { b.arc(v, u) }
+        }
+        let graph = try RoadGraph(network: b.net, metadata: Self.meta)
+        var snapped = 0
+        for radius in [30.0, 200, 500] {
+            for _ in 0..<400 {
+                let p = Self.randomPoint(graph.metadata, &rng)
+                let got = graph.snapper.candidates(near: p, maxDistanceMeters: radius)
+                let want = Self.bruteForceSnap(graph.network, p, maxDistance: radius)
+                #expect(got.map(\.arc) == want.map(\.arc), "\(p) within \(radius) m")
+                #expect(got.map(\.distanceMeters) == want.map(\.distance), "\(p) within \(radius) m")
+                if !got.isEmpty { snapped += 1 }
+            }
+        }
+        #expect(snapped > 200)
+    }
+
     @Test("A full route weighs the best over every candidate pair by plain Dijkstra, and its pieces sum to it",
           .needsExtracts, arguments: ["valhalla_baltimore.osm.pbf", "seoul_mapo.osm.pbf"])
     func fullRouteEqualsBestCandidatePair(extract: String) throws {

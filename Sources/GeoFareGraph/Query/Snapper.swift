@@ -82,11 +82,30 @@ struct Snapper: @unchecked Sendable {
         var counts = [UInt32](repeating: 0, count: rows * columns + 1)
         var points: [(lat: Int32, lon: Int32)] = []
         let (r0, c0, cl, cn, nc) = (south, west, cellLat, cellLon, columns)
+        // The cells a segment can touch: its bounding rectangle of cells when that is small;
+        // for a long diagonal, row by row only the columns its stretch within the row reaches
+        // (one more on each side, for rounding). A segment is found from every cell holding a
+        // point of it, so this is all the query needs; the whole rectangle made a hostile graph
+        // file of long diagonals (the graph-file fuzz target's timeout) mark millions of cells
+        // per segment.
         func cells(_ a: (lat: Int32, lon: Int32), _ b: (lat: Int32, lon: Int32), _ body: (Int) -> Void) {
             let la0 = Double(min(a.lat, b.lat)) / 1e7, la1 = Double(max(a.lat, b.lat)) / 1e7
             let lo0 = Double(min(a.lon, b.lon)) / 1e7, lo1 = Double(max(a.lon, b.lon)) / 1e7
             let y0 = Int((la0 - r0) / cl), y1 = Int((la1 - r0) / cl), x0 = Int((lo0 - c0) / cn), x1 = Int((lo1 - c0) / cn)
-            for y in y0...y1 { for x in x0...x1 { body(y * nc + x) } }
+            if (y1 - y0 + 1) * (x1 - x0 + 1) <= 16 || y0 == y1 || x0 == x1 {
+                for y in y0...y1 { for x in x0...x1 { body(y * nc + x) } }
+                return
+            }
+            // from the southern end north (la1 > la0 here, as y1 > y0)
+            let (s, n) = a.lat <= b.lat ? (a, b) : (b, a)
+            let sLat = Double(s.lat) / 1e7, sLon = Double(s.lon) / 1e7
+            let slope = (Double(n.lon) / 1e7 - sLon) / (Double(n.lat) / 1e7 - sLat)
+            for y in y0...y1 {
+                let bandSouth = max(la0, r0 + Double(y) * cl), bandNorth = min(la1, r0 + Double(y + 1) * cl)
+                let lonA = sLon + (bandSouth - sLat) * slope, lonB = sLon + (bandNorth - sLat) * slope
+                let xa = max(x0, Int((min(lonA, lonB) - c0) / cn) - 1), xb = min(x1, Int((max(lonA, lonB) - c0) / cn) + 1)
+                if xa <= xb { for x in xa...xb { body(y * nc + x) } }
+            }
         }
         for arc in 0..<net.arcCount {
             net.polyline(arc, into: &points)
