@@ -54,6 +54,10 @@ struct TariffFile: Decodable {
     let default_cruise_kmh: Double
     let versions: [Version]
 
+    /// The largest amount a tariff may state, minor units (₩1,000,000,000, $10,000,000): with
+    /// units of at least 1 m and 1 s, every price the meter can reach stays far inside Int64.
+    static let maxAmount: Int64 = 1_000_000_000
+
     /// Decodes and validates a tariff file.
     /// - Throws: ``GeoFareError`` `invalid_tariff` whose field names the file and the JSON path.
     static func load(_ data: Data, origin: String) throws(GeoFareError) -> Tariff {
@@ -107,15 +111,19 @@ struct TariffFile: Decodable {
                 throw fail("\(at).\(uncertainFrom == nil ? "effective_from" : "effective_month")", "versions must be in increasing order of start, and a version must start before the month in which the next one took effect")
             }
             guard !v.sources.isEmpty else { throw fail("\(at).sources", "every version names its sources") }
-            guard v.base_fare >= 0 else { throw fail("\(at).base_fare", "must not be negative") }
+            // Upper bounds keep every price the meter can reach (units × price × rate) far inside
+            // Int64: a tariff of 222222222222222221 in a step overflowed the meter's rounding (the
+            // tariff fuzz target's finding). Real tariffs are thousands of minor units.
+            guard (0...Self.maxAmount).contains(v.base_fare) else { throw fail("\(at).base_fare", "must be within 0...\(Self.maxAmount) minor units") }
             guard v.base_distance_m.isFinite, v.base_distance_m >= 0 else { throw fail("\(at).base_distance_m", "must be ≥ 0") }
-            guard v.unit_price > 0 else { throw fail("\(at).unit_price", "must be positive") }
-            guard v.unit_distance_m.isFinite, v.unit_distance_m > 0 else { throw fail("\(at).unit_distance_m", "must be positive") }
-            guard v.unit_time_s.isFinite, v.unit_time_s > 0 else { throw fail("\(at).unit_time_s", "must be positive") }
+            guard (1...Self.maxAmount).contains(v.unit_price) else { throw fail("\(at).unit_price", "must be within 1...\(Self.maxAmount) minor units") }
+            guard v.unit_distance_m.isFinite, v.unit_distance_m >= 1 else { throw fail("\(at).unit_distance_m", "must be at least 1 m") }
+            guard v.unit_time_s.isFinite, v.unit_time_s >= 1 else { throw fail("\(at).unit_time_s", "must be at least 1 s") }
             guard v.out_of_zone_rate_percent.map({ (0...500).contains($0) }) ?? true else { throw fail("\(at).out_of_zone_rate_percent", "must be within 0...500") }
-            guard v.surcharged_base_step > 0 else { throw fail("\(at).surcharged_base_step", "must be positive") }
-            guard v.surcharged_unit_step > 0 else { throw fail("\(at).surcharged_unit_step", "must be positive") }
-            guard v.rounding.step > 0 else { throw fail("\(at).rounding.step", "must be positive") }
+            guard (1...Self.maxAmount).contains(v.surcharged_base_step) else { throw fail("\(at).surcharged_base_step", "must be within 1...\(Self.maxAmount)") }
+            guard (1...Self.maxAmount).contains(v.surcharged_unit_step) else { throw fail("\(at).surcharged_unit_step", "must be within 1...\(Self.maxAmount)") }
+            guard v.max_combined_rate_percent.map({ (0...1_500).contains($0) }) ?? true else { throw fail("\(at).max_combined_rate_percent", "must be within 0...1500") }
+            guard (1...Self.maxAmount).contains(v.rounding.step) else { throw fail("\(at).rounding.step", "must be within 1...\(Self.maxAmount)") }
             guard v.rounding.mode == "half_up" else { throw fail("\(at).rounding.mode", "only half_up is supported, got '\(v.rounding.mode)'") }
             var night: [TariffVersion.NightWindow] = []
             for (j, w) in v.night.enumerated() {
@@ -132,7 +140,7 @@ struct TariffFile: Decodable {
             var flats: [TariffVersion.FlatSurcharge] = []
             for (j, f) in v.flat_surcharges.enumerated() {
                 let fat = "\(at).flat_surcharges[\(j)]"
-                guard f.amount >= 0 else { throw fail("\(fat).amount", "must not be negative") }
+                guard (0...Self.maxAmount).contains(f.amount) else { throw fail("\(fat).amount", "must be within 0...\(Self.maxAmount) minor units") }
                 guard (f.from == nil) == (f.to == nil) else { throw fail(fat, "from and to go together") }
                 let a = try f.from.map { (s: String) throws(GeoFareError) -> Int in
                     guard let v = Self.secondsOfDay(s) else { throw fail("\(fat).from", "expected HH:MM, got '\(s)'") }

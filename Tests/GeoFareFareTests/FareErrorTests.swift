@@ -40,6 +40,17 @@ struct FareErrorTests {
     @Test("A malformed tariff file names the file and the field", arguments: [
         ("\"base_fare\": 4800", "\"base_fare\": \"lots\"", "versions[0].base_fare"),
         ("\"unit_distance_m\": 131", "\"unit_distance_m\": 0", "versions[0].unit_distance_m"),
+        // Bounds that keep the meter's arithmetic inside Int64 (the tariff fuzz target's
+        // finding: a step of 222222222222222221 trapped on overflow while pricing).
+        ("\"surcharged_base_step\": 10", "\"surcharged_base_step\": 222222222222222221", "versions[0].surcharged_base_step"),
+        ("\"surcharged_unit_step\": 10", "\"surcharged_unit_step\": 1000000001", "versions[0].surcharged_unit_step"),
+        ("\"base_fare\": 4800", "\"base_fare\": 9000000000000000000", "versions[0].base_fare"),
+        ("\"unit_price\": 100", "\"unit_price\": 4611686018427387904", "versions[0].unit_price"),
+        ("\"unit_distance_m\": 131", "\"unit_distance_m\": 1e-300", "versions[0].unit_distance_m"),
+        ("\"unit_time_s\": 30", "\"unit_time_s\": 0.5", "versions[0].unit_time_s"),
+        ("\"rounding\": {\"step\": 100", "\"rounding\": {\"step\": 1000000000000", "versions[0].rounding.step"),
+        ("\"flat_surcharges\": []", "\"flat_surcharges\": [{\"name\": \"x\", \"amount\": 1000000000000000000}]", "versions[0].flat_surcharges[0].amount"),
+        ("\"flat_surcharges\": []", "\"flat_surcharges\": [], \"max_combined_rate_percent\": -100", "versions[0].max_combined_rate_percent"),
         ("\"mode\": \"concurrent\"", "\"mode\": \"sometimes\"", "versions[0].mode"),
         ("\"night\": []", "\"night\": [{\"from\": \"25:00\", \"to\": \"04:00\", \"rate_percent\": 20}]", "versions[0].night[0].from"),
         ("\"night\": []", "\"night\": [{\"from\": \"22:00\", \"to\": \"04:00\", \"rate_percent\": 20}, {\"from\": \"23:00\", \"to\": \"02:00\", \"rate_percent\": 40}]", "versions[0].night"),
