@@ -147,7 +147,7 @@ struct WorkerTests {
         #expect(responses.allSatisfy { $0.isOK || $0["error"]?["code"]?.string != nil })
         let fieldErrors = responses.filter { $0["error"]?["code"] == .string("wrong_type") }
         #expect(fieldErrors.allSatisfy { $0["error"]?["field"]?.string != nil })
-        #expect(rssEnd - rssMid < 20_000, "memory grew from \(rssMid) KiB to \(rssEnd) KiB")
+        #expect(rssEnd - rssMid < TestMemory.growthKiB(20_000), "memory grew from \(rssMid) KiB to \(rssEnd) KiB")
         #expect(worker.finish() == 0)
     }
 
