@@ -55,21 +55,31 @@ struct SnapRoutingExactnessTests {
         let (network, _) = try OSMRoadNetworkBuilder(profile: TestData.carProfile()).build(pbfAt: TestData.extract(extract))
         let graph = try RoadGraph(network: network, metadata: Self.meta)
         var rng = SeededGenerator(seed: 20_261_124)
+        #expect(Self.expectSnapEqualsBruteForce(graph, pointsPerRadius: 600, label: extract, &rng) > 600)
+    }
+
+    /// Snaps `pointsPerRadius` seeded points within 30, 200 and 500 m and expects what
+    /// ``bruteForceSnap(_:_:maxDistance:)`` gives (arcs, order, distances), each candidate's
+    /// weights splitting its arc's; returns how many points snapped.
+    static func expectSnapEqualsBruteForce(_ graph: RoadGraph, pointsPerRadius: Int, label: String, _ rng: inout SeededGenerator,
+                                           sourceLocation: SourceLocation = #_sourceLocation) -> Int {
         var snapped = 0
         for radius in [30.0, 200, 500] {
-            for _ in 0..<600 {
-                let p = Self.randomPoint(graph.metadata, &rng)
+            for _ in 0..<pointsPerRadius {
+                let p = randomPoint(graph.metadata, &rng)
                 let got = graph.snapper.candidates(near: p, maxDistanceMeters: radius)
-                let want = Self.bruteForceSnap(graph.network, p, maxDistance: radius)
-                #expect(got.map(\.arc) == want.map(\.arc), "\(extract) \(p) within \(radius) m")
-                #expect(got.map(\.distanceMeters) == want.map(\.distance), "\(extract) \(p) within \(radius) m")
+                let want = bruteForceSnap(graph.network, p, maxDistance: radius)
+                #expect(got.map(\.arc) == want.map(\.arc), "\(label) \(p) within \(radius) m", sourceLocation: sourceLocation)
+                #expect(got.map(\.distanceMeters) == want.map(\.distance), "\(label) \(p) within \(radius) m", sourceLocation: sourceLocation)
                 for c in got {
-                    for m in GraphMetric.allCases { #expect(c.fromTail[m.index] + c.toHead[m.index] == graph.network.weights(m)[Int(c.arc)]) }
+                    for m in GraphMetric.allCases {
+                        #expect(c.fromTail[m.index] + c.toHead[m.index] == graph.network.weights(m)[Int(c.arc)], sourceLocation: sourceLocation)
+                    }
                 }
                 if !got.isEmpty { snapped += 1 }
             }
         }
-        #expect(snapped > 600)
+        return snapped
     }
 
     /// Long diagonal segments (up to 28 km, a hundred cells each way) are indexed row by row,
@@ -87,18 +97,7 @@ struct SnapRoutingExactnessTests {
             if Bool.random(using: &rng) { b.arc(v, u) }
         }
         let graph = try RoadGraph(network: b.net, metadata: Self.meta)
-        var snapped = 0
-        for radius in [30.0, 200, 500] {
-            for _ in 0..<400 {
-                let p = Self.randomPoint(graph.metadata, &rng)
-                let got = graph.snapper.candidates(near: p, maxDistanceMeters: radius)
-                let want = Self.bruteForceSnap(graph.network, p, maxDistance: radius)
-                #expect(got.map(\.arc) == want.map(\.arc), "\(p) within \(radius) m")
-                #expect(got.map(\.distanceMeters) == want.map(\.distance), "\(p) within \(radius) m")
-                if !got.isEmpty { snapped += 1 }
-            }
-        }
-        #expect(snapped > 200)
+        #expect(Self.expectSnapEqualsBruteForce(graph, pointsPerRadius: 400, label: "long diagonals", &rng) > 200)
     }
 
     @Test("A full route weighs the best over every candidate pair by plain Dijkstra, and its pieces sum to it",
