@@ -42,6 +42,10 @@ public struct PostgresLocation: Sendable, Equatable {
     public var tlsMode: TLSMode
     /// `sslrootcert`: a PEM file of the authorities to trust, instead of the system's.
     public var tlsRootCertificates: String?
+    /// `connect_timeout`, in seconds, when the URL gives it.
+    public var connectTimeoutSeconds: Int64?
+    /// `statement_timeout`, in seconds, when the URL gives it.
+    public var statementTimeoutSeconds: Int64?
 
     /// Whether `text` names a PostgreSQL store (rather than a SQLite path).
     public static func isPostgresURL(_ text: String) -> Bool {
@@ -64,6 +68,14 @@ public struct PostgresLocation: Sendable, Equatable {
         var tlsMode = TLSMode.prefer
         var explicitMode = false
         var rootCertificates: String?
+        var connectTimeout: Int64?
+        var statementTimeout: Int64?
+        func seconds(_ item: URLQueryItem) throws(GeoFareError) -> Int64 {
+            guard let v = item.value, let n = Int64(v), (1...86_400).contains(n) else {
+                throw bad("\(item.name)='\(item.value ?? "")' is not a whole number of seconds from 1 to 86400")
+            }
+            return n
+        }
         for item in c.queryItems ?? [] {
             switch item.name {
             case "host":
@@ -78,6 +90,10 @@ public struct PostgresLocation: Sendable, Equatable {
             case "sslrootcert":
                 guard let v = item.value, !v.isEmpty else { throw bad("sslrootcert= takes the path of a PEM file") }
                 rootCertificates = v
+            case "connect_timeout":
+                connectTimeout = try seconds(item)
+            case "statement_timeout":
+                statementTimeout = try seconds(item)
             default:
                 throw bad("unknown parameter '\(item.name)'")
             }
@@ -101,6 +117,8 @@ public struct PostgresLocation: Sendable, Equatable {
         self.socketDirectory = socketDirectory
         self.tlsMode = tlsMode
         self.tlsRootCertificates = rootCertificates
+        self.connectTimeoutSeconds = connectTimeout
+        self.statementTimeoutSeconds = statementTimeout
     }
 
     /// The Unix socket file, when connecting through one.
@@ -115,6 +133,8 @@ public struct PostgresLocation: Sendable, Equatable {
         if let socketDirectory { parameters.append("host=\(socketDirectory)") }
         if socketDirectory == nil && tlsMode != .prefer { parameters.append("sslmode=\(tlsMode.rawValue)") }
         if let tlsRootCertificates { parameters.append("sslrootcert=\(tlsRootCertificates)") }
+        if let connectTimeoutSeconds { parameters.append("connect_timeout=\(connectTimeoutSeconds)") }
+        if let statementTimeoutSeconds { parameters.append("statement_timeout=\(statementTimeoutSeconds)") }
         if !parameters.isEmpty { s += "?" + parameters.joined(separator: "&") }
         return s
     }

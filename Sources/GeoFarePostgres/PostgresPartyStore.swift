@@ -56,13 +56,17 @@ public final class PostgresPartyStore: PartyStore, @unchecked Sendable {
 
     /// Opens the store at `url` (see ``PostgresLocation``), connecting once and creating the
     /// schema when missing.
-    /// - Parameter connectTimeoutSeconds: how long one connection attempt may take.
+    /// - Parameter connectTimeoutSeconds: how long one connection attempt may take; `nil`: the
+    ///   URL's `connect_timeout`, else 10 s.
+    /// - Parameter statementTimeoutSeconds: how long one statement or write transaction may wait
+    ///   for the server before the connection is given up; `nil`: the URL's `statement_timeout`,
+    ///   else 30 s.
     /// - Throws: ``GeoFareError``: `invalid_value` (field `store`) for a bad URL, `storage_error`
     ///   when the server cannot be reached or refuses the login; never with the password.
-    /// - Parameter statementTimeoutSeconds: how long one statement or write transaction may wait
-    ///   for the server before the connection is given up.
-    public init(url: String, connectTimeoutSeconds: Int64 = 10, statementTimeoutSeconds: Int64 = 30) throws(GeoFareError) {
+    public init(url: String, connectTimeoutSeconds: Int64? = nil, statementTimeoutSeconds: Int64? = nil) throws(GeoFareError) {
         let where_ = try PostgresLocation(url: url)
+        let connectTimeoutSeconds = connectTimeoutSeconds ?? where_.connectTimeoutSeconds ?? 10
+        let statementTimeoutSeconds = statementTimeoutSeconds ?? where_.statementTimeoutSeconds ?? 30
         location = where_.redacted
         var config: PostgresConnection.Configuration
         if let socket = where_.socketPath {

@@ -50,11 +50,18 @@ struct PostgresStoreFailureTests {
     /// A server that stops answering without closing: each call fails with storage_error within the
     /// statement timeout; once it answers again the store reconnects and every acknowledged write
     /// is there.
-    @Test("A server that stops answering: calls fail with storage_error in the statement timeout, then reconnect with every write")
-    func frozenServer() throws {
+    /// The timeouts come from the initialiser's arguments or from the URL's `connect_timeout` and
+    /// `statement_timeout` (what the CLI's `--store` gives); an argument wins over the URL.
+    @Test("A server that stops answering: calls fail with storage_error in the statement timeout, then reconnect with every write",
+          arguments: ["arguments", "url", "arguments over url"])
+    func frozenServer(timeoutsFrom: String) throws {
         let server = try PostgresServer()
         defer { try? server.setPaused(false); server.destroy() }
-        let store = try PostgresPartyStore(url: server.url, connectTimeoutSeconds: 2, statementTimeoutSeconds: 2)
+        let store = switch timeoutsFrom {
+        case "arguments": try PostgresPartyStore(url: server.url(""), connectTimeoutSeconds: 2, statementTimeoutSeconds: 2)
+        case "url": try PostgresPartyStore(url: server.url("connect_timeout=2&statement_timeout=2"))
+        default: try PostgresPartyStore(url: server.url("connect_timeout=600&statement_timeout=600"), connectTimeoutSeconds: 2, statementTimeoutSeconds: 2)
+        }
         #expect(try store.upsert(Self.party("before"), now: Date()).version == 1)
         try server.setPaused(true)
         var start = Date()

@@ -283,6 +283,20 @@ struct PostgresStoreTests {
         // As libpq: require with a root certificate file verifies the authority.
         #expect(try PostgresLocation(url: "postgres://me@h/db?sslmode=require&sslrootcert=/ca.pem", environment: [:]).tlsMode == .verifyCA)
         #expect(try PostgresLocation(url: "postgres://me@h/db?sslmode=disable", environment: [:]).redacted == "postgres://me@h:5432/db?sslmode=disable")
+        // The store's waits: libpq's connect_timeout, and our statement_timeout (whole seconds).
+        let d = try PostgresLocation(url: "postgres://me:pw@h/db?connect_timeout=5&statement_timeout=240", environment: [:])
+        #expect(d.connectTimeoutSeconds == 5 && d.statementTimeoutSeconds == 240 && a.connectTimeoutSeconds == nil && a.statementTimeoutSeconds == nil)
+        #expect(d.redacted == "postgres://me:***@h:5432/db?connect_timeout=5&statement_timeout=240")
+        for bad in ["postgres://me:pw@h/db?statement_timeout=0", "postgres://me:pw@h/db?statement_timeout=1.5",
+                    "postgres://me:pw@h/db?statement_timeout=86401", "postgres://me:pw@h/db?connect_timeout=",
+                    "postgres://me:pw@h/db?connect_timeout=-3", "postgres://me:pw@h/db?statement_timeout"] {
+            do {
+                _ = try PostgresLocation(url: bad, environment: [:])
+                Issue.record("accepted \(bad)")
+            } catch {
+                #expect(error.code == .invalidValue && error.message.contains("whole number of seconds") && !error.message.contains(":pw@"), "\(error.message)")
+            }
+        }
         for bad in ["postgres://me:pw@h:99999/db", "postgres://me:pw@h/db?mode=x", "postgres://:pw@h/db", "mysql://me:pw@h/db",
                     "postgres://me:pw@h/db?sslmode=allow-ish", "postgres://me:pw@h/db?sslrootcert=/ca.pem", "postgres://me:pw@h/db?sslmode=verify-full&sslrootcert=",
                     "postgres://me:pw@/db?host=/run/pg&sslmode=require"] {

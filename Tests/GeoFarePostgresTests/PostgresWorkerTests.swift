@@ -41,6 +41,9 @@ struct PostgresWorkerTests {
         let export = try GeoFareBinary.run(["parties", "export", "--store", server.url])
         #expect(export.status == 0)
         #expect(export.stdout.split(separator: "\n").count == 50)
+        // The store's waits come from the URL; a bad one is a usage error (64) naming it.
+        let bad = try GeoFareBinary.run(["parties", "export", "--store", server.url("statement_timeout=0")])
+        #expect(bad.status == 64 && bad.stderr.contains("statement_timeout='0'") && !bad.stderr.contains(server.password), "\(bad.stderr)")
     }
 
     @Test("Pipelined writes commit as one PostgreSQL transaction: a party the server refuses fails its whole group, the next group commits")

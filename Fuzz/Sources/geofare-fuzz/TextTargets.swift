@@ -89,6 +89,9 @@ enum PostgresURLTarget {
         do {
             let location = try PostgresLocation(url: text, environment: [:])
             check(location.port > 0 && location.port <= 65_535, "port \(location.port)")
+            for t in [location.connectTimeoutSeconds, location.statementTimeoutSeconds] {
+                check(t.map { (1...86_400).contains($0) } ?? true, "timeout \(t ?? 0) s")
+            }
         } catch {
             check(error.code == .invalidValue, "failed with \(error.code), not invalid_value")
             if let secret, leaks(error.message) {
