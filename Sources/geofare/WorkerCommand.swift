@@ -17,7 +17,7 @@ struct StoreOptions: ParsableArguments {
     var db = "geofare.db"
 
     @Option(help: ArgumentHelp(
-        "The party store as a URL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (shared by workers on several hosts; ?host=/dir for a Unix socket; PGPASSWORD when the URL has no password), or a SQLite path as --db takes.",
+        "The party store as a URL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (shared by workers on several hosts; ?host=/dir for a Unix socket; sslmode=, sslrootcert=, connect_timeout=SECONDS, statement_timeout=SECONDS as in docs/storage.md; PGPASSWORD when the URL has no password), or a SQLite path as --db takes.",
         valueName: "url"))
     var store: String?
 
