@@ -40,9 +40,10 @@ public final class PostgresServer: @unchecked Sendable {
     /// 30-s wait for an answer, scaled like the tests' time limits (``TestTime``), so a sanitized
     /// build reloading 25,000 parties in one statement is not cut off by it.
     public var url: String { url("statement_timeout=\(30 * TestTime.scale)") }
-    /// The server's URL with `parameters` (`NAME=VALUE&...`, none when empty) as its query.
-    public func url(_ parameters: String) -> String {
-        "postgres://\(user):\(password)@127.0.0.1:\(port)/\(database)" + (parameters.isEmpty ? "" : "?\(parameters)")
+    /// The server's URL through `host` with `parameters` (`NAME=VALUE&...`, none when empty) as
+    /// its query.
+    public func url(host: String = "127.0.0.1", _ parameters: String) -> String {
+        "postgres://\(user):\(password)@\(host):\(port)/\(database)" + (parameters.isEmpty ? "" : "?\(parameters)")
     }
     /// The same server with a wrong password.
     public var urlWithWrongPassword: String { "postgres://\(user):not-\(password)@127.0.0.1:\(port)/\(database)" }
