@@ -148,7 +148,7 @@ AREAS = [
 ]
 AREA_FILE = "kr-sigungu-areas.geojson"
 
-# Every 시·군 of three provinces, one feature each (a city of several 구 is one feature: Pohang =
+# Every 시·군 of three provinces and of Gyeonggi, one feature each (a city of several 구 is one feature: Pohang =
 # 남구 + 북구). Each is made like a tariff group (closing, cleaning, simplification, grid), clipped to
 # its province's output polygon and made disjoint from the features before it in this list, but
 # not from the groups or areas above. Ids are kr-sgg-<province>-<name>, apart from the groups' and
@@ -221,6 +221,38 @@ SIGUNGU = [
     ("kr-sgg-gyeongbuk-bonghwa", "Bonghwa-gun", "봉화군", "kr-gyeongbuk", ["47920"]),
     ("kr-sgg-gyeongbuk-uljin", "Uljin-gun", "울진군", "kr-gyeongbuk", ["47930"]),
     ("kr-sgg-gyeongbuk-ulleung", "Ulleung-gun", "울릉군", "kr-gyeongbuk", ["47940"]),
+    # Gyeonggi (issue 41): each 시·군 is a business zone, 시계외 from its boundary (Gwangmyeong runs
+    # Seoul's tariff and zone: not listed). Appended last, so the features above keep their bytes.
+    ("kr-sgg-gyeonggi-suwon", "Suwon", "수원시", "kr-gyeonggi", ["41111", "41113", "41115", "41117"]),
+    ("kr-sgg-gyeonggi-seongnam", "Seongnam", "성남시", "kr-gyeonggi", ["41131", "41133", "41135"]),
+    ("kr-sgg-gyeonggi-uijeongbu", "Uijeongbu", "의정부시", "kr-gyeonggi", ["41150"]),
+    ("kr-sgg-gyeonggi-anyang", "Anyang", "안양시", "kr-gyeonggi", ["41171", "41173"]),
+    ("kr-sgg-gyeonggi-bucheon", "Bucheon", "부천시", "kr-gyeonggi", ["41195", "41197", "41199"]),
+    ("kr-sgg-gyeonggi-pyeongtaek", "Pyeongtaek", "평택시", "kr-gyeonggi", ["41220"]),
+    ("kr-sgg-gyeonggi-dongducheon", "Dongducheon", "동두천시", "kr-gyeonggi", ["41250"]),
+    ("kr-sgg-gyeonggi-ansan", "Ansan", "안산시", "kr-gyeonggi", ["41271", "41273"]),
+    ("kr-sgg-gyeonggi-goyang", "Goyang", "고양시", "kr-gyeonggi", ["41281", "41285", "41287"]),
+    ("kr-sgg-gyeonggi-gwacheon", "Gwacheon", "과천시", "kr-gyeonggi", ["41290"]),
+    ("kr-sgg-gyeonggi-guri", "Guri", "구리시", "kr-gyeonggi", ["41310"]),
+    ("kr-sgg-gyeonggi-namyangju", "Namyangju", "남양주시", "kr-gyeonggi", ["41360"]),
+    ("kr-sgg-gyeonggi-osan", "Osan", "오산시", "kr-gyeonggi", ["41370"]),
+    ("kr-sgg-gyeonggi-siheung", "Siheung", "시흥시", "kr-gyeonggi", ["41390"]),
+    ("kr-sgg-gyeonggi-gunpo", "Gunpo", "군포시", "kr-gyeonggi", ["41410"]),
+    ("kr-sgg-gyeonggi-uiwang", "Uiwang", "의왕시", "kr-gyeonggi", ["41430"]),
+    ("kr-sgg-gyeonggi-hanam", "Hanam", "하남시", "kr-gyeonggi", ["41450"]),
+    ("kr-sgg-gyeonggi-yongin", "Yongin", "용인시", "kr-gyeonggi", ["41461", "41463", "41465"]),
+    ("kr-sgg-gyeonggi-paju", "Paju", "파주시", "kr-gyeonggi", ["41480"]),
+    ("kr-sgg-gyeonggi-icheon", "Icheon", "이천시", "kr-gyeonggi", ["41500"]),
+    ("kr-sgg-gyeonggi-anseong", "Anseong", "안성시", "kr-gyeonggi", ["41550"]),
+    ("kr-sgg-gyeonggi-gimpo", "Gimpo", "김포시", "kr-gyeonggi", ["41570"]),
+    ("kr-sgg-gyeonggi-hwaseong", "Hwaseong", "화성시", "kr-gyeonggi", ["41590"]),
+    ("kr-sgg-gyeonggi-gwangju", "Gwangju (Gyeonggi)", "광주시", "kr-gyeonggi", ["41610"]),
+    ("kr-sgg-gyeonggi-yangju", "Yangju", "양주시", "kr-gyeonggi", ["41630"]),
+    ("kr-sgg-gyeonggi-pocheon", "Pocheon", "포천시", "kr-gyeonggi", ["41650"]),
+    ("kr-sgg-gyeonggi-yeoju", "Yeoju", "여주시", "kr-gyeonggi", ["41730"]),
+    ("kr-sgg-gyeonggi-yeoncheon", "Yeoncheon-gun", "연천군", "kr-gyeonggi", ["41800"]),
+    ("kr-sgg-gyeonggi-gapyeong", "Gapyeong-gun", "가평군", "kr-gyeonggi", ["41820"]),
+    ("kr-sgg-gyeonggi-yangpyeong", "Yangpyeong-gun", "양평군", "kr-gyeonggi", ["41830"]),
 ]
 SIGUNGU_FILE = "kr-sigungu.geojson"
 
@@ -676,6 +708,37 @@ SIGUNGU_OFFICES = {
     "kr-sgg-gyeongbuk-bonghwa": (36.8931, 128.7325),
     "kr-sgg-gyeongbuk-uljin": (36.9930, 129.4004),
     "kr-sgg-gyeongbuk-ulleung": (37.4844, 130.9057),
+    # Gyeonggi: approximate city hall / county office positions (within about 1 km).
+    "kr-sgg-gyeonggi-suwon": (37.2636, 127.0286),
+    "kr-sgg-gyeonggi-seongnam": (37.42, 127.1267),
+    "kr-sgg-gyeonggi-uijeongbu": (37.7381, 127.0338),
+    "kr-sgg-gyeonggi-anyang": (37.3943, 126.9568),
+    "kr-sgg-gyeonggi-bucheon": (37.5034, 126.766),
+    "kr-sgg-gyeonggi-pyeongtaek": (36.9921, 127.1129),
+    "kr-sgg-gyeonggi-dongducheon": (37.9036, 127.0606),
+    "kr-sgg-gyeonggi-ansan": (37.3219, 126.8309),
+    "kr-sgg-gyeonggi-goyang": (37.6584, 126.832),
+    "kr-sgg-gyeonggi-gwacheon": (37.4292, 126.9876),
+    "kr-sgg-gyeonggi-guri": (37.5943, 127.1296),
+    "kr-sgg-gyeonggi-namyangju": (37.636, 127.2165),
+    "kr-sgg-gyeonggi-osan": (37.1498, 127.0772),
+    "kr-sgg-gyeonggi-siheung": (37.38, 126.8029),
+    "kr-sgg-gyeonggi-gunpo": (37.3616, 126.9352),
+    "kr-sgg-gyeonggi-uiwang": (37.3447, 126.9683),
+    "kr-sgg-gyeonggi-hanam": (37.5393, 127.2148),
+    "kr-sgg-gyeonggi-yongin": (37.2411, 127.1776),
+    "kr-sgg-gyeonggi-paju": (37.7599, 126.7799),
+    "kr-sgg-gyeonggi-icheon": (37.272, 127.435),
+    "kr-sgg-gyeonggi-anseong": (37.008, 127.2797),
+    "kr-sgg-gyeonggi-gimpo": (37.6152, 126.7156),
+    "kr-sgg-gyeonggi-hwaseong": (37.1995, 126.8311),
+    "kr-sgg-gyeonggi-gwangju": (37.4294, 127.2551),
+    "kr-sgg-gyeonggi-yangju": (37.7853, 127.0458),
+    "kr-sgg-gyeonggi-pocheon": (37.8949, 127.2003),
+    "kr-sgg-gyeonggi-yeoju": (37.2983, 127.6374),
+    "kr-sgg-gyeonggi-yeoncheon": (38.0966, 127.0749),
+    "kr-sgg-gyeonggi-gapyeong": (37.8315, 127.5105),
+    "kr-sgg-gyeonggi-yangpyeong": (37.4917, 127.4875),
 }
 
 

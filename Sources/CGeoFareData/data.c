@@ -8,6 +8,10 @@ static const unsigned char crs_aliases_json[] = {
 #embed "../../Data/crs/aliases.json"
 };
 
+static const unsigned char fare_slow_time_kr_json[] = {
+#embed "../../Data/fare/slow-time-kr.json"
+};
+
 static const unsigned char fare_slow_time_json[] = {
 #embed "../../Data/fare/slow-time.json"
 };
@@ -194,6 +198,7 @@ static const unsigned char zones_us_nyc_geojson[] = {
 
 static const geofare_data_file files[] = {
     {"crs/aliases.json", crs_aliases_json, sizeof(crs_aliases_json)},
+    {"fare/slow-time-kr.json", fare_slow_time_kr_json, sizeof(fare_slow_time_kr_json)},
     {"fare/slow-time.json", fare_slow_time_json, sizeof(fare_slow_time_json)},
     {"places/categories.json", places_categories_json, sizeof(places_categories_json)},
     {"places/street-words.json", places_street_words_json, sizeof(places_street_words_json)},

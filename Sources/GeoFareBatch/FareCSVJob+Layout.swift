@@ -5,7 +5,7 @@ extension FareCSVJob {
     struct Layout {
         let width: Int
         let originLat, originLon, destLat, destLon, departAt, partySize: Int?
-        let tariff, split, cruise, distance, duration: Int?
+        let tariff, split, cruise, distance, duration, businessZone: Int?
 
         init(header: [String], map: [String: String]) throws(GeoFareError) {
             width = header.count
@@ -21,6 +21,7 @@ extension FareCSVJob {
             departAt = try col("depart_at"); partySize = try col("party_size")
             tariff = try col("tariff"); split = try col("split"); cruise = try col("cruise_kmh")
             distance = try col("distance_m"); duration = try col("duration_s")
+            businessZone = try col("business_zone")
             let coords = originLat != nil && originLon != nil && destLat != nil && destLon != nil
             let totals = distance != nil && duration != nil
             guard coords || totals else {

@@ -200,8 +200,14 @@ extension FareCSVJob {
                 request.trip = .totals(distanceMeters: d, durationSeconds: t)
                 request.departure = departure
                 request.origin = nil
-                if tariffColumn == nil, let lat = try number(layout.originLat, "origin_lat"), let lon = try number(layout.originLon, "origin_lon") {
-                    request.origin = try Coordinate(latitude: lat, longitude: lon)
+                request.destination = nil
+                // The ends of a known trip: the origin picks the tariff (unless the row names
+                // one); both ends say whether the ride left the business zone.
+                if let lat = try number(layout.originLat, "origin_lat"), let lon = try number(layout.originLon, "origin_lon") {
+                    do { request.origin = try Coordinate(latitude: lat, longitude: lon) } catch { throw error.prefixed("origin") }
+                }
+                if let lat = try number(layout.destLat, "dest_lat"), let lon = try number(layout.destLon, "dest_lon") {
+                    do { request.destination = try Coordinate(latitude: lat, longitude: lon) } catch { throw error.prefixed("dest") }
                 }
                 request.cruiseKmh = try number(layout.cruise, "cruise_kmh")
             } else {
@@ -219,6 +225,7 @@ extension FareCSVJob {
             request.strict = strict
             request.tariffIndex = nil
             if let t = tariffColumn { request.tariffIndex = try tariffIndex(t) }
+            request.businessZone = text(layout.businessZone).map { String(decoding: $0, as: UTF8.self) }
         }
     }
 

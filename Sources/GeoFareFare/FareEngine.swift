@@ -29,7 +29,7 @@ struct FareEngine: Sendable {
     func quote(_ request: FareRequest, meter: Meter) throws(GeoFareError) -> FareQuote {
         let segments = try tripSegments(request, meter: meter)
         let flats = meter.hasFlatSurcharges ? flatSurcharges(meter.version, request: request, clock: meter.clock) : []
-        let band = modelBand(request, segments: segments)
+        let band = modelBand(request, segments: segments, meter: meter)
         var figures = FareFigures()
         segments.withUnsafeBufferPointer { self.figures(request, meter: meter, segments: $0, flats: flats, band: band, into: &figures) }
         return try quote(request, figures: figures, meter: meter, segments: segments, flats: flats)
@@ -47,14 +47,14 @@ struct FareEngine: Sendable {
     func figures(_ request: FareRequest, meter: Meter, into f: inout FareFigures) throws(GeoFareError) {
         if case let .totals(distance, duration) = request.trip {
             var one = try totalsSegment(request, distance: distance, duration: duration, meter: meter)
-            let band = request.cruiseKmh == nil ? catalog.slowTime.map { Self.bandPerSecond($0, tripSeconds: duration) } : nil
+            let band = request.cruiseKmh == nil ? meter.slowTime.map { Self.bandPerSecond($0, tripSeconds: duration) } : nil
             withUnsafePointer(to: &one) { p in
                 self.figures(request, meter: meter, segments: UnsafeBufferPointer(start: p, count: 1), flats: nil, band: band, into: &f)
             }
             return
         }
         let segments = try tripSegments(request, meter: meter)
-        let band = modelBand(request, segments: segments)
+        let band = modelBand(request, segments: segments, meter: meter)
         segments.withUnsafeBufferPointer { self.figures(request, meter: meter, segments: $0, flats: nil, band: band, into: &f) }
     }
 
@@ -77,8 +77,8 @@ struct FareEngine: Sendable {
 
     /// The model's band when the model priced the trip's slow time (a `.totals` trip without
     /// `cruise_kmh`, or `.segments` with ``FareRequest/modelSlowTime``); `nil`: physical bounds.
-    func modelBand(_ request: FareRequest, segments: [TripSegment]) -> Double? {
-        guard let model = catalog.slowTime else { return nil }
+    func modelBand(_ request: FareRequest, segments: [TripSegment], meter: Meter) -> Double? {
+        guard let model = meter.slowTime else { return nil }
         switch request.trip {
         case .totals: if request.cruiseKmh != nil { return nil }
         case .segments: if !request.modelSlowTime { return nil }
@@ -174,7 +174,7 @@ struct FareEngine: Sendable {
     /// The one segment of a `.totals` trip, validated, with its slow time from the slow-time
     /// model, or from the cruise speed when the request gives one (or the catalog has no model).
     func totalsSegment(_ request: FareRequest, distance: Double, duration: Double, meter: Meter) throws(GeoFareError) -> TripSegment {
-        let model = request.cruiseKmh == nil ? catalog.slowTime : nil
+        let model = request.cruiseKmh == nil ? meter.slowTime : nil
         let cruiseKmh = request.cruiseKmh ?? meter.defaultCruiseKmh
         guard cruiseKmh.isFinite, cruiseKmh > 0, cruiseKmh <= 200 else {
             throw .outOfRange("cruise_kmh", cruiseKmh, 0...200)
@@ -194,7 +194,7 @@ struct FareEngine: Sendable {
     /// Sets every segment's `slowSeconds` from the slow-time model for the meter's changeover
     /// speed and mode (T_trip = the segments' total duration). No-op without a model.
     func applyModel(to segments: inout [TripSegment], meter: Meter) {
-        guard let model = catalog.slowTime else { return }
+        guard let model = meter.slowTime else { return }
         var trip = 0.0
         for s in segments { trip += s.durationSeconds }
         let c = model.cruise(tripSeconds: trip)
@@ -221,7 +221,7 @@ struct FareEngine: Sendable {
             if meter.version.outOfZoneRatePercent == nil, let i = list.firstIndex(where: \.outsideZone) {
                 throw .unknownOutOfZoneRate(meter, segment: i)
             }
-            if request.modelSlowTime && !request.segmentsModelled && catalog.slowTime != nil {
+            if request.modelSlowTime && !request.segmentsModelled && meter.slowTime != nil {
                 var modelled = list
                 applyModel(to: &modelled, meter: meter)
                 return modelled

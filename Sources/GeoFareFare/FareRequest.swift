@@ -36,6 +36,11 @@ public struct FareRequest: Sendable {
     /// (a `.stops` trip sets them).
     public var origin: Coordinate?
     public var destination: Coordinate?
+    /// The taxi's own business zone (사업구역), a zone id of the data (`kr-sgg-gyeonggi-seongnam`):
+    /// a taxi licensed in one 시·군 charges 시계외 from that zone's boundary wherever it picks up,
+    /// and none on a ride that starts outside it (driving back in). `nil`: the zone of the
+    /// origin on the tariff (its `business_zones`, else its `business_zone`).
+    public var businessZone: String?
     /// Average speed while moving, km/h, for `.totals`: `slow = max(0, T − D / cruise)` and
     /// `low`/`high` the physical bounds. `nil` (the default) uses the slow-time model
     /// (``TariffCatalog/slowTime``) and its 80 % band (``FareQuote/low``), or the tariff's

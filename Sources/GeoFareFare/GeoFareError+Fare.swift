@@ -41,6 +41,11 @@ extension GeoFareError {
     }
 
     /// A tariff names a zone no zone file defines (`invalid_tariff`).
+    /// A request's `business_zone` that names no loaded zone (`invalid_value`, field `business_zone`).
+    static func unknownBusinessZone(_ zone: String) -> GeoFareError {
+        GeoFareError(code: .invalidValue, message: "'\(zone)' is no zone of the data (a taxi's own zone is a zone id such as kr-sgg-gyeonggi-seongnam or kr-seoul-business-zone)", field: "business_zone")
+    }
+
     static func unknownZone(_ zone: String, field: String) -> GeoFareError {
         GeoFareError(code: .invalidTariff, message: "zone '\(zone)' is not in any zones/*.geojson file", field: field)
     }

@@ -63,6 +63,9 @@ public final class Meter: Sendable {
     public let tariff: Tariff
     public let version: TariffVersion
     public let clock: LocalClock
+    /// The slow-time model this meter's trips are estimated with (its tariff's
+    /// `slow_time_model`, else the catalog's default); `nil`: cruise speeds.
+    public let slowTime: SlowTimeModel?
     /// Copies of the fields every quote reads, so pricing never copies the `tariff` or
     /// `version` structs (each copy retains every array and string inside them).
     public let tariffID: String
@@ -93,8 +96,9 @@ public final class Meter: Sendable {
     private let tierFirstUnits: [Int64]
     private let tierRates: [Int]
 
-    public init(tariff: Tariff, version: TariffVersion, clock: LocalClock) {
+    public init(tariff: Tariff, version: TariffVersion, clock: LocalClock, slowTime: SlowTimeModel? = nil) {
         self.tariff = tariff
+        self.slowTime = slowTime
         self.version = version
         self.clock = clock
         tariffID = tariff.id
@@ -130,7 +134,7 @@ public final class Meter: Sendable {
     /// keeps private copies, so the reference counting of a shared object does not bounce
     /// between cores.
     func copy() -> Meter {
-        Meter(tariff: tariff, version: version, clock: clock)
+        Meter(tariff: tariff, version: version, clock: clock, slowTime: slowTime)
     }
 
     /// Runs the meter over the segments of one trip.

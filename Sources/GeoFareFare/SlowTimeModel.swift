@@ -19,6 +19,14 @@ import GeoFareData
 public struct SlowTimeModel: Sendable, Hashable {
     /// The data file the model is read from, relative to a ``DataCatalog``.
     public static let path = "fare/slow-time.json"
+
+    /// The data file of a named model (a tariff's `slow_time_model`): `fare/slow-time-NAME.json`.
+    public static func path(named name: String) -> String { "fare/slow-time-\(name).json" }
+
+    /// Whether `name` can name a model: 1-32 of `a-z`, `0-9`, `-`.
+    public static func isValidName(_ name: String) -> Bool {
+        (1...32).contains(name.utf8.count) && name.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 }
+    }
     /// The model name the file must carry.
     public static let modelName = "gamma-stop-v1"
 
@@ -102,7 +110,8 @@ public struct SlowTimeModel: Sendable, Hashable {
     /// embedded one).
     /// - Throws: ``GeoFareError`` `invalid_tariff` for a broken file, `data_file_missing` or
     ///   `data_file_unreadable` (field: the path) when there is none to read.
-    public static func load(from data: DataCatalog) throws(GeoFareError) -> SlowTimeModel {
+    public static func load(from data: DataCatalog, named name: String? = nil) throws(GeoFareError) -> SlowTimeModel {
+        let path = name.map { Self.path(named: $0) } ?? Self.path
         do {
             let (bytes, origin) = try data.file(path)
             return try SlowTimeModel(json: bytes, origin: origin)

@@ -44,6 +44,10 @@ public struct Tariff: Sendable, Hashable {
     /// `business_zones`; empty for most): a province's tariff whose 시계외 starts at the boundary of
     /// the 시·군 the taxi belongs to. An origin in none of them takes ``businessZone``.
     public internal(set) var businessZonesByOrigin: [String] = []
+    /// The slow-time model this tariff's meters estimate slow time with (the file's
+    /// `slow_time_model`: `kr` reads `fare/slow-time-kr.json`, ``SlowTimeModel/path(named:)``);
+    /// `nil`: the catalog's default model (``SlowTimeModel/path``).
+    public internal(set) var slowTimeModel: String?
 
     /// A province whose unplaced origins this tariff prices as the most likely one.
     public struct AssumedFor: Sendable, Hashable {

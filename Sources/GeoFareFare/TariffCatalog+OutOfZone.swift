@@ -39,6 +39,6 @@ extension TariffCatalog {
         var version = m.version
         version.outOfZoneRatePercent = percent
         if labelled { version.label += " at \(percent) % out of zone" }
-        return Meter(tariff: m.tariff, version: version, clock: m.clock)
+        return Meter(tariff: m.tariff, version: version, clock: m.clock, slowTime: m.slowTime)
     }
 }

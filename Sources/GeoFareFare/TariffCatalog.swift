@@ -16,6 +16,9 @@ public final class TariffCatalog: Sendable {
     /// meter's slow seconds for every tariff; `nil` (a catalog built without one): the tariffs'
     /// cruise speeds are used, `slow = max(0, T − D / cruise)`.
     public let slowTime: SlowTimeModel?
+    /// The named slow-time models the tariffs ask for (`slow_time_model`: `kr` for Korea's,
+    /// fitted on real Korean rides), by name; a tariff that names none uses ``slowTime``.
+    public let slowTimeModels: [String: SlowTimeModel]
     private let index: [String: Int]
     private let meters: [[Meter]]
     /// Each tariff's version starts, flat (``VersionTable``): the lookup every priced row makes,
@@ -78,14 +81,20 @@ public final class TariffCatalog: Sendable {
         } catch {
             throw .invalidZone(describing: error)
         }
-        return try TariffCatalog(tariffs: tariffs, zones: zones, slowTime: try SlowTimeModel.load(from: data))
+        var named: [String: SlowTimeModel] = [:]
+        for name in Set(tariffs.compactMap(\.slowTimeModel)) {
+            named[name] = try SlowTimeModel.load(from: data, named: name)
+        }
+        return try TariffCatalog(tariffs: tariffs, zones: zones, slowTime: try SlowTimeModel.load(from: data), slowTimeModels: named)
     }
 
     /// Builds a catalog from tariffs already loaded.
     /// - Parameter slowTime: the slow-time model; `nil` prices with the tariffs' cruise speeds.
-    /// - Throws: ``GeoFareError`` `invalid_tariff` for a duplicate id or alias, or a zone a tariff
-    ///   names that is not loaded.
-    public init(tariffs: [Tariff], zones: ZoneSet, slowTime: SlowTimeModel? = nil) throws(GeoFareError) {
+    /// - Parameter slowTimeModels: the named models tariffs ask for (`slow_time_model`); with a
+    ///   `slowTime`, every name a tariff gives must be here.
+    /// - Throws: ``GeoFareError`` `invalid_tariff` for a duplicate id or alias, a zone a tariff
+    ///   names that is not loaded, or a slow-time model a tariff names that is not given.
+    public init(tariffs: [Tariff], zones: ZoneSet, slowTime: SlowTimeModel? = nil, slowTimeModels: [String: SlowTimeModel] = [:]) throws(GeoFareError) {
         let sorted = tariffs.sorted { $0.id < $1.id }
         var index: [String: Int] = [:]
         for (i, t) in sorted.enumerated() {
@@ -102,6 +111,12 @@ public final class TariffCatalog: Sendable {
         self.tariffs = sorted
         self.zones = zones
         self.slowTime = slowTime
+        self.slowTimeModels = slowTimeModels
+        for t in sorted {
+            if slowTime != nil, let name = t.slowTimeModel, slowTimeModels[name] == nil {
+                throw .invalidTariff(t.origin, "slow_time_model", "names '\(name)', but no \(SlowTimeModel.path(named: name)) is loaded")
+            }
+        }
         self.index = index
         self.businessZones = sorted.map { t in t.businessZone.flatMap { zones.zone($0)?.polygon } }
         self.originBusinessZones = sorted.map { t in t.businessZonesByOrigin.compactMap { zones.zone($0)?.polygon } }
@@ -171,7 +186,8 @@ public final class TariffCatalog: Sendable {
         self.highestOutOfZoneRate = highest
         self.meters = sorted.map { t in
             let clock = LocalClock(timeZone: t.timeZone)
-            return t.versions.map { Meter(tariff: t, version: $0, clock: clock) }
+            let model = slowTime == nil ? nil : t.slowTimeModel.flatMap { slowTimeModels[$0] } ?? slowTime
+            return t.versions.map { Meter(tariff: t, version: $0, clock: clock, slowTime: model) }
         }
         self.versionTables = sorted.map(VersionTable.init)
     }
@@ -186,6 +202,7 @@ public final class TariffCatalog: Sendable {
         tariffs = other.tariffs
         zones = other.zones
         slowTime = other.slowTime
+        slowTimeModels = other.slowTimeModels
         index = other.index
         businessZones = other.businessZones
         originBusinessZones = other.originBusinessZones

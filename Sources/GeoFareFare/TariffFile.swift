@@ -47,6 +47,7 @@ struct TariffFile: Decodable {
     let also_regions: [String]?
     let business_zone: String?
     let business_zones: [String]?
+    let slow_time_model: String?
     struct AssumedFor: Decodable { let zone: String; let label: String; let why: String }
     let assumed_for: [AssumedFor]?
     struct PlacedForVersions: Decodable { let zone: String; let versions: [String]; let sources: [String] }
@@ -178,6 +179,12 @@ struct TariffFile: Decodable {
             guard business_zone != nil else { throw fail("business_zones", "needs business_zone (the zone of an origin in none of them)") }
             guard Set(zones).count == zones.count, !zones.isEmpty else { throw fail("business_zones", "must list distinct zone ids") }
             tariff.businessZonesByOrigin = zones
+        }
+        if let name = slow_time_model {
+            guard SlowTimeModel.isValidName(name) else {
+                throw fail("slow_time_model", "must be 1-32 lowercase letters, digits or '-', got '\(name)'")
+            }
+            tariff.slowTimeModel = name
         }
         return tariff
     }

@@ -132,7 +132,7 @@ public struct TripPricer: Sendable {
         guard case let .stops(origin, via, destination) = request.trip else {
             throw .routeEndpointsRequired()
         }
-        let zone = tariff.flatMap { engine.catalog.businessZone(ofTariffAt: $0, origin: origin) }
+        let zone = try businessZone(request, tariff: tariff, origin: origin)
         do {
             var r = RouteRequest(origin: origin, via: via, destination: destination, departure: request.departure, businessZone: zone)
             r.metric = request.metric
@@ -161,9 +161,10 @@ public struct TripPricer: Sendable {
     /// - Returns: the meter (tariff version) the figures came from.
     /// - Throws: ``GeoFareError`` as ``quote(_:)``; `figures` is then unspecified.
     public func figures(_ request: FareRequest, into f: inout FareFigures) throws(GeoFareError) -> Meter {
-        guard case .stops = request.trip else {
-            // The batch path's distance/duration rows: what ``prepare(_:)`` does for them,
-            // without handing a copy of the request back (a measurable share of a row).
+        if case .stops = request.trip {} else if request.destination == nil || request.origin == nil {
+            // The batch path's distance/duration rows without both ends: what ``prepare(_:)``
+            // does for them, without handing a copy of the request back (a measurable share of
+            // a row). A known trip with its ends takes ``prepare(_:)`` (its zones need the ends).
             let resolved = try checkedMeter(request)
             try engine.figures(request, meter: resolved.meter, into: &f)
             if let assumption = resolved.assumption {
@@ -206,6 +207,17 @@ public struct TripPricer: Sendable {
     /// as the engine does.
     func prepare(_ request: FareRequest) throws(GeoFareError) -> (FareRequest, ResolvedMeter, Route?) {
         guard case .stops = request.trip else {
+            // A known trip with its ends: the tariff once, then the segments the ends imply.
+            if case .totals = request.trip, request.origin != nil, request.destination != nil {
+                let tariff = try resolveTariff(request)
+                var fare = request
+                fare.tariffIndex = tariff.index
+                if let segments = try knownTripSegments(request, tariff: tariff.index) {
+                    fare.trip = .segments(segments)
+                    fare.modelSlowTime = request.cruiseKmh == nil
+                }
+                return (fare, try checkedMeter(fare, resolved: tariff), nil)
+            }
             return (request, try checkedMeter(request), nil)
         }
         let tariff = try resolveTariff(request)
@@ -213,7 +225,7 @@ public struct TripPricer: Sendable {
         let resolved = try checkedMeter(request, resolved: tariff, route: route.segments)
         let meter = resolved.meter
         var fare = request
-        if !roadDerivedSlowTime.contains(route.estimator) && engine.catalog.slowTime != nil {
+        if !roadDerivedSlowTime.contains(route.estimator) && meter.slowTime != nil {
             // In place (the route's segments are not shared yet): the route returned is the
             // one priced, its segments carrying the slow seconds the meter ran on.
             engine.applyModel(to: &route.segments, meter: meter)

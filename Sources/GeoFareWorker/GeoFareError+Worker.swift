@@ -105,6 +105,11 @@ extension GeoFareError {
     // (A `matrix` of too many cells is GeoFareRoute's ``GeoFareError/matrixTooLarge(sources:targets:max:)``.)
 
     /// A fare request with no trip at all (`missing_field`, field `from`).
+    /// Two fields that cannot go together in one request (`invalid_request`, field: the second).
+    static func fieldsConflict(_ a: String, _ b: String) -> GeoFareError {
+        GeoFareError(code: .invalidRequest, message: "'\(a)' and '\(b)' cannot go together: give one of them", field: a)
+    }
+
     static func tripRequired() -> GeoFareError {
         GeoFareError(code: .missingField, message: "give from/to coordinates, a trip {distance_m, duration_s} or segments", field: "from")
     }

@@ -304,8 +304,18 @@ public final class WorkerDispatcher: @unchecked Sendable {
                                   tolls: try f.optionalInt("tolls", range: 0...100_000_000) ?? 0,
                                   callFee: try f.optionalInt("call_fee", range: 0...100_000_000) ?? 0)
         let includeRoute = try f.bool("route", default: false)
-        if f.has("from") || f.has("to") {
+        let known = f.has("trip") || f.has("segments")
+        if known {
+            // A known trip (what was driven) with or without its ends: nothing to route.
+            let given = f.has("trip") ? "trip" : "segments"
+            if f.has("trip") && f.has("segments") { throw GeoFareError.fieldsConflict("trip", "segments") }
+            for routeOnly in ["via", "metric", "no_road", "geometry"] where f.has(routeOnly) { throw GeoFareError.fieldsConflict(routeOnly, given) }
+            if includeRoute { throw GeoFareError.fieldsConflict("route", given) }
+            if f.has("from") != f.has("to") { throw GeoFareError.missing(f.has("from") ? "to" : "from") }
+        }
+        if !known && (f.has("from") || f.has("to")) {
             var r = try tripRequest(f)
+            r.businessZone = try f.optionalString("business_zone")
             r.options = options
             let (quote, route) = try pricer.quote(r)
             return ResultEncoding.raw(capacity: includeRoute ? 1400 : 640) { ResultEncoding.writeQuote(quote, route: includeRoute ? route : nil, into: &$0) }
@@ -331,7 +341,13 @@ public final class WorkerDispatcher: @unchecked Sendable {
             throw GeoFareError.tripRequired()
         }
         var r = FareRequest(trip: trip, departure: departure, tariff: try f.optionalString("tariff"))
-        if case .totals = trip, r.tariff == nil { throw GeoFareError.missing("tariff") }
+        if f.has("from") {
+            // The ends of a known trip: they pick the tariff (unless named) and its zones.
+            r.origin = try f.coordinate("from")
+            r.destination = try f.coordinate("to")
+        }
+        if case .totals = trip, r.tariff == nil, r.origin == nil { throw GeoFareError.missing("tariff") }
+        r.businessZone = try f.optionalString("business_zone")
         r.cruiseKmh = try f.optionalDouble("cruise_kmh")
         r.strict = try f.bool("strict", default: false)
         r.options = options

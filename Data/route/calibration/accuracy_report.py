@@ -18,6 +18,15 @@ Reads the team's shared real trips (../shared/data beside the checkout, or $GEOF
    coordinates, with and without the graph: duration error and duration-band coverage. That
    night is slower than an ordinary Tuesday at 1 am; the signed error shows by how much.
 3. Korean reference trips from coordinates (no graph): distance, duration, fare and band.
+4. Real metered Korean rides (korea/seongnam_taxi_trips_2024q1.csv: 489 Seongnam rides of
+   January-March 2024 from the national taxi records, each with its fare, surcharge state, ends,
+   distance and time), priced by `geofare worker` on a Seongnam taxi's meter
+   (`kr-gyeonggi/regular`, its zone `kr-sgg-gyeonggi-seongnam`) three ways: the known trip with its ends (`from`, `to` and `trip`), the
+   trip without its ends, and from the coordinates alone. Fare error by distance band, by hour and
+   by recorded surcharge state; whether our surcharge (night or 시계외) agrees with the recorded
+   state. The Korean slow-time model (Data/fare/slow-time-kr.json) was fitted on the 300 plain
+   rides (no surcharge, inside Seongnam, by day): the figures are given for every ride and for
+   the 189 rides the fit did not use.
 Prints medians (|error|, signed), p90 |error|, and coverage, overall and (for 1.) by hour.
 """
 import csv, json, os, statistics, subprocess, sys, tempfile
@@ -129,8 +138,55 @@ def korea():
     for k, o in zip(KOREA, out):
         print(f"  {k[0]}: {float(o['distance_m']) / 1000:.1f} km, {float(o['duration_s']) / 60:.0f} min, {o['total']} KRW (band {o['low']}-{o['high']}), {o['tariff']}")
 
+def korean_rides():
+    path = os.path.join(ft.SHARED, "data", "korea", "seongnam_taxi_trips_2024q1.csv")
+    rides = list(csv.DictReader(open(path, encoding="utf-8")))
+    # Two rows are no meter ride: fare 0, 0 m, 0 s, the amount in 기타요금 (a fare agreed or keyed in).
+    unmetered = [r for r in rides if int(r["승차요금"]) == 0]
+    rides = [r for r in rides if int(r["승차요금"]) > 0]
+    def request(i, r, how):
+        q = {"id": i, "op": "fare", "tariff": "kr-gyeonggi/regular", "business_zone": "kr-sgg-gyeonggi-seongnam",
+             "depart_at": r["승차시간"].replace(" ", "T") + "+09:00"}
+        if how != "trip only":
+            q["from"] = {"lat": float(r["승차Y좌표"]), "lon": float(r["승차X좌표"])}
+            q["to"] = {"lat": float(r["하차Y좌표"]), "lon": float(r["하차X좌표"])}
+        if how != "coordinates":
+            q["trip"] = {"distance_m": float(r["승차거리(m)"]), "duration_s": float(r["승차시간(sec)"])}
+        return json.dumps(q, ensure_ascii=False) + "\n"
+    def fit_used(r):
+        night = lambda t: int(t[11:13]) >= 23 or int(t[11:13]) < 4
+        return (r["할증여부"] == "미할증" and r["승차법정동코드"].startswith("4113") and r["하차법정동코드"].startswith("4113")
+                and not night(r["승차시간"]) and not night(r["하차시간"]))
+    print(f"\n[4] Real metered Korean rides ({len(rides)} Seongnam rides, 2024-01..03), on a Seongnam taxi's meter (kr-gyeonggi/regular); "
+          f"{len(unmetered)} rows without a metered fare left out")
+    for how in ("trip with its ends", "trip only", "coordinates"):
+        lines = "".join(request(i, r, how) for i, r in enumerate(rides))
+        with tempfile.TemporaryDirectory() as d:
+            p = subprocess.run([BIN, "worker", "--db", os.path.join(d, "w.db")], input=lines, capture_output=True, text=True)
+        answers = [json.loads(l) for l in p.stdout.splitlines()]
+        for label, keep in (("all rides", lambda r: True), ("rides the slow-time fit did not use", lambda r: not fit_used(r))):
+            got = [(r, a["result"]) for r, a in zip(rides, answers) if a.get("ok") and keep(r)]
+            errors = [int(q["total"]) / int(r["승차요금"]) - 1 for r, q in got]
+            within = [abs(int(q["total"]) - int(r["승차요금"])) for r, q in got]
+            inside = [int(q["low"]) <= int(r["승차요금"]) <= int(q["high"]) for r, q in got]
+            agree = [(q["breakdown"]["base_surcharge"] + q["breakdown"]["unit_surcharges"] > 0) == (r["할증여부"] != "미할증") for r, q in got]
+            print(f"  {how}, {label}: n={len(got)}, median |error| {statistics.median(abs(e) for e in errors):.2%}, signed median {statistics.median(errors):+.2%}, "
+                  f"within 100 KRW {sum(w <= 100 for w in within) / len(got):.1%}, within 500 KRW {sum(w <= 500 for w in within) / len(got):.1%}, "
+                  f"band holds {sum(inside) / len(got):.1%}, surcharge decision agrees {sum(agree) / len(got):.1%}")
+            if label != "all rides" or how == "trip only": continue
+            groups = {}
+            for (r, q), e in zip(got, errors):
+                km = float(r["승차거리(m)"]) / 1000
+                band = "<2 km" if km < 2 else "2-10 km" if km < 10 else "10-20 km" if km < 20 else ">20 km"
+                hour = int(r["승차시간"][11:13]); period = "night 23-04" if hour >= 23 or hour < 4 else "04-09" if hour < 9 else "09-18" if hour < 18 else "18-23"
+                for key in (band, period, r["할증여부"]):
+                    groups.setdefault(key, []).append(e)
+            print("    by distance, pickup hour and recorded state (n, median |error|, signed):",
+                  "; ".join(f"{k} {len(v)} {statistics.median(abs(e) for e in v):.1%} {statistics.median(v):+.1%}" for k, v in groups.items()))
+
 if __name__ == "__main__":
     print(f"GeoFare accuracy report ({BIN})")
     ordinary_days()
     new_years_night()
     korea()
+    korean_rides()
