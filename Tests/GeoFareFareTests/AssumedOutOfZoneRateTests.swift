@@ -30,7 +30,7 @@ struct AssumedOutOfZoneRateTests {
             return Tariff(id: t.id, aliases: t.aliases, name: t.name, currency: t.currency, timeZone: t.timeZone, region: t.region, alsoRegions: t.alsoRegions,
                           businessZone: t.businessZone, assumedFor: t.assumedFor, defaultCruiseKmh: t.defaultCruiseKmh, versions: versions, origin: t.origin)
         }
-        return TripPricer(catalog: try TariffCatalog(tariffs: tariffs, zones: sharedCatalog.zones, slowTime: sharedCatalog.slowTime), estimator: sharedPricer.estimator)
+        return TripPricer(catalog: try TariffCatalog(tariffs: tariffs, zones: sharedCatalog.zones, slowTime: sharedCatalog.slowTime, slowTimeModels: sharedCatalog.slowTimeModels), estimator: sharedPricer.estimator)
     }
 
     @Test("Gimje to Seoul: priced at 0 % out of Jeonbuk, assumed and saying so, high = the same route priced on a copy of the tariff at 50 %")

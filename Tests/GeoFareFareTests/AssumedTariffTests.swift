@@ -124,7 +124,7 @@ struct AssumedTariffTests {
         var a1 = FareRequest(from: Coordinate(uncheckedLatitude: 37.5665, longitude: 126.9780), to: Self.gangnam, departure: at("2024-05-15T22:30:00+09:00"))
         a1.partySize = 3
         let q = try sharedPricer.quote(a1).quote
-        #expect((q.meter, q.total, q.low, q.high, q.perPerson) == (17_040, 17_000, 13_900, 24_100, [5_700, 5_700, 5_600]))
+        #expect((q.meter, q.total, q.low, q.high, q.perPerson) == (17_760, 17_800, 13_900, 24_800, [6_000, 5_900, 5_900]))
     }
 
     /// A province whose data names no assumed tariff still refuses (Jeonnam with its assumed_for
@@ -137,7 +137,7 @@ struct AssumedTariffTests {
                 : Tariff(id: t.id, aliases: t.aliases, name: t.name, currency: t.currency, timeZone: t.timeZone, region: t.region, alsoRegions: t.alsoRegions,
                          businessZone: t.businessZone, assumedFor: [], defaultCruiseKmh: t.defaultCruiseKmh, versions: t.versions, origin: t.origin)
         }
-        let pricer = TripPricer(catalog: try TariffCatalog(tariffs: tariffs, zones: sharedCatalog.zones, slowTime: sharedCatalog.slowTime), estimator: sharedPricer.estimator)
+        let pricer = TripPricer(catalog: try TariffCatalog(tariffs: tariffs, zones: sharedCatalog.zones, slowTime: sharedCatalog.slowTime, slowTimeModels: sharedCatalog.slowTimeModels), estimator: sharedPricer.estimator)
         let haenam = FareRequest(from: Coordinate(uncheckedLatitude: 34.5732, longitude: 126.5989), to: Coordinate(uncheckedLatitude: 34.5812, longitude: 126.5989),
                                  departure: at("2024-05-15T14:00:00+09:00"))
         let error = try #require(throws: GeoFareError.self) { try pricer.quote(haenam) }

@@ -79,6 +79,6 @@ struct OriginBusinessZoneTests {
                 seen[id] = path
             }
         }
-        #expect(seen.keys.filter { $0.hasPrefix("kr-sgg-") }.count == 62)
+        #expect(seen.keys.filter { $0.hasPrefix("kr-sgg-") }.count == 92)
     }
 }

@@ -80,11 +80,13 @@ struct SlowTimeModelTests {
 
     @Test("A .totals trip takes the model's slow time and band; cruise_kmh keeps the cruise rule and the physical bounds")
     func totals() throws {
-        let m = try Self.model
         for (tariff, meters, seconds) in [("us-nyc/yellow", 2_000.0, 600.0), ("kr-seoul/regular", 5_000, 720), ("kr-seoul/deluxe", 7_000, 1_380)] {
             let time = tariff.hasPrefix("us") ? "2024-05-15T14:00:00-04:00" : "2024-05-15T14:00:00+09:00"
             let q = try quote(tariff, meters: meters, seconds: seconds, at: time)
             let meter = try sharedCatalog.meter(tariff: tariff, at: at(time))
+            // Each tariff's own model: New York's default, Korea's `kr` (slow-time-kr.json).
+            let m = try #require(meter.slowTime)
+            #expect(m == (tariff.hasPrefix("kr-") ? sharedCatalog.slowTimeModels["kr"] : sharedCatalog.slowTime), "\(tariff)")
             let expected = m.slowSeconds(distanceMeters: meters, durationSeconds: seconds, cruise: m.cruise(tripSeconds: seconds),
                                          changeoverSpeed: meter.changeoverSpeed, mode: meter.mode)
             #expect(q.slowSeconds == expected, "\(tariff)")
@@ -106,8 +108,9 @@ struct SlowTimeModelTests {
 
     @Test("Korean regular (concurrent) and deluxe (exclusive) tariffs use their own v* and mode")
     func korea() throws {
-        // The README's table, 20-minute trips: Seoul regular 600 s at 15 km/h, 352 s at 30 km/h.
-        for (kmh, slow) in [(15.0, 600.0), (30.0, 352.0)] {
+        // Data/fare/README.md's table, 20-minute trips on the Korean model: Seoul regular 727 s at
+        // 15 km/h, 468 s at 30 km/h (New York's parameters gave 600 and 352).
+        for (kmh, slow) in [(15.0, 727.0), (30.0, 468.0)] {
             let q = try quote("kr-seoul/regular", meters: kmh / 3.6 * 1_200, seconds: 1_200, at: "2024-05-15T14:00:00+09:00")
             #expect(abs(q.slowSeconds - slow) < 0.5, "\(kmh) km/h: \(q.slowSeconds)")
         }
@@ -124,8 +127,8 @@ struct SlowTimeModelTests {
         let priced = try #require(routed)
         let route = try pricer.route(request)   // the estimator's own segments (cruise rule)
         #expect(route.segments.count == priced.segments.count)
-        let m = try Self.model
         let meter = try pricer.catalog.meter(tariff: q.tariff, at: request.departure)
+        let m = try #require(meter.slowTime)
         let c = m.cruise(tripSeconds: route.durationSeconds)
         var expected = 0.0, cruiseRule = 0.0
         for s in route.segments {
