@@ -27,8 +27,10 @@ struct AssumedOutOfZoneRateTests {
                 v.outOfZoneRatePercent = percent
                 return v
             }
-            return Tariff(id: t.id, aliases: t.aliases, name: t.name, currency: t.currency, timeZone: t.timeZone, region: t.region, alsoRegions: t.alsoRegions,
-                          businessZone: t.businessZone, assumedFor: t.assumedFor, defaultCruiseKmh: t.defaultCruiseKmh, versions: versions, origin: t.origin)
+            var copy = Tariff(id: t.id, aliases: t.aliases, name: t.name, currency: t.currency, timeZone: t.timeZone, region: t.region, alsoRegions: t.alsoRegions,
+                              businessZone: t.businessZone, assumedFor: t.assumedFor, defaultCruiseKmh: t.defaultCruiseKmh, versions: versions, origin: t.origin)
+            copy.slowTimeModel = t.slowTimeModel  // the same meter but for the rate: Korea's slow-time model too
+            return copy
         }
         return TripPricer(catalog: try TariffCatalog(tariffs: tariffs, zones: sharedCatalog.zones, slowTime: sharedCatalog.slowTime, slowTimeModels: sharedCatalog.slowTimeModels), estimator: sharedPricer.estimator)
     }

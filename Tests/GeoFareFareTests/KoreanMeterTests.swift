@@ -100,7 +100,7 @@ struct KoreanMeterTests {
 
     static func rides() throws -> [Ride] {
         let text = try String(contentsOf: file, encoding: .utf8)
-        return try text.split(separator: "\n").dropFirst().compactMap { line in
+        return try text.split(whereSeparator: \.isNewline).dropFirst().compactMap { line in
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard f.count == 19, let fare = Int64(f[2]), fare > 0 else { return nil }
             let pickup = try #require(ISO8601.parse(f[7].replacingOccurrences(of: " ", with: "T") + "+09:00"))
@@ -116,7 +116,7 @@ struct KoreanMeterTests {
           .enabled(if: SharedData.runs("korea/seongnam_taxi_trips_2024q1.csv"), "needs ../shared/data/korea beside the checkout"))
     func realRides() throws {
         let rides = try Self.rides()
-        #expect(rides.count == 487)
+        try #require(rides.count == 487)
         var errors: [Double] = [], within = 0, agree = 0
         for ride in rides {
             var r = FareRequest(trip: .totals(distanceMeters: ride.distance, durationSeconds: ride.seconds), departure: ride.pickup, tariff: "kr-gyeonggi/regular")
