@@ -262,6 +262,26 @@ NYBB_ZIP = "geopandas/datasets/nybb_16a.zip"  # DCP borough boundaries 16A, clip
 NYBB_CRS = "EPSG:2263"  # NAD83 / New York Long Island (ftUS), as the shapefile's .prj says
 NYC_FILE = "us-nyc.geojson"
 
+# Areas a toll rule names (Data/tolls): islands reached only over tolled crossings, from legal
+# dongs (emd). Yeongjong-do with Yongyu-do and Muui-do (Incheon Jung-gu: 중산, 운남, 운서, 운북, 을왕,
+# 남북, 덕교, 무의동), where Incheon International Airport is; features link to their province with
+# `province` (no origin zone). Written to TOLL_AREA_FILE.
+TOLL_AREAS = [
+    ("kr-incheon-yeongjong", "Yeongjong-do, Yongyu-do and Muui-do (Incheon Airport)", "영종도·용유도·무의도 (인천국제공항)", "kr-incheon",
+     ["28110145", "28110146", "28110147", "28110148", "28110149", "28110150", "28110151", "28110152"]),
+]
+TOLL_AREA_FILE = "kr-toll-areas.geojson"
+TOLL_AREA_CHECKS = [
+    # label, lat, lon, inside kr-incheon-yeongjong
+    ("Incheon Airport T1", 37.4492, 126.4505, True),
+    ("Incheon Airport T2", 37.4690, 126.4330, True),
+    ("Unseo station", 37.4928, 126.4935, True),
+    ("Incheon City Hall", 37.4563, 126.7052, False),
+    ("Cheongna (Seo-gu)", 37.5340, 126.6490, False),
+    ("Songdo Central Park", 37.3925, 126.6389, False),
+    ("Incheon Jung-gu office (old town)", 37.4738, 126.6216, False),
+]
+
 WIRYE_EMD = ["41131108", "41450116"]  # 성남시 수정구 창곡동, 하남시 학암동 (legal dongs)
 
 
@@ -525,11 +545,20 @@ def build(tol):
     # 8. every 시·군 of three provinces (SIGUNGU): made like a group, disjoint within the file only.
     sigungu = disjoint_features(SIGUNGU, SIGUNGU_LINK, sgg, by_id, tol)
 
+    # 9. toll areas (TOLL_AREAS): the union of their legal dongs, made like an area.
+    toll_areas = []
+    for aid, name, name_ko, province, codes in TOLL_AREAS:
+        g = simplify(clean(closing(shapely.union_all([emd[c][0] for c in codes]))), tol)
+        g = as_multi(polys(shapely.intersection(snap(g), by_id[province], grid_size=PRECISION)))
+        g = clean(as_multi(polys(g)), min_hole=0)
+        members = sorted({emd[c][1]["emd"] for c in codes})
+        toll_areas.append((aid, name, name_ko, g, {"province": province, "emd": members}))
+
     names = {
         "gwangmyeong": sgg[GWANGMYEONG][1]["sido"] + " " + sgg[GWANGMYEONG][1]["sigungu"],
         "wirye": [" ".join([emd[c][1]["sido"], emd[c][1]["sigungu"], emd[c][1]["emd"]]) for c in WIRYE_EMD],
     }
-    return regions, biz, names, groups, areas, sigungu
+    return regions, biz, names, groups, areas, sigungu, toll_areas
 
 
 def build_nyc(tol):
@@ -554,7 +583,7 @@ def write_nyc(out_dir, nyc, boroughs):
     return p
 
 
-def write(out_dir, regions, biz, names, groups, areas, sigungu):
+def write(out_dir, regions, biz, names, groups, areas, sigungu, toll_areas):
     os.makedirs(out_dir, exist_ok=True)
     fc = {"type": "FeatureCollection",
           "features": [to_feature(fid, name, ko, g) for fid, name, ko, g in regions]}
@@ -569,9 +598,11 @@ def write(out_dir, regions, biz, names, groups, areas, sigungu):
                "features": [to_feature(aid, name, ko, g, extra) for aid, name, ko, g, extra in areas]}
     sigungu_fc = {"type": "FeatureCollection",
                   "features": [to_feature(sid, name, ko, g, extra) for sid, name, ko, g, extra in sigungu]}
+    toll_fc = {"type": "FeatureCollection",
+               "features": [to_feature(tid, name, ko, g, extra) for tid, name, ko, g, extra in toll_areas]}
     paths = {}
     for fname, obj in (("kr-regions.geojson", fc), ("kr-seoul-business-zone.geojson", biz_fc), (GROUP_FILE, group_fc),
-                       (AREA_FILE, area_fc), (SIGUNGU_FILE, sigungu_fc)):
+                       (AREA_FILE, area_fc), (SIGUNGU_FILE, sigungu_fc), (TOLL_AREA_FILE, toll_fc)):
         p = os.path.join(out_dir, fname)
         with open(p, "w", encoding="utf-8") as f:
             json.dump(obj, f, ensure_ascii=False, separators=(",", ":"))
@@ -827,6 +858,12 @@ def check(paths):
         got = [i for i, _, g in sgg_feats if g.covers(Point(lon, lat))]
         ok &= got == [sid]
         print(f"{sid + ' office':34} {lat:>9.4f},{lon:>10.4f}  {','.join(got) or '-':26} {'OK' if got == [sid] else 'FAIL'}")
+    with open(paths[TOLL_AREA_FILE], encoding="utf-8") as f:
+        yeongjong = shape(json.load(f)["features"][0]["geometry"])
+    for label, lat, lon, want in TOLL_AREA_CHECKS:
+        good = yeongjong.covers(Point(lon, lat)) == want
+        ok &= good
+        print(f"{label:34} {lat:>9.4f},{lon:>10.4f}  kr-incheon-yeongjong {want!s:5} {'OK' if good else 'FAIL'}")
     for p in paths.values():
         print(f"{os.path.basename(p)}: {os.path.getsize(p) / 1024:.1f} KiB")
     return ok
@@ -850,8 +887,8 @@ def main():
         raise SystemExit("geopandas is not installed: pip install --no-deps geopandas==" + EXPECTED_GEOPANDAS)
     if gp != EXPECTED_GEOPANDAS:
         raise SystemExit(f"geopandas {gp} installed; the nybb data file ships in {EXPECTED_GEOPANDAS}")
-    regions, biz, names, groups, areas, sigungu = build(args.tolerance)
-    paths = write(args.out, regions, biz, names, groups, areas, sigungu)
+    regions, biz, names, groups, areas, sigungu, toll_areas = build(args.tolerance)
+    paths = write(args.out, regions, biz, names, groups, areas, sigungu, toll_areas)
     nyc, boroughs = build_nyc(args.tolerance)
     nyc_path = write_nyc(args.out, nyc, boroughs)
     if args.check:

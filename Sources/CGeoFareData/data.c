@@ -168,6 +168,10 @@ static const unsigned char tariffs_us_nyc_yellow_json[] = {
 #embed "../../Data/tariffs/us-nyc-yellow.json"
 };
 
+static const unsigned char tolls_kr_tolls_json[] = {
+#embed "../../Data/tolls/kr-tolls.json"
+};
+
 static const unsigned char zones_kr_regions_geojson[] = {
 #embed "../../Data/zones/kr-regions.geojson"
 };
@@ -186,6 +190,10 @@ static const unsigned char zones_kr_sigungu_geojson[] = {
 
 static const unsigned char zones_kr_tariff_groups_geojson[] = {
 #embed "../../Data/zones/kr-tariff-groups.geojson"
+};
+
+static const unsigned char zones_kr_toll_areas_geojson[] = {
+#embed "../../Data/zones/kr-toll-areas.geojson"
 };
 
 static const unsigned char zones_us_nyc_congestion_geojson[] = {
@@ -238,11 +246,13 @@ static const geofare_data_file files[] = {
     {"tariffs/kr-seoul-regular.json", tariffs_kr_seoul_regular_json, sizeof(tariffs_kr_seoul_regular_json)},
     {"tariffs/kr-ulsan-regular.json", tariffs_kr_ulsan_regular_json, sizeof(tariffs_kr_ulsan_regular_json)},
     {"tariffs/us-nyc-yellow.json", tariffs_us_nyc_yellow_json, sizeof(tariffs_us_nyc_yellow_json)},
+    {"tolls/kr-tolls.json", tolls_kr_tolls_json, sizeof(tolls_kr_tolls_json)},
     {"zones/kr-regions.geojson", zones_kr_regions_geojson, sizeof(zones_kr_regions_geojson)},
     {"zones/kr-seoul-business-zone.geojson", zones_kr_seoul_business_zone_geojson, sizeof(zones_kr_seoul_business_zone_geojson)},
     {"zones/kr-sigungu-areas.geojson", zones_kr_sigungu_areas_geojson, sizeof(zones_kr_sigungu_areas_geojson)},
     {"zones/kr-sigungu.geojson", zones_kr_sigungu_geojson, sizeof(zones_kr_sigungu_geojson)},
     {"zones/kr-tariff-groups.geojson", zones_kr_tariff_groups_geojson, sizeof(zones_kr_tariff_groups_geojson)},
+    {"zones/kr-toll-areas.geojson", zones_kr_toll_areas_geojson, sizeof(zones_kr_toll_areas_geojson)},
     {"zones/us-nyc-congestion.geojson", zones_us_nyc_congestion_geojson, sizeof(zones_us_nyc_congestion_geojson)},
     {"zones/us-nyc.geojson", zones_us_nyc_geojson, sizeof(zones_us_nyc_geojson)},
 };

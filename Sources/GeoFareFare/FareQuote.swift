@@ -40,6 +40,12 @@ public struct FareQuote: Sendable, Hashable, Codable {
     /// With `assumed`: the tariff and version used and why, and which other tariffs
     /// `low`/`high` cover; `nil` when sourced.
     public var assumption: String?
+    /// Where ``tolls`` come from: `nil` when there are none; `sourced` (published tolls in force
+    /// at departure, `Data/tolls`), `estimated` (the expressway toll of a long trip, from its
+    /// distance: `low`/`high` carry its band), `given` (the caller's `tolls`).
+    public var tollBasis: TollBasis?
+    /// Each toll: a crossing or the expressway estimate, with its basis (empty for none or given).
+    public var tollItems: [TollItem] = []
 
     /// How the total is made up.
     public struct Breakdown: Sendable, Hashable, Codable {
@@ -79,6 +85,7 @@ public struct FareQuote: Sendable, Hashable, Codable {
         case tariff, tariffVersion = "tariff_version", currency, distanceMeters = "distance_m", durationSeconds = "duration_s"
         case slowSeconds = "slow_s", meter, surcharges, tolls, callFee = "call_fee", total, low, high, perPerson = "per_person", split, breakdown
         case tariffBasis = "tariff_basis", assumption, durationLowSeconds = "duration_low_s", durationHighSeconds = "duration_high_s"
+        case tollBasis = "toll_basis", tollItems = "toll_items"
     }
 }
 

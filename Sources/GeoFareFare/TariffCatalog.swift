@@ -19,6 +19,9 @@ public final class TariffCatalog: Sendable {
     /// The named slow-time models the tariffs ask for (`slow_time_model`: `kr` for Korea's,
     /// fitted on real Korean rides), by name; a tariff that names none uses ``slowTime``.
     public let slowTimeModels: [String: SlowTimeModel]
+    /// Road tolls (`tolls/*.json`): crossings to areas reached only over them, and the
+    /// expressway estimate of long trips (``TollTable``).
+    public let tolls: [TollTable]
     private let index: [String: Int]
     private let meters: [[Meter]]
     /// Each tariff's version starts, flat (``VersionTable``): the lookup every priced row makes,
@@ -85,16 +88,19 @@ public final class TariffCatalog: Sendable {
         for name in Set(tariffs.compactMap(\.slowTimeModel)) {
             named[name] = try SlowTimeModel.load(from: data, named: name)
         }
-        return try TariffCatalog(tariffs: tariffs, zones: zones, slowTime: try SlowTimeModel.load(from: data), slowTimeModels: named)
+        return try TariffCatalog(tariffs: tariffs, zones: zones, slowTime: try SlowTimeModel.load(from: data), slowTimeModels: named,
+                                 tolls: try TollTable.load(from: data))
     }
 
     /// Builds a catalog from tariffs already loaded.
     /// - Parameter slowTime: the slow-time model; `nil` prices with the tariffs' cruise speeds.
     /// - Parameter slowTimeModels: the named models tariffs ask for (`slow_time_model`); with a
     ///   `slowTime`, every name a tariff gives must be here.
+    /// - Parameter tolls: road tolls; every crossing's area must be a loaded zone.
     /// - Throws: ``GeoFareError`` `invalid_tariff` for a duplicate id or alias, a zone a tariff
     ///   names that is not loaded, or a slow-time model a tariff names that is not given.
-    public init(tariffs: [Tariff], zones: ZoneSet, slowTime: SlowTimeModel? = nil, slowTimeModels: [String: SlowTimeModel] = [:]) throws(GeoFareError) {
+    public init(tariffs: [Tariff], zones: ZoneSet, slowTime: SlowTimeModel? = nil, slowTimeModels: [String: SlowTimeModel] = [:],
+                tolls: [TollTable] = []) throws(GeoFareError) {
         let sorted = tariffs.sorted { $0.id < $1.id }
         var index: [String: Int] = [:]
         for (i, t) in sorted.enumerated() {
@@ -112,6 +118,12 @@ public final class TariffCatalog: Sendable {
         self.zones = zones
         self.slowTime = slowTime
         self.slowTimeModels = slowTimeModels
+        for table in tolls {
+            for (i, c) in table.crossings.enumerated() where zones.zone(c.area) == nil {
+                throw .unknownZone(c.area, field: "\(table.origin): crossings[\(i)].area")
+            }
+        }
+        self.tolls = tolls
         for t in sorted {
             if slowTime != nil, let name = t.slowTimeModel, slowTimeModels[name] == nil {
                 throw .invalidTariff(t.origin, "slow_time_model", "names '\(name)', but no \(SlowTimeModel.path(named: name)) is loaded")
@@ -203,6 +215,7 @@ public final class TariffCatalog: Sendable {
         zones = other.zones
         slowTime = other.slowTime
         slowTimeModels = other.slowTimeModels
+        tolls = other.tolls
         index = other.index
         businessZones = other.businessZones
         originBusinessZones = other.originBusinessZones

@@ -179,6 +179,10 @@ public struct TripPricer: Sendable {
             let band = widen(fare, low: f.low, high: f.high, others: resolved.others)
             (f.low, f.high, f.tariffBasis, f.assumption) = (band.low, band.high, .assumed, Self.text(assumption, covering: band.covered))
         }
+        // An estimated toll's band on top of every candidate's (they share the trip's tolls).
+        let tolls = Self.tollBasis(fare)
+        f.low += tolls.lowDelta
+        f.high += tolls.highDelta
         return resolved.meter
     }
 
@@ -197,6 +201,11 @@ public struct TripPricer: Sendable {
             let band = widen(fare, low: q.low, high: q.high, others: resolved.others)
             (q.low, q.high, q.tariffBasis, q.assumption) = (band.low, band.high, .assumed, Self.text(assumption, covering: band.covered))
         }
+        // An estimated toll's band on top of every candidate's (they share the trip's tolls).
+        let tolls = Self.tollBasis(fare)
+        (q.tollBasis, q.tollItems) = (tolls.basis, fare.tollItems)
+        q.low += tolls.lowDelta
+        q.high += tolls.highDelta
         return (q, route)
     }
 
@@ -216,9 +225,17 @@ public struct TripPricer: Sendable {
                     fare.trip = .segments(segments)
                     fare.modelSlowTime = request.cruiseKmh == nil
                 }
-                return (fare, try checkedMeter(fare, resolved: tariff), nil)
+                let resolved = try checkedMeter(fare, resolved: tariff)
+                if case let .totals(distance, _) = request.trip { applyTolls(&fare, meter: resolved.meter, routeMeters: distance) }
+                return (fare, resolved, nil)
             }
-            return (request, try checkedMeter(request), nil)
+            let resolved = try checkedMeter(request)
+            if case let .segments(list) = request.trip, request.origin != nil, request.destination != nil {
+                var fare = request
+                applyTolls(&fare, meter: resolved.meter, routeMeters: list.reduce(0) { $0 + $1.distanceMeters })
+                return (fare, resolved, nil)
+            }
+            return (request, resolved, nil)
         }
         let tariff = try resolveTariff(request)
         var route = try route(request, tariff: tariff.index)
@@ -232,6 +249,7 @@ public struct TripPricer: Sendable {
             fare.modelSlowTime = true
             fare.segmentsModelled = true
         }
+        applyTolls(&fare, meter: meter, routeMeters: route.distanceMeters)
         fare.trip = .segments(route.segments)
         fare.tariffIndex = tariff.index
         fare.routeSpread = route.spread

@@ -106,6 +106,19 @@ public enum ResultEncoding {
         w.append(UInt8(ascii: "]"))
         w.append(#","rounding":"#); w.appendDecimal(b.rounding)
         w.append(#","time_units":"#); w.appendDecimal(b.timeUnits)
+        if !q.tollItems.isEmpty {
+            w.append(#","toll_items":["#)
+            for (k, t) in q.tollItems.enumerated() {
+                if k > 0 { w.append(UInt8(ascii: ",")) }
+                w.append(#"{"amount":"#); w.appendDecimal(t.amount)
+                w.append(#","basis":"#); w.jsonString(t.basis.rawValue)
+                w.append(#","high":"#); w.appendDecimal(t.high)
+                w.append(#","low":"#); w.appendDecimal(t.low)
+                w.append(#","name":"#); w.jsonString(t.name)
+                w.append(UInt8(ascii: "}"))
+            }
+            w.append(UInt8(ascii: "]"))
+        }
         w.append(#","tolls":"#); w.appendDecimal(b.tolls)
         w.append(#","unit_price":"#); w.appendDecimal(b.unitPrice)
         w.append(#","unit_surcharges":"#); w.appendDecimal(b.unitSurcharges)
@@ -142,6 +155,9 @@ public enum ResultEncoding {
         w.append(#","tariff_basis":"#); w.jsonString(q.tariffBasis.rawValue)
         if let assumption = q.assumption {
             w.append(#","assumption":"#); w.jsonString(assumption)
+        }
+        if let basis = q.tollBasis {
+            w.append(#","toll_basis":"#); w.jsonString(basis.rawValue)
         }
         w.append(UInt8(ascii: "}"))
     }

@@ -317,6 +317,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
             var r = try tripRequest(f)
             r.businessZone = try f.optionalString("business_zone")
             r.options = options
+            r.estimateTolls = !f.has("tolls")
             let (quote, route) = try pricer.quote(r)
             return ResultEncoding.raw(capacity: includeRoute ? 1400 : 640) { ResultEncoding.writeQuote(quote, route: includeRoute ? route : nil, into: &$0) }
         }
@@ -351,6 +352,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
         r.cruiseKmh = try f.optionalDouble("cruise_kmh")
         r.strict = try f.bool("strict", default: false)
         r.options = options
+        r.estimateTolls = !f.has("tolls")
         if f.has("dropoffs") {
             r.dropoffDistances = try f.array("dropoffs", maxCount: 20).enumerated().map { i, v throws(GeoFareError) in
                 guard let d = v.double else { throw GeoFareError.wrongType("dropoffs[\(i)]", expected: "a number", got: v) }

@@ -34,10 +34,11 @@ struct FareCommand: ParsableCommand {
     @Option(help: "Average speed while moving, km/h (with --distance-m): slow = max(0, duration − distance / cruise); default: the slow-time model.") var cruiseKmh: Double?
     @Option(help: "Departure as ISO 8601 with offset (default: now).") var at: String?
     @Option(help: "Tariff id, e.g. kr-seoul/regular, us-nyc/yellow (default: by the origin).") var tariff: String?
+    @Option(help: "The taxi's own business zone, a zone id (kr-sgg-gyeonggi-seongnam): 시계외 from its boundary (default: the origin's zone on the tariff).") var businessZone: String?
     @Option(help: "Riders sharing the taxi (1-20).") var party = 1
     @Option(help: "equal, proportional or shapley.") var split: SplitMethod = .equal
     @Option(help: "Round shares to this many minor units (default: 100 for KRW, 1 otherwise).") var splitUnit: Int64?
-    @Option(help: "Tolls in minor units, paid at cost.") var tolls: Int64 = 0
+    @Option(help: "Tolls in minor units, paid at cost (default: from the toll data, Data/tolls, for a trip with --from and --to).") var tolls: Int64?
     @Option(help: "A call fee in minor units.") var callFee: Int64 = 0
     @Flag(help: "Print the quote as JSON (the worker's fare result).") var json = false
     @Flag(help: "Refuse where no source settles the tariff (unknown_tariff_group, no_tariff_version, tariff_version_uncertain) instead of pricing on the most likely one (tariff basis: assumed).") var strict = false
@@ -46,30 +47,39 @@ struct FareCommand: ParsableCommand {
     func validate() throws {
         let coords = from != nil || to != nil
         let totals = distanceM != nil || durationS != nil
-        guard coords != totals else { throw ValidationError("give --from and --to, or --distance-m and --duration-s") }
+        guard coords || totals else { throw ValidationError("give --from and --to, or --distance-m and --duration-s (or all four: a known trip with its ends)") }
         if coords, from == nil || to == nil { throw ValidationError("--from and --to go together") }
         if totals, distanceM == nil || durationS == nil { throw ValidationError("--distance-m and --duration-s go together") }
-        if totals, tariff == nil { throw ValidationError("--tariff is required with --distance-m (there is no origin to pick it)") }
+        if totals, !coords, tariff == nil { throw ValidationError("--tariff is required with --distance-m without --from and --to (there is no origin to pick it)") }
+        if totals, !via.isEmpty { throw ValidationError("--via and --distance-m cannot go together: a known trip is not routed") }
     }
 
     func run() throws {
         let pricer = try data.pricer()
         let when = try departure(at)
-        let options = FareOptions(partySize: party, split: split, splitUnit: splitUnit, tolls: tolls, callFee: callFee)
+        let options = FareOptions(partySize: party, split: split, splitUnit: splitUnit, tolls: tolls ?? 0, callFee: callFee)
         try reportingErrors {
             let quote: FareQuote
             var route: Route?
-            if let from, let to {
+            if let from, let to, distanceM == nil {
                 let origin = try coordinate(from, field: "from"), destination = try coordinate(to, field: "to")
                 var r = FareRequest(from: origin, via: try via.enumerated().map { try coordinate($1, field: "via[\($0)]") }, to: destination,
                                     departure: when, tariff: tariff)
                 r.options = options
+                r.estimateTolls = tolls == nil
+                r.businessZone = businessZone
                 r.strict = strict
                 (quote, route) = try pricer.quote(r)
             } else {
                 var r = FareRequest(trip: .totals(distanceMeters: distanceM!, durationSeconds: durationS!), departure: when, tariff: tariff)
+                if let from, let to {  // a known trip with its ends
+                    r.origin = try coordinate(from, field: "from")
+                    r.destination = try coordinate(to, field: "to")
+                }
                 r.cruiseKmh = cruiseKmh
                 r.options = options
+                r.estimateTolls = tolls == nil
+                r.businessZone = businessZone
                 r.strict = strict
                 quote = try pricer.quote(r).quote
             }

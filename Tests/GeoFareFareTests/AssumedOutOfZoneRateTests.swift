@@ -32,7 +32,7 @@ struct AssumedOutOfZoneRateTests {
             copy.slowTimeModel = t.slowTimeModel  // the same meter but for the rate: Korea's slow-time model too
             return copy
         }
-        return TripPricer(catalog: try TariffCatalog(tariffs: tariffs, zones: sharedCatalog.zones, slowTime: sharedCatalog.slowTime, slowTimeModels: sharedCatalog.slowTimeModels), estimator: sharedPricer.estimator)
+        return TripPricer(catalog: try TariffCatalog(tariffs: tariffs, zones: sharedCatalog.zones, slowTime: sharedCatalog.slowTime, slowTimeModels: sharedCatalog.slowTimeModels, tolls: sharedCatalog.tolls), estimator: sharedPricer.estimator)
     }
 
     @Test("Gimje to Seoul: priced at 0 % out of Jeonbuk, assumed and saying so, high = the same route priced on a copy of the tariff at 50 %")

@@ -137,7 +137,7 @@ struct AssumedTariffTests {
                 : Tariff(id: t.id, aliases: t.aliases, name: t.name, currency: t.currency, timeZone: t.timeZone, region: t.region, alsoRegions: t.alsoRegions,
                          businessZone: t.businessZone, assumedFor: [], defaultCruiseKmh: t.defaultCruiseKmh, versions: t.versions, origin: t.origin)
         }
-        let pricer = TripPricer(catalog: try TariffCatalog(tariffs: tariffs, zones: sharedCatalog.zones, slowTime: sharedCatalog.slowTime, slowTimeModels: sharedCatalog.slowTimeModels), estimator: sharedPricer.estimator)
+        let pricer = TripPricer(catalog: try TariffCatalog(tariffs: tariffs, zones: sharedCatalog.zones, slowTime: sharedCatalog.slowTime, slowTimeModels: sharedCatalog.slowTimeModels, tolls: sharedCatalog.tolls), estimator: sharedPricer.estimator)
         let haenam = FareRequest(from: Coordinate(uncheckedLatitude: 34.5732, longitude: 126.5989), to: Coordinate(uncheckedLatitude: 34.5812, longitude: 126.5989),
                                  departure: at("2024-05-15T14:00:00+09:00"))
         let error = try #require(throws: GeoFareError.self) { try pricer.quote(haenam) }

@@ -24,8 +24,9 @@ struct FastPathTests {
             let id = i % 2 == 0 ? "\(i)" : "\"r\(i)\""
             let core = #""op":"fare","from":{"lat":\#(a.0),"lon":\#(a.1)},"to":{"lon":\#(b.1),"lat":\#(b.0)},"depart_at":"\#(when)","party_size":\#(party)\#(tariff),"split":"\#(split)","route":\#(i % 4 == 0)"#
             fastLines.append(#"{"id":\#(id),\#(core)}"#)
-            // A zero toll is priced the same but is not in the fast form.
-            generalLines.append(#"{"id":\#(id),\#(core),"tolls":0}"#)
+            // A zero call fee is priced the same but is not in the fast form (a zero toll is not: given tolls
+            // replace the toll data's).
+            generalLines.append(#"{"id":\#(id),\#(core),"call_fee":0}"#)
             if (1...20).contains(party) { expectFast += 1 }
         }
         // The fast decoder itself accepts every valid line of the fast form and declines every
@@ -67,7 +68,7 @@ struct FastPathTests {
         for (lat, lon, when, basis) in trips {
             for strict in ["", #","strict":false"#, #","strict":true"#] {
                 let core = #""op":"fare","from":{"lat":\#(lat),"lon":\#(lon)},"to":{"lat":37.4979,"lon":127.0276},"depart_at":"\#(when)","party_size":2\#(strict)"#
-                let fast = Array(#"{"id":7,\#(core)}"#.utf8), general = Array(#"{"id":7,\#(core),"tolls":0}"#.utf8)
+                let fast = Array(#"{"id":7,\#(core)}"#.utf8), general = Array(#"{"id":7,\#(core),"call_fee":0}"#.utf8)
                 let decoded = try #require(fast.withUnsafeBytes { FastFareRequest.decode($0, names: names) }, "\(core)")
                 #expect(general.withUnsafeBytes { FastFareRequest.decode($0, names: names) } == nil)
                 let a = String(decoding: dispatcher.respond(to: decoded), as: UTF8.self)

@@ -136,7 +136,7 @@ def korea():
     out = fare_csv([[k[1], k[2], k[3], k[4], k[5], 1] for k in KOREA], ["origin_lat", "origin_lon", "dest_lat", "dest_lon", "depart_at", "party_size"])
     print("\n[3] Korean reference trips, from coordinates, no graph")
     for k, o in zip(KOREA, out):
-        print(f"  {k[0]}: {float(o['distance_m']) / 1000:.1f} km, {float(o['duration_s']) / 60:.0f} min, {o['total']} KRW (band {o['low']}-{o['high']}), {o['tariff']}")
+        print(f"  {k[0]}: {float(o['distance_m']) / 1000:.1f} km, {float(o['duration_s']) / 60:.0f} min, {o['total']} KRW (band {o['low']}-{o['high']}; tolls {o['tolls']}), {o['tariff']}")
 
 def korean_rides():
     path = os.path.join(ft.SHARED, "data", "korea", "seongnam_taxi_trips_2024q1.csv")
@@ -166,9 +166,11 @@ def korean_rides():
         answers = [json.loads(l) for l in p.stdout.splitlines()]
         for label, keep in (("all rides", lambda r: True), ("rides the slow-time fit did not use", lambda r: not fit_used(r))):
             got = [(r, a["result"]) for r, a in zip(rides, answers) if a.get("ok") and keep(r)]
-            errors = [int(q["total"]) / int(r["승차요금"]) - 1 for r, q in got]
-            within = [abs(int(q["total"]) - int(r["승차요금"])) for r, q in got]
-            inside = [int(q["low"]) <= int(r["승차요금"]) <= int(q["high"]) for r, q in got]
+            # The record's fare is the meter's: tolls (paid beside it) are taken off ours.
+            paid = lambda q: int(q["total"]) - int(q["tolls"])
+            errors = [paid(q) / int(r["승차요금"]) - 1 for r, q in got]
+            within = [abs(paid(q) - int(r["승차요금"])) for r, q in got]
+            inside = [int(q["low"]) - int(q["tolls"]) <= int(r["승차요금"]) <= int(q["high"]) - int(q["tolls"]) for r, q in got]
             agree = [(q["breakdown"]["base_surcharge"] + q["breakdown"]["unit_surcharges"] > 0) == (r["할증여부"] != "미할증") for r, q in got]
             print(f"  {how}, {label}: n={len(got)}, median |error| {statistics.median(abs(e) for e in errors):.2%}, signed median {statistics.median(errors):+.2%}, "
                   f"within 100 KRW {sum(w <= 100 for w in within) / len(got):.1%}, within 500 KRW {sum(w <= 500 for w in within) / len(got):.1%}, "

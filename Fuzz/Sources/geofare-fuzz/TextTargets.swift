@@ -23,7 +23,7 @@ enum TariffTarget {
             return
         }
         do {
-            let catalog = try TariffCatalog(tariffs: [tariff], zones: base.catalog.zones, slowTime: base.catalog.slowTime, slowTimeModels: base.catalog.slowTimeModels)
+            let catalog = try TariffCatalog(tariffs: [tariff], zones: base.catalog.zones, slowTime: base.catalog.slowTime, slowTimeModels: base.catalog.slowTimeModels, tolls: base.catalog.tolls)
             let pricer = TripPricer(catalog: catalog, estimator: base.estimator)
             for (meters, seconds, at) in [(8_400.0, 1_320.0, 1_715_779_800.0), (0.0, 0.0, 1_715_810_400.0), (95_000.0, 7_400.0, 1_600_000_000.0)] {
                 var request = FareRequest(trip: .totals(distanceMeters: meters, durationSeconds: seconds), departure: Date(timeIntervalSince1970: at), tariff: tariff.id)
