@@ -470,6 +470,19 @@ def disjoint_features(rows, link, sgg, by_id, tol):
         out.append((fid, name, name_ko, g, {link: province, "sigungu": members}))
     return out
 
+def area_features(rows, level, key, by_id, tol):
+    """Each row (id, name, name_ko, province, codes of `level`: sigungu or emd) as a feature: the
+    union of its parts, closed, cleaned and simplified, clipped to its province's output polygon
+    only (so areas may overlap groups); its members' names under `key`."""
+    out = []
+    for aid, name, name_ko, province, codes in rows:
+        g = simplify(clean(closing(shapely.union_all([level[c][0] for c in codes]))), tol)
+        g = as_multi(polys(shapely.intersection(snap(g), by_id[province], grid_size=PRECISION)))
+        g = clean(as_multi(polys(g)), min_hole=0)
+        members = sorted({level[c][1][key] for c in codes})
+        out.append((aid, name, name_ko, g, {"province": province, key: members}))
+    return out
+
 def build(tol):
     sido = _read_level("sido")
     sgg = _read_level("sigungu")
@@ -534,25 +547,13 @@ def build(tol):
     groups = disjoint_features(GROUPS, "parent", sgg, by_id, tol)
 
     # 7. areas a rule names (AREAS): clipped to their province only, so they may overlap groups.
-    areas = []
-    for aid, name, name_ko, province, codes in AREAS:
-        g = simplify(clean(closing(shapely.union_all([sgg[c][0] for c in codes]))), tol)
-        g = as_multi(polys(shapely.intersection(snap(g), by_id[province], grid_size=PRECISION)))
-        g = clean(as_multi(polys(g)), min_hole=0)
-        members = sorted({sgg[c][1]["sigungu"] for c in codes})
-        areas.append((aid, name, name_ko, g, {"province": province, "sigungu": members}))
+    areas = area_features(AREAS, sgg, "sigungu", by_id, tol)
 
     # 8. every 시·군 of three provinces (SIGUNGU): made like a group, disjoint within the file only.
     sigungu = disjoint_features(SIGUNGU, SIGUNGU_LINK, sgg, by_id, tol)
 
     # 9. toll areas (TOLL_AREAS): the union of their legal dongs, made like an area.
-    toll_areas = []
-    for aid, name, name_ko, province, codes in TOLL_AREAS:
-        g = simplify(clean(closing(shapely.union_all([emd[c][0] for c in codes]))), tol)
-        g = as_multi(polys(shapely.intersection(snap(g), by_id[province], grid_size=PRECISION)))
-        g = clean(as_multi(polys(g)), min_hole=0)
-        members = sorted({emd[c][1]["emd"] for c in codes})
-        toll_areas.append((aid, name, name_ko, g, {"province": province, "emd": members}))
+    toll_areas = area_features(TOLL_AREAS, emd, "emd", by_id, tol)
 
     names = {
         "gwangmyeong": sgg[GWANGMYEONG][1]["sido"] + " " + sgg[GWANGMYEONG][1]["sigungu"],

@@ -343,10 +343,15 @@ def write_model(p, k, z, mean, base, n, args):
         "source": "Fitted on 25,358 NYC yellow and green standard-rate trips (TLC trip records: March 2019 via the mwaskom/seaborn-data repository, January 2016 via the CRAN package nyctaxi, CC0), NYC tariff 2012-09-04 (12 mph changeover). Only the fitted parameters are shipped, not the trips.",
         "licence": "The parameters are GeoFare's own fit. Upstream data: NYC Taxi & Limousine Commission trip records (NYC Open Data, public); nyctaxi sample CC0.",
     }
-    with open(MODEL_JSON, "w") as f:
+    write_json(MODEL_JSON, model)
+
+
+def write_json(path, model):
+    """Writes a model file as the data files are kept: 2-space indent, UTF-8, final newline."""
+    with open(path, "w") as f:
         json.dump(model, f, indent=2, ensure_ascii=False)
         f.write("\n")
-    print(f"wrote {os.path.relpath(MODEL_JSON)}")
+    print(f"wrote {os.path.relpath(path)}")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.stats import norm
 
-from fit_slow_time import meter_amount, slow_seconds, spread_seconds, T_REF, OUTLIER_WEIGHT
+from fit_slow_time import meter_amount, slow_seconds, spread_seconds, write_json, T_REF, OUTLIER_WEIGHT
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.environ.get("GEOFARE_SHARED", os.path.join(HERE, "..", "..", "..", "..", "shared"))
@@ -169,10 +169,7 @@ def write_model(p, k, z, held, n, n_train, n_test):
         "source": "Fitted on the plain-meter rides (no surcharge, both ends in Seongnam, daytime) of 489 real Seongnam taxi rides of January-March 2024 from the national taxi operation records (TIMS), as sampled in the repository jungeunjoorlokr/Seongnam_Taxi_Simulation_Scenario_1 (commit 44306693); Gyeonggi standard tariff of 2023-07-01 (131 m / 30 s, mode D). Only the fitted parameters are shipped, not the rides.",
         "licence": "The parameters are GeoFare's own fit. Upstream data: Korean national taxi records (TIMS) via the Seongnam research sample; no licence stated upstream, the records identify no passenger.",
     }
-    with open(MODEL_JSON, "w") as f:
-        json.dump(model, f, indent=2, ensure_ascii=False)
-        f.write("\n")
-    print(f"wrote {os.path.relpath(MODEL_JSON)}")
+    write_json(MODEL_JSON, model)
 
 
 if __name__ == "__main__":
