@@ -84,15 +84,15 @@ public struct FareRequest: Sendable {
     /// before tariffs were assumed. `false` (the default): priced on the most likely tariff, the quote saying
     /// ``TariffBasis/assumed`` and why (``FareQuote/assumption``).
     public var strict = false
-    /// Tolls paid at cost, minor units; split equally. Given by the caller, set
-    /// ``estimateTolls`` to `false`; else ``TripPricer`` sets it from the toll data.
+    /// Tolls paid at cost, minor units; split equally. Tolls other than 0 are the caller's
+    /// (`given`); left at 0, ``TripPricer`` sets them from the toll data unless
+    /// ``estimateTolls`` is `false` (a caller saying there are none).
     public var tolls: Int64 { get { options.tolls } set { options.tolls = newValue } }
     /// Whether ``TripPricer`` prices the trip's tolls from the toll data (`Data/tolls`: the
-    /// crossings and the expressway estimate), for a trip whose ends are known. `false`: the
-    /// caller gave ``tolls`` (the worker's `tolls` field), taken as they are (`given`).
+    /// crossings and the expressway estimate), for a trip whose ends are known and whose
+    /// ``tolls`` are 0. `false`: the caller gave ``tolls`` (the worker's `tolls` field, 0
+    /// included), taken as they are (`given`).
     public var estimateTolls = true
-    /// The tolls ``TripPricer`` found for the trip (set with ``tolls``).
-    var tollItems: [TollItem] = []
     /// A call/booking fee, minor units; split equally.
     public var callFee: Int64 { get { options.callFee } set { options.callFee = newValue } }
 

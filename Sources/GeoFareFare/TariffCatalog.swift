@@ -22,6 +22,8 @@ public final class TariffCatalog: Sendable {
     /// Road tolls (`tolls/*.json`): crossings to areas reached only over them, and the
     /// expressway estimate of long trips (``TollTable``).
     public let tolls: [TollTable]
+    /// Each toll table's area polygons (``TollTable/areaIDs``), resolved once.
+    let tollAreas: [[GeoPolygon]]
     private let index: [String: Int]
     private let meters: [[Meter]]
     /// Each tariff's version starts, flat (``VersionTable``): the lookup every priced row makes,
@@ -118,12 +120,15 @@ public final class TariffCatalog: Sendable {
         self.zones = zones
         self.slowTime = slowTime
         self.slowTimeModels = slowTimeModels
+        var tollAreas: [[GeoPolygon]] = []
         for table in tolls {
             for (i, c) in table.crossings.enumerated() where zones.zone(c.area) == nil {
                 throw .unknownZone(c.area, field: "\(table.origin): crossings[\(i)].area")
             }
+            tollAreas.append(table.areaIDs.map { zones.zone($0)!.polygon })
         }
         self.tolls = tolls
+        self.tollAreas = tollAreas
         for t in sorted {
             if slowTime != nil, let name = t.slowTimeModel, slowTimeModels[name] == nil {
                 throw .invalidTariff(t.origin, "slow_time_model", "names '\(name)', but no \(SlowTimeModel.path(named: name)) is loaded")
@@ -216,6 +221,7 @@ public final class TariffCatalog: Sendable {
         slowTime = other.slowTime
         slowTimeModels = other.slowTimeModels
         tolls = other.tolls
+        tollAreas = other.tollAreas
         index = other.index
         businessZones = other.businessZones
         originBusinessZones = other.originBusinessZones

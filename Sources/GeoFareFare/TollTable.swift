@@ -7,8 +7,9 @@ import GeoFareData
 /// estimate of the expressway toll of a long trip, each with versions by date like tariffs. A
 /// taxi passes tolls on to its riders at cost (class 1, no discount), so a fare carries them.
 ///
-/// Loaded by ``TariffCatalog/load(from:)``; immutable and `Sendable`.
-public struct TollTable: Sendable {
+/// Loaded by ``TariffCatalog/load(from:)``; immutable and `Sendable`. A class, so that the
+/// pricer's look-up on every request retains one reference, not each of its tables.
+public final class TollTable: Sendable {
     /// The data directory toll files are read from.
     public static let directory = "tolls/"
 
@@ -18,6 +19,10 @@ public struct TollTable: Sendable {
     public let expressway: Expressway?
     /// Where the table was loaded from, for errors.
     public let origin: String
+    /// The distinct areas of the crossings, in order of first use, and each crossing's position
+    /// in it: the catalog resolves the areas' polygons once (``tolls(from:to:routeMeters:departure:areas:)``).
+    public let areaIDs: [String]
+    private let crossingArea: [Int]
 
     /// A tolled crossing into ``area`` (a zone id): a trip with one end inside the area and the
     /// other outside takes the crossing that makes the shortest straight-line way
@@ -153,6 +158,16 @@ public struct TollTable: Sendable {
         self.crossings = crossings
         self.expressway = expressway
         self.origin = origin
+        var areaIDs: [String] = []
+        var crossingArea: [Int] = []
+        for c in crossings {
+            if let i = areaIDs.firstIndex(of: c.area) { crossingArea.append(i) } else {
+                crossingArea.append(areaIDs.count)
+                areaIDs.append(c.area)
+            }
+        }
+        self.areaIDs = areaIDs
+        self.crossingArea = crossingArea
     }
 
     /// Every toll file of a data catalog (`tolls/*.json`; a user data directory's file of the
@@ -177,18 +192,21 @@ public struct TollTable: Sendable {
     /// at `departure`: a crossing's toll (`sourced`) when exactly one end is inside its area, and
     /// the expressway estimate (`estimated`, with its band) when the ends are at least
     /// ``Expressway/minStraightMeters`` apart.
-    /// - Parameter area: the polygon of a zone id (the catalog's zones).
+    /// Allocates nothing for a trip with no toll (most city rides): two point-in-polygon tests
+    /// per area (a box test first) and one distance.
+    /// - Parameter areas: the polygons of ``areaIDs``, in that order (the catalog's).
     public func tolls(from origin: Coordinate, to destination: Coordinate, routeMeters: Double, departure: Date,
-                      area: (String) -> GeoPolygon?) -> [TollItem] {
+                      areas: [GeoPolygon]) -> [TollItem] {
         var items: [TollItem] = []
-        var areas: [String] = []
-        for c in crossings where !areas.contains(c.area) { areas.append(c.area) }
-        for id in areas {
-            guard let polygon = area(id) else { continue }
+        for a in areas.indices {
+            let b = areas[a].bounds
+            // Both ends outside the area's box (a city ride elsewhere): no crossing, no polygon test.
+            if !Self.inBox(origin, b) && !Self.inBox(destination, b) { continue }
+            let polygon = areas[a]
             let inOrigin = polygon.contains(origin), inDestination = polygon.contains(destination)
             guard inOrigin != inDestination else { continue }
             var best: (crossing: Crossing, amount: Int64, way: Double)?
-            for c in crossings where c.area == id {
+            for (k, c) in crossings.enumerated() where crossingArea[k] == a {
                 guard let amount = c.amount(at: departure) else { continue }
                 let way = inDestination
                     ? FastDistance.haversineMeters(origin, c.mainland) + FastDistance.haversineMeters(c.island, destination)
@@ -197,7 +215,7 @@ public struct TollTable: Sendable {
             }
             if let b = best { items.append(TollItem(name: b.crossing.name, amount: b.amount, low: b.amount, high: b.amount, basis: .sourced)) }
         }
-        if let e = expressway, routeMeters.isFinite, FastDistance.haversineMeters(origin, destination) >= e.minStraightMeters {
+        if let e = expressway, routeMeters.isFinite, Self.atLeast(e.minStraightMeters, from: origin, to: destination) {
             let v = e.version(at: departure)
             func toll(_ tenthsPerKm: Int64, _ meters: Double) -> Int64 {
                 let m = Int64(max(0, min(meters, 1e9)).rounded())
@@ -210,6 +228,25 @@ public struct TollTable: Sendable {
             items.append(item)
         }
         return items
+    }
+}
+
+extension TollTable {
+    /// Whether two points are at least `meters` apart: a city ride is ruled out by its degree
+    /// differences alone (an upper bound of the distance: a degree of longitude is at most a
+    /// degree of latitude, 111.2 km), without the trigonometry of the great-circle distance.
+    @inline(__always)
+    static func inBox(_ c: Coordinate, _ b: (west: Double, south: Double, east: Double, north: Double)) -> Bool {
+        c.longitude >= b.west && c.longitude <= b.east && c.latitude >= b.south && c.latitude <= b.north
+    }
+
+    @inline(__always)
+    static func atLeast(_ meters: Double, from a: Coordinate, to b: Coordinate) -> Bool {
+        let dLat = a.latitude - b.latitude, dLon = abs(a.longitude - b.longitude)
+        let degrees = dLat * dLat + min(dLon, 360 - dLon) * min(dLon, 360 - dLon)
+        let bound = meters / 111_200
+        guard degrees >= bound * bound else { return false }
+        return FastDistance.haversineMeters(a, b) >= meters
     }
 }
 

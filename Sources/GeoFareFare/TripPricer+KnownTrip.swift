@@ -6,13 +6,20 @@ import GeoFareCore
 /// one is named) and say whether, and from where, the ride ran outside the taxi's business zone;
 /// the meter runs over the given distance and duration.
 extension TripPricer {
-    /// The segments a `.totals` trip with both ends is metered over: one segment when the
-    /// destination is inside the business zone of the trip (the origin's 시·군 for a tariff with
-    /// `business_zones`, else the tariff's `business_zone`) or the origin is outside it (a taxi
-    /// driving back into its own zone charges no 시계외), else two: the part before the
-    /// straight line from origin to destination first leaves the zone, and the rest, marked
-    /// `outsideZone`, each with its share of the distance and the duration. `nil`: not such a
-    /// trip (no ends, or another kind of trip), or the tariff has no business zone.
+    /// The segments a `.totals` trip with both ends is metered over, against the business zone
+    /// of the trip (the request's ``FareRequest/businessZone``, else the origin's 시·군 for a
+    /// tariff with `business_zones`, else the tariff's `business_zone`):
+    /// - no 시계외 (one segment) when both ends are inside, or the taxi is driving home: the
+    ///   origin is outside the request's own `business_zone`, or the request names the tariff,
+    ///   whose regions hold the destination and not the origin (a Seongnam taxi back from Seoul;
+    ///   on the real Seongnam rides none of the 28 daytime rides into Seongnam from elsewhere was
+    ///   surcharged, and the 9 at night carried the night rate only);
+    /// - from inside to outside: the part before the straight line from origin to destination
+    ///   first leaves the zone, then the rest marked `outsideZone`;
+    /// - from outside (a taxi away from its zone, as a routed trip is priced): the part until the
+    ///   line enters the zone marked `outsideZone`, then the rest; all of it when both ends are outside.
+    /// Each part has its share of the distance and the duration. `nil`: not such a trip (no
+    /// ends, or another kind of trip), no business zone, or no 시계외.
     ///
     /// Where the road leaves the zone is not known from the ends alone: the straight line's
     /// share is the estimate (on the real Seongnam rides that left the city by day, 20 % from
@@ -25,23 +32,39 @@ extension TripPricer {
         let whole = TripSegment(distanceMeters: distance, durationSeconds: duration, start: request.departure)
         try whole.validate()
         if let c = request.cruiseKmh, !(c.isFinite && c > 0 && c <= 200) { throw .outOfRange("cruise_kmh", c, 0...200) }
-        guard let zone = try businessZone(request, tariff: tariff, origin: origin),
-              zone.contains(origin), !zone.contains(destination) else { return nil }
-        let outside = Self.shareOutside(from: origin, to: destination, zone: zone)
-        var inside = whole, out = whole
-        inside.distanceMeters = distance * (1 - outside)
-        inside.durationSeconds = duration * (1 - outside)
-        out.distanceMeters = distance - inside.distanceMeters
-        out.durationSeconds = duration - inside.durationSeconds
-        out.start = request.departure.addingTimeInterval(inside.durationSeconds)
-        out.outsideZone = true
-        var segments = [inside, out]
+        guard let zone = try businessZone(request, tariff: tariff, origin: origin) else { return nil }
+        let originInside = zone.contains(origin), destinationInside = zone.contains(destination)
+        if originInside && destinationInside { return nil }
+        if request.businessZone != nil ? !originInside : drivingHome(request, tariff: tariff, origin: origin, destination: destination) { return nil }
+        // The share of the trip outside, and whether it comes first (leaving from outside).
+        let outsideFirst = !originInside
+        let share = originInside ? Self.shareOutside(from: origin, to: destination, zone: zone)
+            : destinationInside ? Self.shareOutside(from: destination, to: origin, zone: zone) : 1
+        var first = whole, second = whole
+        let firstShare = outsideFirst ? share : 1 - share
+        first.distanceMeters = distance * firstShare
+        first.durationSeconds = duration * firstShare
+        first.outsideZone = outsideFirst
+        second.distanceMeters = distance - first.distanceMeters
+        second.durationSeconds = duration - first.durationSeconds
+        second.start = request.departure.addingTimeInterval(first.durationSeconds)
+        second.outsideZone = !outsideFirst
+        var segments = share >= 1 ? [first] : [first, second]
         if let c = request.cruiseKmh {
             for i in segments.indices {
                 segments[i].slowSeconds = max(0, segments[i].durationSeconds - segments[i].distanceMeters / (c / 3.6))
             }
         }
         return segments
+    }
+
+    /// Whether a trip on a tariff the request names runs from outside the tariff's regions (its
+    /// `region` and `also_regions`) into them: the taxi is one of that tariff's, driving home.
+    func drivingHome(_ request: FareRequest, tariff: Int, origin: Coordinate, destination: Coordinate) -> Bool {
+        guard request.tariff != nil || request.tariffIndex != nil else { return false }
+        let t = engine.catalog.tariffs[tariff]
+        let zones = ([t.region].compactMap { $0 } + t.alsoRegions).compactMap { engine.catalog.zones.zone($0)?.polygon }
+        return !zones.isEmpty && !zones.contains { $0.contains(origin) } && zones.contains { $0.contains(destination) }
     }
 
     /// The business zone a trip from `origin` on the tariff at `tariff` meters 시계외 against: the

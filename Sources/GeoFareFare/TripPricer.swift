@@ -173,14 +173,14 @@ public struct TripPricer: Sendable {
             }
             return resolved.meter
         }
-        let (fare, resolved, _) = try prepare(request)
+        let (fare, resolved, _, tollItems) = try prepare(request)
         try engine.figures(fare, meter: resolved.meter, into: &f)
         if let assumption = resolved.assumption {
             let band = widen(fare, low: f.low, high: f.high, others: resolved.others)
             (f.low, f.high, f.tariffBasis, f.assumption) = (band.low, band.high, .assumed, Self.text(assumption, covering: band.covered))
         }
         // An estimated toll's band on top of every candidate's (they share the trip's tolls).
-        let tolls = Self.tollBasis(fare)
+        let tolls = Self.tollBasis(fare, items: tollItems)
         f.low += tolls.lowDelta
         f.high += tolls.highDelta
         return resolved.meter
@@ -193,7 +193,7 @@ public struct TripPricer: Sendable {
     ///   model's, unless the estimator is in ``roadDerivedSlowTime``).
     /// - Throws: ``GeoFareError`` (tariff, route and fare errors, each with its field).
     public func quote(_ request: FareRequest) throws(GeoFareError) -> (quote: FareQuote, route: Route?) {
-        let (fare, resolved, route) = try prepare(request)
+        let (fare, resolved, route, tollItems) = try prepare(request)
         var q = try engine.quote(fare, meter: resolved.meter)
         q.durationLowSeconds = route?.durationLowSeconds
         q.durationHighSeconds = route?.durationHighSeconds
@@ -202,8 +202,8 @@ public struct TripPricer: Sendable {
             (q.low, q.high, q.tariffBasis, q.assumption) = (band.low, band.high, .assumed, Self.text(assumption, covering: band.covered))
         }
         // An estimated toll's band on top of every candidate's (they share the trip's tolls).
-        let tolls = Self.tollBasis(fare)
-        (q.tollBasis, q.tollItems) = (tolls.basis, fare.tollItems)
+        let tolls = Self.tollBasis(fare, items: tollItems)
+        (q.tollBasis, q.tollItems) = (tolls.basis, tollItems)
         q.low += tolls.lowDelta
         q.high += tolls.highDelta
         return (q, route)
@@ -214,7 +214,9 @@ public struct TripPricer: Sendable {
     /// (unless the estimator is in ``roadDerivedSlowTime``) and, for proportional and Shapley
     /// splits, each rider's drop-off set at the end of a leg; other trips are validated first,
     /// as the engine does.
-    func prepare(_ request: FareRequest) throws(GeoFareError) -> (FareRequest, ResolvedMeter, Route?) {
+    /// - Returns: also the trip's tolls from the toll data (``applyTolls(_:meter:routeMeters:)``;
+    ///   their sum is the request's ``FareRequest/tolls``).
+    func prepare(_ request: FareRequest) throws(GeoFareError) -> (FareRequest, ResolvedMeter, Route?, [TollItem]) {
         guard case .stops = request.trip else {
             // A known trip with its ends: the tariff once, then the segments the ends imply.
             if case .totals = request.trip, request.origin != nil, request.destination != nil {
@@ -226,16 +228,22 @@ public struct TripPricer: Sendable {
                     fare.modelSlowTime = request.cruiseKmh == nil
                 }
                 let resolved = try checkedMeter(fare, resolved: tariff)
-                if case let .totals(distance, _) = request.trip { applyTolls(&fare, meter: resolved.meter, routeMeters: distance) }
-                return (fare, resolved, nil)
+                var items: [TollItem] = []
+                if case let .totals(distance, _) = request.trip { items = applyTolls(&fare, meter: resolved.meter, routeMeters: distance) }
+                return (fare, resolved, nil, items)
             }
             let resolved = try checkedMeter(request)
             if case let .segments(list) = request.trip, request.origin != nil, request.destination != nil {
-                var fare = request
-                applyTolls(&fare, meter: resolved.meter, routeMeters: list.reduce(0) { $0 + $1.distanceMeters })
-                return (fare, resolved, nil)
+                var meters = 0.0
+                for s in list { meters += s.distanceMeters }
+                let items = tollItems(request, meter: resolved.meter, routeMeters: meters)
+                if !items.isEmpty {
+                    var fare = request
+                    fare.tolls = items.reduce(0) { $0 + $1.amount }
+                    return (fare, resolved, nil, items)
+                }
             }
-            return (request, resolved, nil)
+            return (request, resolved, nil, [])
         }
         let tariff = try resolveTariff(request)
         var route = try route(request, tariff: tariff.index)
@@ -249,7 +257,7 @@ public struct TripPricer: Sendable {
             fare.modelSlowTime = true
             fare.segmentsModelled = true
         }
-        applyTolls(&fare, meter: meter, routeMeters: route.distanceMeters)
+        let tollItems = applyTolls(&fare, meter: meter, routeMeters: route.distanceMeters)
         fare.trip = .segments(route.segments)
         fare.tariffIndex = tariff.index
         fare.routeSpread = route.spread
@@ -257,7 +265,7 @@ public struct TripPricer: Sendable {
             let ends = route.legEndDistances
             fare.dropoffDistances = (0..<request.partySize).map { ends[min($0, ends.count - 1)] }
         }
-        return (fare, resolved, route)
+        return (fare, resolved, route, tollItems)
     }
 
     /// The meter a request is priced on and, when it was assumed, why and the other

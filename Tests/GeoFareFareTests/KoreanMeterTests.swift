@@ -15,8 +15,8 @@ struct KoreanMeterTests {
     static let day = "2024-03-05T14:00:00+09:00"
 
     static func known(_ from: Coordinate?, _ to: Coordinate?, meters: Double = 12_000, seconds: Double = 1_200, zone: String? = nil,
-                      at time: String = day) throws -> FareQuote {
-        var r = FareRequest(trip: .totals(distanceMeters: meters, durationSeconds: seconds), departure: at(time), tariff: "kr-gyeonggi/regular")
+                      at time: String = day, tariff: String? = "kr-gyeonggi/regular") throws -> FareQuote {
+        var r = FareRequest(trip: .totals(distanceMeters: meters, durationSeconds: seconds), departure: at(time), tariff: tariff)
         r.origin = from
         r.destination = to
         r.businessZone = zone
@@ -68,12 +68,19 @@ struct KoreanMeterTests {
         // 20 % on the units beyond the boundary: more than none, less than all of them.
         #expect(out.breakdown.unitSurcharges > 0 && out.breakdown.unitSurcharges < out.breakdown.unitsAmount * 20 / 100, "\(out.breakdown)")
         #expect(abs(out.breakdown.units - plain.breakdown.units) <= 1)
-        // From Gwangju into Seongnam: on the origin's zone (Gwangju's) it leaves; a Seongnam
-        // taxi (business_zone) drives back into its own zone and charges none.
-        let back = try Self.known(Self.gwangjuCityHall, Self.seongnamCityHall)
+        // From Gwangju into Seongnam: a Gwangju taxi (the origin's tariff and zone) leaves its
+        // zone; a Seongnam taxi drives home and charges none, named by its business_zone or by
+        // its tariff (whose region holds Seongnam and not Gwangju).
+        let gwangjuTaxi = try Self.known(Self.gwangjuCityHall, Self.seongnamCityHall, tariff: nil)
         let home = try Self.known(Self.gwangjuCityHall, Self.seongnamCityHall, zone: "kr-sgg-gyeonggi-seongnam")
-        #expect(back.breakdown.unitSurcharges > 0)
+        let homeByTariff = try Self.known(Self.gwangjuCityHall, Self.seongnamCityHall)
+        #expect(gwangjuTaxi.tariff == "kr-gyeonggi/regular-1800" && gwangjuTaxi.breakdown.unitSurcharges > 0, "\(gwangjuTaxi.tariff)")
         #expect(home.breakdown.unitSurcharges == 0 && home.total == plain.total)
+        #expect(homeByTariff.breakdown.unitSurcharges == 0 && homeByTariff.total == plain.total)
+        // A Seongnam taxi from Gwangju to Yongin (neither its zone): boarding outside its own zone,
+        // it charges none (as the one such ride of the shared data, Seoul to Seoul, was unsurcharged).
+        let away = try Self.known(Self.gwangjuCityHall, Coordinate(uncheckedLatitude: 37.2411, longitude: 127.1776), zone: "kr-sgg-gyeonggi-seongnam")
+        #expect(away.breakdown.unitSurcharges == 0 && away.total == plain.total)
         #expect(throws: GeoFareError.self) { _ = try Self.known(Self.gwangjuCityHall, Self.seongnamCityHall, zone: "kr-sgg-gyeonggi-nowhere") }
     }
 

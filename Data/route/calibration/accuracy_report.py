@@ -145,8 +145,9 @@ def korean_rides():
     unmetered = [r for r in rides if int(r["승차요금"]) == 0]
     rides = [r for r in rides if int(r["승차요금"]) > 0]
     def request(i, r, how):
-        q = {"id": i, "op": "fare", "tariff": "kr-gyeonggi/regular", "business_zone": "kr-sgg-gyeonggi-seongnam",
-             "depart_at": r["승차시간"].replace(" ", "T") + "+09:00"}
+        q = {"id": i, "op": "fare", "tariff": "kr-gyeonggi/regular", "depart_at": r["승차시간"].replace(" ", "T") + "+09:00"}
+        if how != "trip with its ends, no business_zone":
+            q["business_zone"] = "kr-sgg-gyeonggi-seongnam"
         if how != "trip only":
             q["from"] = {"lat": float(r["승차Y좌표"]), "lon": float(r["승차X좌표"])}
             q["to"] = {"lat": float(r["하차Y좌표"]), "lon": float(r["하차X좌표"])}
@@ -159,7 +160,7 @@ def korean_rides():
                 and not night(r["승차시간"]) and not night(r["하차시간"]))
     print(f"\n[4] Real metered Korean rides ({len(rides)} Seongnam rides, 2024-01..03), on a Seongnam taxi's meter (kr-gyeonggi/regular); "
           f"{len(unmetered)} rows without a metered fare left out")
-    for how in ("trip with its ends", "trip only", "coordinates"):
+    for how in ("trip with its ends", "trip with its ends, no business_zone", "trip only", "coordinates"):
         lines = "".join(request(i, r, how) for i, r in enumerate(rides))
         with tempfile.TemporaryDirectory() as d:
             p = subprocess.run([BIN, "worker", "--db", os.path.join(d, "w.db")], input=lines, capture_output=True, text=True)
@@ -175,7 +176,7 @@ def korean_rides():
             print(f"  {how}, {label}: n={len(got)}, median |error| {statistics.median(abs(e) for e in errors):.2%}, signed median {statistics.median(errors):+.2%}, "
                   f"within 100 KRW {sum(w <= 100 for w in within) / len(got):.1%}, within 500 KRW {sum(w <= 500 for w in within) / len(got):.1%}, "
                   f"band holds {sum(inside) / len(got):.1%}, surcharge decision agrees {sum(agree) / len(got):.1%}")
-            if label != "all rides" or how == "trip only": continue
+            if label != "all rides" or how not in ("trip with its ends", "coordinates"): continue
             groups = {}
             for (r, q), e in zip(got, errors):
                 km = float(r["승차거리(m)"]) / 1000
