@@ -176,9 +176,7 @@ struct FareEngine: Sendable {
     func totalsSegment(_ request: FareRequest, distance: Double, duration: Double, meter: Meter) throws(GeoFareError) -> TripSegment {
         let model = request.cruiseKmh == nil ? meter.slowTime : nil
         let cruiseKmh = request.cruiseKmh ?? meter.defaultCruiseKmh
-        guard cruiseKmh.isFinite, cruiseKmh > 0, cruiseKmh <= 200 else {
-            throw .outOfRange("cruise_kmh", cruiseKmh, 0...200)
-        }
+        try Self.checkCruise(cruiseKmh)
         var segment = TripSegment(distanceMeters: distance, durationSeconds: duration, start: request.departure)
         segment.slowSeconds = 0
         do { try segment.validate() } catch { throw error }
@@ -186,9 +184,21 @@ struct FareEngine: Sendable {
             segment.slowSeconds = model.slowSeconds(distanceMeters: distance, durationSeconds: duration, cruise: model.cruise(tripSeconds: duration),
                                                     changeoverSpeed: meter.changeoverSpeed, mode: meter.mode)
         } else {
-            segment.slowSeconds = max(0, duration - distance / (cruiseKmh / 3.6))
+            segment.slowSeconds = Self.cruiseSlowSeconds(distance: distance, duration: duration, cruiseKmh: cruiseKmh)
         }
         return segment
+    }
+
+    /// A cruise speed (`cruise_kmh`) checked: finite, above 0, at most 200 km/h.
+    /// - Throws: ``GeoFareError`` `out_of_range`, field `cruise_kmh`.
+    static func checkCruise(_ kmh: Double) throws(GeoFareError) {
+        guard kmh.isFinite, kmh > 0, kmh <= 200 else { throw .outOfRange("cruise_kmh", kmh, 0...200) }
+    }
+
+    /// The cruise rule's slow seconds: the time not needed to drive `distance` metres at
+    /// `cruiseKmh`, `max(0, T − D / cruise)`.
+    static func cruiseSlowSeconds(distance: Double, duration: Double, cruiseKmh: Double) -> Double {
+        max(0, duration - distance / (cruiseKmh / 3.6))
     }
 
     /// Sets every segment's `slowSeconds` from the slow-time model for the meter's changeover

@@ -199,11 +199,8 @@ public final class TollTable: Sendable {
                       areas: [GeoPolygon]) -> [TollItem] {
         var items: [TollItem] = []
         for a in areas.indices {
-            let b = areas[a].bounds
-            // Both ends outside the area's box (a city ride elsewhere): no crossing, no polygon test.
-            if !Self.inBox(origin, b) && !Self.inBox(destination, b) { continue }
-            let polygon = areas[a]
-            let inOrigin = polygon.contains(origin), inDestination = polygon.contains(destination)
+            // `contains` tests the polygon's box first: a city ride elsewhere costs two compares.
+            let inOrigin = areas[a].contains(origin), inDestination = areas[a].contains(destination)
             guard inOrigin != inDestination else { continue }
             var best: (crossing: Crossing, amount: Int64, way: Double)?
             for (k, c) in crossings.enumerated() where crossingArea[k] == a {
@@ -235,11 +232,6 @@ extension TollTable {
     /// Whether two points are at least `meters` apart: a city ride is ruled out by its degree
     /// differences alone (an upper bound of the distance: a degree of longitude is at most a
     /// degree of latitude, 111.2 km), without the trigonometry of the great-circle distance.
-    @inline(__always)
-    static func inBox(_ c: Coordinate, _ b: (west: Double, south: Double, east: Double, north: Double)) -> Bool {
-        c.longitude >= b.west && c.longitude <= b.east && c.latitude >= b.south && c.latitude <= b.north
-    }
-
     @inline(__always)
     static func atLeast(_ meters: Double, from a: Coordinate, to b: Coordinate) -> Bool {
         let dLat = a.latitude - b.latitude, dLon = abs(a.longitude - b.longitude)

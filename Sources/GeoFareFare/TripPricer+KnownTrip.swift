@@ -24,14 +24,14 @@ extension TripPricer {
     /// Where the road leaves the zone is not known from the ends alone: the straight line's
     /// share is the estimate (on the real Seongnam rides that left the city by day, 20 % from
     /// that point matches the metered fares, median +0.1 %; 20 % on the whole ride is 6 % high).
-    /// - Parameter cruiseKmh: when the request gives a cruise speed, each segment's slow time is
-    ///   `max(0, T − D / cruise)` (as for `.totals`); else it is left to the slow-time model.
+    /// When the request gives `cruise_kmh`, each part's slow time is the cruise rule's (as for
+    /// `.totals`); else it is left to the slow-time model.
     /// - Throws: ``GeoFareError`` as a `.totals` trip's (`distance_m`, `duration_s`, `cruise_kmh`).
     func knownTripSegments(_ request: FareRequest, tariff: Int) throws(GeoFareError) -> [TripSegment]? {
         guard case let .totals(distance, duration) = request.trip, let origin = request.origin, let destination = request.destination else { return nil }
         let whole = TripSegment(distanceMeters: distance, durationSeconds: duration, start: request.departure)
         try whole.validate()
-        if let c = request.cruiseKmh, !(c.isFinite && c > 0 && c <= 200) { throw .outOfRange("cruise_kmh", c, 0...200) }
+        if let c = request.cruiseKmh { try FareEngine.checkCruise(c) }
         guard let zone = try businessZone(request, tariff: tariff, origin: origin) else { return nil }
         let originInside = zone.contains(origin), destinationInside = zone.contains(destination)
         if originInside && destinationInside { return nil }
@@ -52,7 +52,7 @@ extension TripPricer {
         var segments = share >= 1 ? [first] : [first, second]
         if let c = request.cruiseKmh {
             for i in segments.indices {
-                segments[i].slowSeconds = max(0, segments[i].durationSeconds - segments[i].distanceMeters / (c / 3.6))
+                segments[i].slowSeconds = FareEngine.cruiseSlowSeconds(distance: segments[i].distanceMeters, duration: segments[i].durationSeconds, cruiseKmh: c)
             }
         }
         return segments

@@ -11,9 +11,12 @@ extension TripPricer {
     /// - Returns: the tolls found (their sum is now `fare`'s ``FareRequest/tolls``).
     func applyTolls(_ fare: inout FareRequest, meter: Meter, routeMeters: Double) -> [TollItem] {
         let items = tollItems(fare, meter: meter, routeMeters: routeMeters)
-        if !items.isEmpty { fare.tolls = items.reduce(0) { $0 + $1.amount } }
+        if !items.isEmpty { fare.tolls = Self.total(items) }
         return items
     }
+
+    /// What the riders pay for `items`: the sum of their amounts.
+    static func total(_ items: [TollItem]) -> Int64 { items.reduce(0) { $0 + $1.amount } }
 
     /// The tolls ``applyTolls(_:meter:routeMeters:)`` would set (none: an empty array, no
     /// allocation), without touching the request.

@@ -219,7 +219,7 @@ public struct TripPricer: Sendable {
     func prepare(_ request: FareRequest) throws(GeoFareError) -> (FareRequest, ResolvedMeter, Route?, [TollItem]) {
         guard case .stops = request.trip else {
             // A known trip with its ends: the tariff once, then the segments the ends imply.
-            if case .totals = request.trip, request.origin != nil, request.destination != nil {
+            if case let .totals(distance, _) = request.trip, request.origin != nil, request.destination != nil {
                 let tariff = try resolveTariff(request)
                 var fare = request
                 fare.tariffIndex = tariff.index
@@ -228,8 +228,7 @@ public struct TripPricer: Sendable {
                     fare.modelSlowTime = request.cruiseKmh == nil
                 }
                 let resolved = try checkedMeter(fare, resolved: tariff)
-                var items: [TollItem] = []
-                if case let .totals(distance, _) = request.trip { items = applyTolls(&fare, meter: resolved.meter, routeMeters: distance) }
+                let items = applyTolls(&fare, meter: resolved.meter, routeMeters: distance)
                 return (fare, resolved, nil, items)
             }
             let resolved = try checkedMeter(request)
@@ -239,7 +238,7 @@ public struct TripPricer: Sendable {
                 let items = tollItems(request, meter: resolved.meter, routeMeters: meters)
                 if !items.isEmpty {
                     var fare = request
-                    fare.tolls = items.reduce(0) { $0 + $1.amount }
+                    fare.tolls = Self.total(items)
                     return (fare, resolved, nil, items)
                 }
             }
