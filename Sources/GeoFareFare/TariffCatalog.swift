@@ -24,6 +24,11 @@ public final class TariffCatalog: Sendable {
     public let tolls: [TollTable]
     /// Each toll table's area polygons (``TollTable/areaIDs``), resolved once.
     let tollAreas: [[GeoPolygon]]
+    /// The box holding every toll area, and the shortest straight distance of any expressway
+    /// estimate (∞: none): ``mayHaveTolls(_:_:)``'s screen, plain values a trip reads without
+    /// retaining a table, a polygon or an array.
+    let tollBox: (west: Double, south: Double, east: Double, north: Double)
+    let tollMinStraightMeters: Double
     private let index: [String: Int]
     private let meters: [[Meter]]
     /// Each tariff's version starts, flat (``VersionTable``): the lookup every priced row makes,
@@ -129,6 +134,12 @@ public final class TariffCatalog: Sendable {
         }
         self.tolls = tolls
         self.tollAreas = tollAreas
+        var box = (west: Double.infinity, south: Double.infinity, east: -Double.infinity, north: -Double.infinity)
+        for p in tollAreas.joined() {
+            box = (min(box.west, p.bounds.west), min(box.south, p.bounds.south), max(box.east, p.bounds.east), max(box.north, p.bounds.north))
+        }
+        tollBox = box
+        tollMinStraightMeters = tolls.compactMap(\.expressway?.minStraightMeters).min() ?? .infinity
         for t in sorted {
             if slowTime != nil, let name = t.slowTimeModel, slowTimeModels[name] == nil {
                 throw .invalidTariff(t.origin, "slow_time_model", "names '\(name)', but no \(SlowTimeModel.path(named: name)) is loaded")
@@ -215,6 +226,18 @@ public final class TariffCatalog: Sendable {
         TariffCatalog(copying: self)
     }
 
+    /// Whether a trip between `a` and `b` may pay a toll of the toll tables: an end in a toll
+    /// area's box, or ends far enough apart for an expressway estimate. A city ride elsewhere
+    /// (nearly every trip) is answered by a few compares.
+    @inline(__always)
+    func mayHaveTolls(_ a: Coordinate, _ b: Coordinate) -> Bool {
+        let box = tollBox
+        func inside(_ c: Coordinate) -> Bool {
+            c.longitude >= box.west && c.longitude <= box.east && c.latitude >= box.south && c.latitude <= box.north
+        }
+        return inside(a) || inside(b) || TollTable.atLeast(tollMinStraightMeters, from: a, to: b)
+    }
+
     private init(copying other: TariffCatalog) {
         tariffs = other.tariffs
         zones = other.zones
@@ -222,6 +245,8 @@ public final class TariffCatalog: Sendable {
         slowTimeModels = other.slowTimeModels
         tolls = other.tolls
         tollAreas = other.tollAreas
+        tollBox = other.tollBox
+        tollMinStraightMeters = other.tollMinStraightMeters
         index = other.index
         businessZones = other.businessZones
         originBusinessZones = other.originBusinessZones

@@ -21,7 +21,8 @@ extension TripPricer {
     /// The tolls ``applyTolls(_:meter:routeMeters:)`` would set (none: an empty array, no
     /// allocation), without touching the request.
     func tollItems(_ request: FareRequest, meter: Meter, routeMeters: Double) -> [TollItem] {
-        guard request.estimateTolls, request.tolls == 0, let origin = request.origin, let destination = request.destination else { return [] }
+        guard request.estimateTolls, request.tolls == 0, let origin = request.origin, let destination = request.destination,
+              engine.catalog.mayHaveTolls(origin, destination) else { return [] }
         let catalog = engine.catalog
         var items: [TollItem] = []
         for i in catalog.tolls.indices where catalog.tolls[i].currency == meter.currency {

@@ -173,17 +173,21 @@ public struct TripPricer: Sendable {
             }
             return resolved.meter
         }
-        let (fare, resolved, _, tollItems) = try prepare(request)
-        try engine.figures(fare, meter: resolved.meter, into: &f)
-        if let assumption = resolved.assumption {
-            let band = widen(fare, low: f.low, high: f.high, others: resolved.others)
-            (f.low, f.high, f.tariffBasis, f.assumption) = (band.low, band.high, .assumed, Self.text(assumption, covering: band.covered))
+        let prepared = try prepare(request)
+        // The request itself unless preparing rewrote it: no copy of it on the common path.
+        func finish(_ fare: FareRequest) throws(GeoFareError) {
+            try engine.figures(fare, meter: prepared.resolved.meter, into: &f)
+            if let assumption = prepared.resolved.assumption {
+                let band = widen(fare, low: f.low, high: f.high, others: prepared.resolved.others)
+                (f.low, f.high, f.tariffBasis, f.assumption) = (band.low, band.high, .assumed, Self.text(assumption, covering: band.covered))
+            }
+            // An estimated toll's band on top of every candidate's (they share the trip's tolls).
+            let tolls = Self.tollBasis(fare, items: prepared.tollItems)
+            f.low += tolls.lowDelta
+            f.high += tolls.highDelta
         }
-        // An estimated toll's band on top of every candidate's (they share the trip's tolls).
-        let tolls = Self.tollBasis(fare, items: tollItems)
-        f.low += tolls.lowDelta
-        f.high += tolls.highDelta
-        return resolved.meter
+        if let fare = prepared.fare { try finish(fare) } else { try finish(request) }
+        return prepared.resolved.meter
     }
 
     /// Prices a trip: resolves its tariff (once), estimates its route when it is given by
@@ -193,20 +197,26 @@ public struct TripPricer: Sendable {
     ///   model's, unless the estimator is in ``roadDerivedSlowTime``).
     /// - Throws: ``GeoFareError`` (tariff, route and fare errors, each with its field).
     public func quote(_ request: FareRequest) throws(GeoFareError) -> (quote: FareQuote, route: Route?) {
-        let (fare, resolved, route, tollItems) = try prepare(request)
-        var q = try engine.quote(fare, meter: resolved.meter)
-        q.durationLowSeconds = route?.durationLowSeconds
-        q.durationHighSeconds = route?.durationHighSeconds
-        if let assumption = resolved.assumption {
-            let band = widen(fare, low: q.low, high: q.high, others: resolved.others)
-            (q.low, q.high, q.tariffBasis, q.assumption) = (band.low, band.high, .assumed, Self.text(assumption, covering: band.covered))
+        let prepared = try prepare(request)
+        let route = prepared.route
+        // The request itself unless preparing rewrote it: no copy of it on the common path.
+        func finish(_ fare: FareRequest) throws(GeoFareError) -> FareQuote {
+            var q = try engine.quote(fare, meter: prepared.resolved.meter)
+            q.durationLowSeconds = route?.durationLowSeconds
+            q.durationHighSeconds = route?.durationHighSeconds
+            if let assumption = prepared.resolved.assumption {
+                let band = widen(fare, low: q.low, high: q.high, others: prepared.resolved.others)
+                (q.low, q.high, q.tariffBasis, q.assumption) = (band.low, band.high, .assumed, Self.text(assumption, covering: band.covered))
+            }
+            // An estimated toll's band on top of every candidate's (they share the trip's tolls).
+            let tolls = Self.tollBasis(fare, items: prepared.tollItems)
+            (q.tollBasis, q.tollItems) = (tolls.basis, prepared.tollItems)
+            q.low += tolls.lowDelta
+            q.high += tolls.highDelta
+            return q
         }
-        // An estimated toll's band on top of every candidate's (they share the trip's tolls).
-        let tolls = Self.tollBasis(fare, items: tollItems)
-        (q.tollBasis, q.tollItems) = (tolls.basis, tollItems)
-        q.low += tolls.lowDelta
-        q.high += tolls.highDelta
-        return (q, route)
+        if let fare = prepared.fare { return (try finish(fare), route) }
+        return (try finish(request), route)
     }
 
     /// The request the meter runs on, and its meter: for a trip by coordinates the tariff is
@@ -214,9 +224,10 @@ public struct TripPricer: Sendable {
     /// (unless the estimator is in ``roadDerivedSlowTime``) and, for proportional and Shapley
     /// splits, each rider's drop-off set at the end of a leg; other trips are validated first,
     /// as the engine does.
-    /// - Returns: also the trip's tolls from the toll data (``applyTolls(_:meter:routeMeters:)``;
-    ///   their sum is the request's ``FareRequest/tolls``).
-    func prepare(_ request: FareRequest) throws(GeoFareError) -> (FareRequest, ResolvedMeter, Route?, [TollItem]) {
+    /// - Returns: the request rewritten (`nil`: priced as given), its meter, its route, and the
+    ///   trip's tolls from the toll data (``applyTolls(_:meter:routeMeters:)``; their sum is the
+    ///   rewritten request's ``FareRequest/tolls``).
+    func prepare(_ request: FareRequest) throws(GeoFareError) -> Prepared {
         guard case .stops = request.trip else {
             // A known trip with its ends: the tariff once, then the segments the ends imply.
             if case let .totals(distance, _) = request.trip, request.origin != nil, request.destination != nil {
@@ -229,20 +240,20 @@ public struct TripPricer: Sendable {
                 }
                 let resolved = try checkedMeter(fare, resolved: tariff)
                 let items = applyTolls(&fare, meter: resolved.meter, routeMeters: distance)
-                return (fare, resolved, nil, items)
+                return Prepared(fare: fare, resolved: resolved, route: nil, tollItems: items)
             }
             let resolved = try checkedMeter(request)
-            if case let .segments(list) = request.trip, request.origin != nil, request.destination != nil {
+            if case let .segments(list) = request.trip, let o = request.origin, let d = request.destination, engine.catalog.mayHaveTolls(o, d) {
                 var meters = 0.0
                 for s in list { meters += s.distanceMeters }
                 let items = tollItems(request, meter: resolved.meter, routeMeters: meters)
                 if !items.isEmpty {
                     var fare = request
                     fare.tolls = Self.total(items)
-                    return (fare, resolved, nil, items)
+                    return Prepared(fare: fare, resolved: resolved, route: nil, tollItems: items)
                 }
             }
-            return (request, resolved, nil, [])
+            return Prepared(fare: nil, resolved: resolved, route: nil, tollItems: [])
         }
         let tariff = try resolveTariff(request)
         var route = try route(request, tariff: tariff.index)
@@ -264,7 +275,16 @@ public struct TripPricer: Sendable {
             let ends = route.legEndDistances
             fare.dropoffDistances = (0..<request.partySize).map { ends[min($0, ends.count - 1)] }
         }
-        return (fare, resolved, route, tollItems)
+        return Prepared(fare: fare, resolved: resolved, route: route, tollItems: tollItems)
+    }
+
+    /// What ``prepare(_:)`` found: the request rewritten (`nil`: the caller's as given, not
+    /// copied), the meter, the route of a trip by coordinates and the trip's tolls.
+    struct Prepared {
+        var fare: FareRequest?
+        var resolved: ResolvedMeter
+        var route: Route?
+        var tollItems: [TollItem]
     }
 
     /// The meter a request is priced on and, when it was assumed, why and the other

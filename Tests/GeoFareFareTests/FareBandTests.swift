@@ -34,13 +34,15 @@ struct FareBandTests {
     func noSpread() throws {
         let when = ISO8601.parse("2026-11-25T15:00:00+09:00")!
         var request = FareRequest(from: Self.cityHall, to: Self.gangnam, departure: when)
-        var (fare, resolved, _, _) = try sharedPricer.prepare(request)
+        var prepared = try sharedPricer.prepare(request)
+        let resolved = prepared.resolved
+        var fare = try #require(prepared.fare, "a trip by coordinates is rewritten to its route's segments")
         let with = try sharedPricer.engine.quote(fare, meter: resolved.meter)
         fare.routeSpread = .none
         let without = try sharedPricer.engine.quote(fare, meter: resolved.meter)
         #expect(with.total == without.total && with.low < without.low && with.high > without.high)
         request.tariff = "kr-seoul/regular"
-        (fare, resolved, _, _) = try sharedPricer.prepare(request)
-        #expect(fare.routeSpread != .none)
+        prepared = try sharedPricer.prepare(request)
+        #expect(prepared.fare?.routeSpread != RouteSpread.none)
     }
 }
