@@ -11,7 +11,7 @@ let package = Package(
     name: "GeoFare",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareOSM", "GeoFareGraph", "GeoFareGraphBuild", "GeoFareRoute", "GeoFareFare", "GeoFareParties", "GeoFareSQLite", "GeoFarePooling", "GeoFareWorker", "GeoFareBatch", "GeoFarePlaces"]),
+        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareOSM", "GeoFareGraph", "GeoFareGraphBuild", "GeoFareRoute", "GeoFareFare", "GeoFareParties", "GeoFareSQLite", "GeoFarePooling", "GeoFareWorker", "GeoFareBatch", "GeoFarePlaces", "GeoFareCalibration"]),
         // The fare meter alone (tariffs, routes, pricing): no SQLite, no PROJ, no SwiftNIO.
         .library(name: "GeoFareFare", targets: ["GeoFareFare"]),
         // The PostgreSQL party store (SwiftNIO, PostgresNIO): only for packages that need it.
@@ -71,6 +71,7 @@ let package = Package(
         .target(name: "GeoFarePlaces", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareOSM"], swiftSettings: swiftSettings),
         .target(name: "GeoFareRoute", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareGraph"], swiftSettings: swiftSettings),
         .target(name: "GeoFareFare", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareRoute"], swiftSettings: swiftSettings),
+        .target(name: "GeoFareCalibration", dependencies: ["GeoFareCore", "GeoFareText", "GeoFareRoute", "GeoFareFare"], swiftSettings: swiftSettings),
         .target(name: "GeoFareBatch", dependencies: ["GeoFareCore", "GeoFareText", "GeoFareFare"], swiftSettings: swiftSettings),
         // Parties: the party, its filters, the store protocol and its change feed, the spatial
         // index with its clusters, and the index kept coherent with a store.
@@ -118,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "geofare",
             dependencies: [
-                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareOSM", "GeoFareGraph", "GeoFareGraphBuild", "GeoFareFare", "GeoFareRoute", "GeoFareParties", "GeoFarePooling", "GeoFareSQLite", "GeoFareWorker", "GeoFareBatch", "GeoFareCLI", "GeoFareBench", "GeoFarePlaces",
+                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareOSM", "GeoFareGraph", "GeoFareGraphBuild", "GeoFareFare", "GeoFareRoute", "GeoFareParties", "GeoFarePooling", "GeoFareSQLite", "GeoFareWorker", "GeoFareBatch", "GeoFareCLI", "GeoFareBench", "GeoFarePlaces", "GeoFareCalibration",
                 .target(name: "GeoFarePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

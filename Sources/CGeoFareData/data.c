@@ -36,6 +36,14 @@ static const unsigned char route_speed_profiles_json[] = {
 #embed "../../Data/route/speed-profiles.json"
 };
 
+static const unsigned char route_traffic_kr_cities_seongnam_2024q1_json[] = {
+#embed "../../Data/route/traffic/kr-cities-seongnam-2024q1.json"
+};
+
+static const unsigned char route_traffic_us_nyc_2013_03_01_0800_json[] = {
+#embed "../../Data/route/traffic/us-nyc-2013-03-01-0800.json"
+};
+
 static const unsigned char tariffs_kr_busan_deluxe_json[] = {
 #embed "../../Data/tariffs/kr-busan-deluxe.json"
 };
@@ -213,6 +221,8 @@ static const geofare_data_file files[] = {
     {"route/circuity.json", route_circuity_json, sizeof(route_circuity_json)},
     {"route/profiles/car.json", route_profiles_car_json, sizeof(route_profiles_car_json)},
     {"route/speed-profiles.json", route_speed_profiles_json, sizeof(route_speed_profiles_json)},
+    {"route/traffic/kr-cities-seongnam-2024q1.json", route_traffic_kr_cities_seongnam_2024q1_json, sizeof(route_traffic_kr_cities_seongnam_2024q1_json)},
+    {"route/traffic/us-nyc-2013-03-01-0800.json", route_traffic_us_nyc_2013_03_01_0800_json, sizeof(route_traffic_us_nyc_2013_03_01_0800_json)},
     {"tariffs/kr-busan-deluxe.json", tariffs_kr_busan_deluxe_json, sizeof(tariffs_kr_busan_deluxe_json)},
     {"tariffs/kr-busan-regular.json", tariffs_kr_busan_regular_json, sizeof(tariffs_kr_busan_regular_json)},
     {"tariffs/kr-chungbuk-regular.json", tariffs_kr_chungbuk_regular_json, sizeof(tariffs_kr_chungbuk_regular_json)},

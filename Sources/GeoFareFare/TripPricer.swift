@@ -44,15 +44,24 @@ public struct TripPricer: Sendable {
     public var catalog: TariffCatalog { engine.catalog }
 
     /// The embedded tariffs, zones and route calibration, plus an optional user data directory,
-    /// and road graph files: a trip inside a graph is routed on its roads
-    /// (``GraphRouteEstimator``), any other by the circuity model.
-    /// - Throws: ``GeoFareError`` when a data file is malformed (its field names the file), or a
-    ///   graph file's code (`graph_corrupt`, ...) with its path as the field.
-    public static func standard(data: DataCatalog = .embedded, graphs: [String] = []) throws(GeoFareError) -> TripPricer {
+    /// road graph files (a trip inside a graph is routed on its roads, ``GraphRouteEstimator``,
+    /// any other by the circuity model) and traffic calibrations (`geofare calibrate`'s files,
+    /// applied to their speed profiles in order).
+    /// - Throws: ``GeoFareError`` when a data file is malformed (its field names the file), a
+    ///   graph file's code (`graph_corrupt`, ...) with its path as the field, or a traffic file's
+    ///   (`invalid_route_data`, `unknown_profile`).
+    public static func standard(data: DataCatalog = .embedded, graphs: [String] = [], traffic: [String] = []) throws(GeoFareError) -> TripPricer {
+        var calibrations: [TrafficCalibration] = []
+        for path in traffic { calibrations.append(try TrafficCalibration.load(path: path)) }
+        return try standard(data: data, graphs: graphs, calibrations: calibrations)
+    }
+
+    /// ``standard(data:graphs:traffic:)`` with the traffic calibrations already read.
+    public static func standard(data: DataCatalog = .embedded, graphs: [String] = [], calibrations: [TrafficCalibration]) throws(GeoFareError) -> TripPricer {
         let catalog = try TariffCatalog.load(from: data)
         let estimator: any RouteEstimator
         do {
-            let circuity = try CircuityRouteEstimator(data: data, regions: catalog.zones)
+            let circuity = try CircuityRouteEstimator(data: data, regions: catalog.zones, traffic: calibrations)
             estimator = graphs.isEmpty ? circuity : try GraphRouteEstimator(paths: graphs, fallback: circuity)
         } catch {
             throw error

@@ -25,25 +25,34 @@ public final class CircuityRouteEstimator: RouteEstimator {
     public let regions: ZoneSet
     /// By profile and distance band of the model (`profile × bands + band`): a leg's duration
     /// band as ratios, and the fare band's corners of a one-leg route (computed once, not per trip).
-    struct BandEntry { var spread: RouteSpread; var durationLow: Double; var durationHigh: Double }
+    /// (A calibration's distance band replaces the model's bands: ``SpeedProfile/circuityDistanceBand``.)
+    struct BandEntry { var spread: RouteSpread; var durationLow: Double; var durationHigh: Double; var distanceLow: Double; var distanceHigh: Double }
     let bandTable: [BandEntry]
     /// The regions some profile names, in ``regions``' order, each with the first profile that
     /// names it: what ``profile(for:)`` tests (not every zone of the catalog).
     let profileRegions: [(polygon: GeoPolygon, profile: SpeedProfile)]
 
-    /// An estimator over the embedded calibration (or a data directory's).
-    /// - Throws: ``GeoFareError`` `invalid_route_data`.
-    public init(data: DataCatalog = .embedded, regions: ZoneSet = ZoneSet()) throws(GeoFareError) {
+    /// An estimator over the embedded calibration (or a data directory's), with `traffic`
+    /// calibrations (`--traffic`, ``TrafficCalibration``) applied to their profiles in order.
+    /// - Throws: ``GeoFareError`` `invalid_route_data`; `unknown_profile` when a calibration
+    ///   names a profile the data has not.
+    public init(data: DataCatalog = .embedded, regions: ZoneSet = ZoneSet(), traffic: [TrafficCalibration] = []) throws(GeoFareError) {
         model = try CircuityModel.load(from: data)
         let (loaded, defaultID) = try SpeedProfile.load(from: data)
-        let profiles = loaded.map { $0.bound(to: regions) }
+        for c in traffic where !loaded.contains(where: { $0.id == c.profile }) {
+            throw .unknownProfile(c.profile, known: loaded.map(\.id))
+        }
+        let profiles = loaded.map { p in traffic.filter { $0.profile == p.id }.reduce(p.bound(to: regions)) { $0.applying($1) } }
         self.profiles = profiles
         defaultProfile = profiles.first { $0.id == defaultID }!
         let bands = model.bands
         bandTable = profiles.flatMap { p in
-            bands.map { b in
-                BandEntry(spread: Route.spread(distance: (b.p10, b.p90), speed: p.durationBandCircuity),
-                          durationLow: Route.combinedRatio(b.p10, p.durationBandCircuity.p10), durationHigh: Route.combinedRatio(b.p90, p.durationBandCircuity.p90))
+            bands.map { modelBand in
+                // A calibration's distance band replaces the model's own.
+                let b = p.circuityDistanceBand ?? (modelBand.p10, modelBand.p90)
+                return BandEntry(spread: Route.spread(distance: (b.p10, b.p90), speed: p.durationBandCircuity).scaled(p.fareBandScale),
+                                 durationLow: Route.combinedRatio(b.p10, p.durationBandCircuity.p10), durationHigh: Route.combinedRatio(b.p90, p.durationBandCircuity.p90),
+                                 distanceLow: b.p10, distanceHigh: b.p90)
             }
         }
         self.regions = regions
@@ -72,11 +81,13 @@ public final class CircuityRouteEstimator: RouteEstimator {
             let b = i == stops - 2 ? request.destination : request.via[i]
             let areaB = profile.area(of: b)
             let straight = Self.straightMeters(a, b)
-            let driven = straight * model.factor(straightMeters: straight)
+            // A calibration's distance factor of the leg's start area (1 without one).
+            let driven = straight * model.factor(straightMeters: straight) * profile.distanceFactor(areaA, straightMeters: straight)
             let bandIndex = model.bandIndex(straightMeters: straight)
-            let band = model.bands[bandIndex]
+            let band = bandTable[tableStart + bandIndex]
             let firstSegment = segments.count
-            let plan = Plan(drivenMeters: driven, from: areaA, to: areaB, profile: profile)
+            var plan = Plan(drivenMeters: driven, from: areaA, to: areaB, profile: profile)
+            plan.timeFactor = profile.legTimeFactor(straightMeters: straight)
             if let zone = request.businessZone {
                 var cut = 0.0
                 for piece in pieces(from: a, to: b, zone: zone) {
@@ -91,10 +102,10 @@ public final class CircuityRouteEstimator: RouteEstimator {
                 legDistance += segments[k].distanceMeters
                 legDuration += segments[k].durationSeconds
             }
-            durationLow += legDuration * bandTable[tableStart + bandIndex].durationLow
-            durationHigh += legDuration * bandTable[tableStart + bandIndex].durationHigh
+            durationLow += legDuration * band.durationLow
+            durationHigh += legDuration * band.durationHigh
             legs.append(Route.Leg(from: a, to: b, straightMeters: straight, distanceMeters: legDistance, durationSeconds: legDuration,
-                                  distanceLowMeters: legDistance * band.p10, distanceHighMeters: legDistance * band.p90))
+                                  distanceLowMeters: legDistance * band.distanceLow, distanceHighMeters: legDistance * band.distanceHigh))
             areaA = areaB
         }
         // Totals are the plain sums of the segments, in order, so they agree to the last bit.
@@ -114,7 +125,7 @@ public final class CircuityRouteEstimator: RouteEstimator {
         if legs.count == 1 {
             route.spread = bandTable[tableStart + model.bandIndex(straightMeters: legs[0].straightMeters)].spread
         } else {
-            route.spread = route.computedSpread()
+            route.spread = route.computedSpread().scaled(profile.fareBandScale)
         }
         return route
     }
@@ -134,6 +145,8 @@ public final class CircuityRouteEstimator: RouteEstimator {
         private(set) var count = 0
         /// The arterial share of the surface roads.
         let surfaceArterialShare: Double
+        /// × every pace of the leg (``SpeedProfile/legTimeFactor(straightMeters:)``).
+        var timeFactor = 1.0
 
         subscript(i: Int) -> Stretch {
             get { switch i { case 0: s0; case 1: s1; case 2: s2; case 3: s3; default: s4 } }
@@ -167,7 +180,10 @@ public final class CircuityRouteEstimator: RouteEstimator {
         }
     }
 
-    func profile(for request: RouteRequest) throws(GeoFareError) -> SpeedProfile {
+    /// The speed profile a route takes: the request's named one, else the first whose region holds
+    /// the origin, else the default.
+    /// - Throws: ``GeoFareError`` `unknown_profile` for a name the data has not.
+    public func profile(for request: RouteRequest) throws(GeoFareError) -> SpeedProfile {
         if let id = request.profile {
             guard let p = profiles.first(where: { $0.id == id }) else {
                 throw .unknownProfile(id, known: profiles.map(\.id))
@@ -183,7 +199,7 @@ public final class CircuityRouteEstimator: RouteEstimator {
     /// Karney's geodesic there (a test measures it) at a twentieth of the cost; longer legs use
     /// the WGS84 geodesic itself (``WGS84Geodesic``, in Swift: fares build without PROJ). Either is far inside the circuity model's own ±12 %.
     @inline(__always)
-    static func straightMeters(_ a: Coordinate, _ b: Coordinate) -> Double {
+    public static func straightMeters(_ a: Coordinate, _ b: Coordinate) -> Double {
         let d = CheapRuler(latitude: (a.latitude + b.latitude) / 2).distanceMeters(a, b)
         return d < 100_000 ? d : WGS84Geodesic.distanceMeters(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude)
     }
@@ -210,7 +226,7 @@ public final class CircuityRouteEstimator: RouteEstimator {
 
     /// Drives the part `from..<to` (metres from the leg's start) of a leg's plan from `clock`:
     /// each stretch at its road kind's pace in its area at each local hour
-    /// (``SpeedProfile/secondsPerMeter(_:area:day:hour:)``), one segment per local hour (the
+    /// (``SpeedProfile/secondsPerMeter(_:area:slot:)``), one segment per local hour (the
     /// stretches of an hour merged, as a graph route's roads are): the slow-time model then
     /// reads the hour's average speed (Seoul City Hall to Incheon Airport on a Wednesday at 15:00
     /// prices at 61,700 KRW so, 62,100 with a segment per stretch: 0.6 % apart).
@@ -226,13 +242,13 @@ public final class CircuityRouteEstimator: RouteEstimator {
             let (local, next) = localClock.localSecondsAndNextTransition(clock)
             let second = LocalClock.secondOfDay(local)
             let hour = min(23, Int(second / 3600))
-            let day = SpeedProfile.dayType(localSeconds: local)
+            let slot = profile.slot(clock: clock, local: local, hour: hour)
             var window = min(3600 - (second - Double(hour) * 3600), next - clock)
             if !(window > 0) { window = .infinity }
             var distance = 0.0, duration = 0.0
             while to - at > 1e-9 {
                 let stop = k == plan.count - 1 ? to : min(to, plan[k].end)
-                let pace = secondsPerMeter(plan, k, profile, day, hour)
+                let pace = secondsPerMeter(plan, k, profile, slot)
                 let need = (stop - at) * pace
                 if need <= window - duration {
                     distance += stop - at
@@ -254,15 +270,16 @@ public final class CircuityRouteEstimator: RouteEstimator {
         } while to - at > 1e-9
     }
 
-    /// The pace of stretch `k` of a plan at a day type and local hour, seconds per metre: its
-    /// road kind's in its area, or for surface roads arterial and local roads in the road mix's
-    /// proportion (the harmonic mix of their speeds).
+    /// The pace of stretch `k` of a plan at a slot (``SpeedProfile/slot(clock:local:hour:)``:
+    /// date level, weekday, local hour), seconds per metre: its road kind's in its area, or for
+    /// surface roads arterial and local roads in the road mix's proportion (the harmonic mix of
+    /// their speeds).
     @inline(__always)
-    func secondsPerMeter(_ plan: Plan, _ k: Int, _ profile: SpeedProfile, _ day: Int, _ hour: Int) -> Double {
+    func secondsPerMeter(_ plan: Plan, _ k: Int, _ profile: SpeedProfile, _ slot: Int) -> Double {
         let stretch = plan[k]
-        if stretch.kind == .expressway { return profile.secondsPerMeter(.expressway, area: stretch.area, day: day, hour: hour) }
+        if stretch.kind == .expressway { return plan.timeFactor * profile.secondsPerMeter(.expressway, area: stretch.area, slot: slot) }
         let s = plan.surfaceArterialShare
-        return s * profile.secondsPerMeter(.arterial, area: stretch.area, day: day, hour: hour)
-            + (1 - s) * profile.secondsPerMeter(.local, area: stretch.area, day: day, hour: hour)
+        return plan.timeFactor * (s * profile.secondsPerMeter(.arterial, area: stretch.area, slot: slot)
+            + (1 - s) * profile.secondsPerMeter(.local, area: stretch.area, slot: slot))
     }
 }

@@ -87,9 +87,10 @@ public final class GraphRouteEstimator: RouteEstimator {
             }
             let first = segments.count
             let area = profile.area(of: a)
+            let legFactor = profile.legTimeFactor(straightMeters: CircuityRouteEstimator.straightMeters(a, b))
             for piece in graph.details(of: path) {
                 let outside = request.businessZone.map { !$0.contains(piece.midpoint) } ?? false
-                drive(piece, area: area, outside: outside, profile: profile,
+                drive(piece, area: area, outside: outside, profile: profile, timeFactor: legFactor,
                       signalWait: graph.metadata.signalPenaltySeconds ?? 0, clock: &clock, into: &segments)
             }
             var distance = 0.0, duration = 0.0
@@ -120,28 +121,29 @@ public final class GraphRouteEstimator: RouteEstimator {
 
     /// Drives one piece of road from `clock`: its free-flow time (the graph's, by its road class
     /// and `maxspeed`) × the profile's graph factor, slowed by the area's traffic at each local
-    /// hour (``SpeedProfile/graphSlowdown(area:day:hour:)``, never faster than free flow), split
+    /// hour (``SpeedProfile/graphSlowdown(area:slot:)``, never faster than free flow by the model), split
     /// at local hour boundaries, merged into the last segment when it is in the same hour and
     /// zone side. One factor for every road class keeps a matrix cell (which knows its path's
     /// total free-flow time only) equal to the route of its pair.
-    func drive(_ piece: RoadGraph.PieceDetail, area: TrafficArea, outside: Bool, profile: SpeedProfile, signalWait: Double,
+    func drive(_ piece: RoadGraph.PieceDetail, area: TrafficArea, outside: Bool, profile: SpeedProfile, timeFactor: Double, signalWait: Double,
                clock: inout Double, into segments: inout [TripSegment]) {
         drive(meters: piece.distanceMeters, freeFlowSeconds: piece.freeFlowSeconds, signal: piece.signalAtEnd ? min(piece.freeFlowSeconds, signalWait) : 0,
-              area: area, outside: outside, profile: profile, clock: &clock, into: &segments)
+              area: area, outside: outside, profile: profile, timeFactor: timeFactor, clock: &clock, into: &segments)
     }
 
     /// ``drive(_:area:outside:profile:signalWait:clock:into:)`` for a stretch given by its
     /// metres, free-flow seconds and the signal wait at its end (a matrix cell drives its whole
     /// path as one stretch).
+    /// `timeFactor`: the leg's (``SpeedProfile/legTimeFactor(straightMeters:)``), × the slowdown.
     func drive(meters: Double, freeFlowSeconds: Double, signal: Double, area: TrafficArea, outside: Bool, profile: SpeedProfile,
-               clock: inout Double, into segments: inout [TripSegment]) {
+               timeFactor: Double, clock: inout Double, into segments: inout [TripSegment]) {
         var left = meters
         var freeLeft = freeFlowSeconds
         repeat {
             let (local, next) = profile.clock.localSecondsAndNextTransition(clock)
             let second = LocalClock.secondOfDay(local)
             let hour = min(23, Int(second / 3600))
-            let slowdown = profile.graphSlowdown(area: area, day: SpeedProfile.dayType(localSeconds: local), hour: hour)
+            let slowdown = timeFactor * profile.graphSlowdown(area: area, slot: profile.slot(clock: clock, local: local, hour: hour))
             let untilHour = min(3600 - (second - Double(hour) * 3600), next - clock)
             var free = freeLeft, distance = left
             var duration = free * slowdown
@@ -151,7 +153,7 @@ public final class GraphRouteEstimator: RouteEstimator {
                 distance = left * share
                 duration = untilHour
             }
-            let slow = min(duration, duration - free + (free >= freeLeft ? signal : 0))
+            let slow = max(0, min(duration, duration - free + (free >= freeLeft ? signal : 0)))
             let start = Date(timeIntervalSince1970: clock)
             if let last = segments.last, last.outsideZone == outside,
                Int(LocalClock.secondOfDay(profile.clock.localSeconds(last.start.timeIntervalSince1970)) / 3600) == hour,
@@ -224,8 +226,9 @@ public final class GraphRouteEstimator: RouteEstimator {
                 let meters = Double(cell.distanceCentimeters) / 100
                 var clock = request.departure.timeIntervalSince1970
                 segments.removeAll(keepingCapacity: true)
+                let legFactor = profile.legTimeFactor(straightMeters: CircuityRouteEstimator.straightMeters(s, request.targets[j]))
                 drive(meters: meters, freeFlowSeconds: Double(cell.timeMilliseconds) / 1000, signal: 0, area: area, outside: false,
-                      profile: profile, clock: &clock, into: &segments)
+                      profile: profile, timeFactor: legFactor, clock: &clock, into: &segments)
                 var seconds = 0.0
                 for seg in segments { seconds += seg.durationSeconds }
                 d.append(meters)

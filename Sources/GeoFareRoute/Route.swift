@@ -144,6 +144,13 @@ public struct RouteSpread: Sendable, Hashable {
     }
     /// No spread: the segments as they are.
     public static let none = RouteSpread(distanceLow: 1, distanceHigh: 1, durationLow: 1, durationHigh: 1)
+
+    /// Each factor raised to `power`: the log half-widths × `power` (a calibration's fare band
+    /// scale, ``SpeedProfile/fareBandScale``).
+    public func scaled(_ power: Double) -> RouteSpread {
+        power == 1 ? self : RouteSpread(distanceLow: pow(distanceLow, power), distanceHigh: pow(distanceHigh, power),
+                                        durationLow: pow(durationLow, power), durationHigh: pow(durationHigh, power))
+    }
 }
 
 extension Route {

@@ -14,7 +14,8 @@ public enum TrafficArea: Int, Sendable, Hashable, CaseIterable {
     case centre = 0, city, suburb, rural
 
     public var name: String { ["centre", "city", "suburb", "rural"][rawValue] }
-    init?(name: String) {
+    /// The area of a name (`centre`, `city`, `suburb`, `rural`).
+    public init?(name: String) {
         guard let i = ["centre", "city", "suburb", "rural"].firstIndex(of: name) else { return nil }
         self.init(rawValue: i)
     }
@@ -60,10 +61,35 @@ public final class SpeedProfile: Sendable, Hashable {
     public let roadMix: [(km: Double, expressway: Double, arterial: Double)]
     /// ln of each road-mix knot's km.
     let mixLogKm: [Double]
-    /// Seconds per metre without a graph, `[((day × 24 + hour) × 4 + area) × 3 + kind]`:
-    /// 1 / (free_kmh[kind] / 3.6 / timeFactor), computed once.
-    /// Held outside Swift arrays so that the hot path reads it without retaining anything.
-    nonisolated(unsafe) private let secondsPerMeterTable: UnsafeMutableBufferPointer<Double>  // written once, in init
+    /// Seconds per metre without a graph by road kind, and a graph's slowdown, `[slot + area × 4
+    /// + kind]` (kind 3: the graph slowdown), slot = ((date level × 7 + weekday) × 24 + hour) × 16
+    /// (``slot(clock:local:hour:)``): the model's time factors × the level in force at that date
+    /// (``dated``) × the calibrations' levels (``calibrations``), computed once. Held outside
+    /// Swift arrays so that the hot path reads it without retaining anything.
+    nonisolated(unsafe) private let table: UnsafeMutableBufferPointer<Double>  // written once, in init
+    /// The profile's levels by date (`levels_by_date`), oldest first; empty: one level, 1.
+    public let dated: [DatedLevel]
+    /// Start of each dated level, seconds since 1970 (its local midnight), for ``slot(clock:local:hour:)``.
+    private let datedStarts: [Double]
+    /// The calibrations applied, in order (`--traffic`, and the data's own `calibration`).
+    public let calibrations: [TrafficCalibration]
+    /// The driven-distance factor without a graph by the origin's ``TrafficArea`` and the leg's
+    /// straight-distance band, `[area × bands + band]` (the calibrations' product, each where
+    /// its rides reached; 1 without one), outside Swift arrays.
+    nonisolated(unsafe) private let distanceFactorTable: UnsafeMutableBufferPointer<Double>  // written once, in init
+    /// Time factors by a leg's straight-distance band (``TrafficCalibration/distanceBandsKm``),
+    /// the calibrations' product, outside Swift arrays (read once per leg).
+    nonisolated(unsafe) private let distanceTimeFactors: UnsafeMutableBufferPointer<Double>  // written once, in init
+    /// A calibration's distance band (real ÷ estimated driven distance without a graph), which
+    /// replaces the circuity model's bands for this profile's trips.
+    public let circuityDistanceBand: (p10: Double, p90: Double)?
+    /// The calibrations' fare band scale (their product; 1 without one): every route spread of
+    /// this profile is ``RouteSpread/scaled(_:)`` by it.
+    public let fareBandScale: Double
+    /// The zones the area rules were bound to (``bound(to:)``), and the data's duration bands
+    /// before any calibration replaced them, kept for ``applying(_:)``.
+    private let zones: ZoneSet
+    private let baseBandCircuity: (p10: Double, p90: Double), baseBandGraph: (p10: Double, p90: Double)
     /// Expressway kilometres at each end of a trip driven in the end's area (beyond them, the
     /// open road: ``TrafficArea/rural``).
     public let urbanExpresswayKm: Double
@@ -98,28 +124,60 @@ public final class SpeedProfile: Sendable, Hashable {
     init(id: String, regions: [String], clock: LocalClock, cruiseKmh: Double, freeKmh: [Double], congestion: [Double], areaTime: [Double],
          areaSensitivity: [Double], areaRules: [AreaRule], defaultArea: TrafficArea, roadMix: [(km: Double, expressway: Double, arterial: Double)],
          urbanExpresswayKm: Double, graphFactor: Double, durationBandCircuity: (p10: Double, p90: Double), durationBandGraph: (p10: Double, p90: Double),
-         graphDistanceBand: (p10: Double, p90: Double), zones: ZoneSet = ZoneSet()) {
+         graphDistanceBand: (p10: Double, p90: Double), dated: [DatedLevel] = [], calibrations: [TrafficCalibration] = [], zones: ZoneSet = ZoneSet()) {
         self.id = id; self.regions = regions; self.clock = clock; self.cruiseKmh = cruiseKmh; self.freeKmh = freeKmh
         self.congestion = congestion; self.areaTime = areaTime; self.areaSensitivity = areaSensitivity; self.areaRules = areaRules
-        self.defaultArea = defaultArea; self.roadMix = roadMix; mixLogKm = roadMix.map { log($0.km) };
-        var table: [Double] = []
-        table.reserveCapacity(3 * 24 * 4 * 3)
-        for day in 0..<3 {
-            for hour in 0..<24 {
-                for a in 0..<4 {
-                    for k in 0..<3 {
-                        let i = a * 3 + k
-                        table.append(Self.timeFactor(time: areaTime[i], sensitivity: areaSensitivity[i], congestion: congestion[day * 24 + hour]) * 3.6 / freeKmh[k])
+        self.defaultArea = defaultArea; self.roadMix = roadMix; mixLogKm = roadMix.map { log($0.km) }
+        self.dated = dated; self.calibrations = calibrations; self.zones = zones
+        (baseBandCircuity, baseBandGraph) = (durationBandCircuity, durationBandGraph)
+        datedStarts = dated.map(\.from)
+        // The calibrations' product: time levels by area and hour of the week, distance factors by area.
+        let bandCount = TrafficCalibration.distanceBandsKm.count + 1
+        var levels = [Double](repeating: 1, count: 4 * 168), distance = [Double](repeating: 1, count: 4 * bandCount)
+        var byDistance = [Double](repeating: 1, count: bandCount)
+        var bandC = durationBandCircuity, bandG = durationBandGraph, bandD: (p10: Double, p90: Double)?, fareScale = 1.0
+        for c in calibrations {
+            for i in levels.indices { levels[i] *= c.timeLevels[i] }
+            for a in 0..<4 {
+                for b in 0..<bandCount where b < TrafficCalibration.distanceBandsKm.count && TrafficCalibration.distanceBandsKm[b] * 1000 <= c.distanceLimitsMeters[a]
+                    || c.distanceLimitsMeters[a] == .infinity {
+                    distance[a * bandCount + b] *= c.distanceFactors[a]
+                }
+            }
+            for b in byDistance.indices { byDistance[b] *= c.timeByDistance[b] }
+            if let b = c.durationBandCircuity { bandC = b }
+            if let b = c.durationBandGraph { bandG = b }
+            if let b = c.distanceBandCircuity { bandD = b }
+            fareScale *= c.fareBandScale
+        }
+        distanceFactorTable = .allocate(capacity: distance.count)
+        _ = distanceFactorTable.initialize(from: distance)
+        distanceTimeFactors = .allocate(capacity: byDistance.count)
+        _ = distanceTimeFactors.initialize(from: byDistance)
+        circuityDistanceBand = bandD
+        fareBandScale = fareScale
+        let versions = max(1, dated.count)
+        table = .allocate(capacity: versions * 168 * 16)
+        for v in 0..<versions {
+            for weekday in 0..<7 {
+                let day = weekday < 5 ? 0 : weekday - 4
+                for hour in 0..<24 {
+                    let c = congestion[day * 24 + hour]
+                    for a in 0..<4 {
+                        let level = (dated.isEmpty ? 1 : dated[v].areaLevels[a]) * levels[a * 168 + weekday * 24 + hour]
+                        let slot = ((v * 7 + weekday) * 24 + hour) * 16 + a * 4
+                        for k in 0..<3 {
+                            table[slot + k] = Self.timeFactor(time: areaTime[a * 3 + k], sensitivity: areaSensitivity[a * 3 + k], congestion: c) * 3.6 / freeKmh[k] * level
+                        }
+                        table[slot + 3] = level * max(1, graphFactor * Self.timeFactor(time: areaTime[a * 3 + 1], sensitivity: areaSensitivity[a * 3 + 1], congestion: c))
                     }
                 }
             }
         }
-        secondsPerMeterTable = .allocate(capacity: table.count)
-        _ = secondsPerMeterTable.initialize(from: table)
         self.urbanExpresswayKm = urbanExpresswayKm; self.graphFactor = graphFactor
-        self.durationBandCircuity = durationBandCircuity; self.durationBandGraph = durationBandGraph; self.graphDistanceBand = graphDistanceBand
-        graphDurationRatios = (Route.combinedRatio(graphDistanceBand.p10, durationBandGraph.p10), Route.combinedRatio(graphDistanceBand.p90, durationBandGraph.p90))
-        graphSpread = Route.spread(distance: graphDistanceBand, speed: durationBandGraph)
+        self.durationBandCircuity = bandC; self.durationBandGraph = bandG; self.graphDistanceBand = graphDistanceBand
+        graphDurationRatios = (Route.combinedRatio(graphDistanceBand.p10, bandG.p10), Route.combinedRatio(graphDistanceBand.p90, bandG.p90))
+        graphSpread = Route.spread(distance: graphDistanceBand, speed: bandG).scaled(fareScale)
         boundRules = areaRules.map { r in
             (r.area, r.boxes.map { (w: $0[0], s: $0[1], e: $0[2], n: $0[3]) }, r.zones.compactMap { zones.zone($0)?.polygon })
         }
@@ -129,41 +187,89 @@ public final class SpeedProfile: Sendable, Hashable {
     public func bound(to zones: ZoneSet) -> SpeedProfile {
         SpeedProfile(id: id, regions: regions, clock: clock, cruiseKmh: cruiseKmh, freeKmh: freeKmh, congestion: congestion, areaTime: areaTime,
                      areaSensitivity: areaSensitivity, areaRules: areaRules, defaultArea: defaultArea, roadMix: roadMix,
-                     urbanExpresswayKm: urbanExpresswayKm, graphFactor: graphFactor, durationBandCircuity: durationBandCircuity,
-                     durationBandGraph: durationBandGraph, graphDistanceBand: graphDistanceBand, zones: zones)
+                     urbanExpresswayKm: urbanExpresswayKm, graphFactor: graphFactor, durationBandCircuity: baseBandCircuity,
+                     durationBandGraph: baseBandGraph, graphDistanceBand: graphDistanceBand, dated: dated, calibrations: calibrations, zones: zones)
     }
 
-    deinit { secondsPerMeterTable.deallocate() }
+    /// This profile with `calibration` applied after its own (``calibrations``): its time levels
+    /// and distance factors multiply, its bands replace.
+    public func applying(_ calibration: TrafficCalibration) -> SpeedProfile {
+        SpeedProfile(id: id, regions: regions, clock: clock, cruiseKmh: cruiseKmh, freeKmh: freeKmh, congestion: congestion, areaTime: areaTime,
+                     areaSensitivity: areaSensitivity, areaRules: areaRules, defaultArea: defaultArea, roadMix: roadMix,
+                     urbanExpresswayKm: urbanExpresswayKm, graphFactor: graphFactor, durationBandCircuity: baseBandCircuity,
+                     durationBandGraph: baseBandGraph, graphDistanceBand: graphDistanceBand, dated: dated, calibrations: calibrations + [calibration], zones: zones)
+    }
 
-    public static func == (a: SpeedProfile, b: SpeedProfile) -> Bool { a === b || (a.id == b.id && a.regions == b.regions) }
+    deinit {
+        table.deallocate()
+        distanceTimeFactors.deallocate()
+        distanceFactorTable.deallocate()
+    }
+
+    public static func == (a: SpeedProfile, b: SpeedProfile) -> Bool {
+        a === b || (a.id == b.id && a.regions == b.regions && a.calibrations.map(\.name) == b.calibrations.map(\.name))
+    }
     public func hash(into h: inout Hasher) { h.combine(id) }
 
     /// 0 weekday, 1 Saturday, 2 Sunday, for local seconds since 1970 (a Thursday).
     @inline(__always)
     public static func dayType(localSeconds: Double) -> Int {
-        let day = Int((localSeconds / 86_400).rounded(.down))
-        let weekday = ((day + 3) % 7 + 7) % 7  // 0 = Monday
+        let weekday = weekday(localSeconds: localSeconds)
         return weekday < 5 ? 0 : weekday - 4
     }
 
+    /// 0 Monday ... 6 Sunday, for local seconds since 1970 (a Thursday).
+    @inline(__always)
+    public static func weekday(localSeconds: Double) -> Int {
+        let day = Int((localSeconds / 86_400).rounded(.down))
+        return ((day + 3) % 7 + 7) % 7
+    }
+
     /// The time factor of a road kind in an area at a day type and hour (≥ 0; 1 = free flow
-    /// of the city area).
+    /// of the city area), before any date level or calibration.
     @inline(__always)
     public func timeFactor(_ kind: RoadKind, area: TrafficArea, day: Int, hour: Int) -> Double {
         let i = area.rawValue * 3 + kind.rawValue
         return Self.timeFactor(time: areaTime[i], sensitivity: areaSensitivity[i], congestion: congestion[day * 24 + hour])
     }
 
-    /// Seconds per metre of a road kind in an area at a day type and local hour, without a graph.
+    /// Where an hour of driving reads ``secondsPerMeter(_:area:slot:)`` and
+    /// ``graphSlowdown(area:slot:)``: the date level in force at `clock` (seconds since 1970),
+    /// the weekday of `local` (the same instant in local seconds) and the local `hour`.
     @inline(__always)
-    public func secondsPerMeter(_ kind: RoadKind, area: TrafficArea, day: Int, hour: Int) -> Double {
-        secondsPerMeterTable[((day * 24 + hour) * 4 + area.rawValue) * 3 + kind.rawValue]
+    public func slot(clock: Double, local: Double, hour: Int) -> Int {
+        var v = datedStarts.count - 1
+        while v > 0 && datedStarts[v] > clock { v -= 1 }
+        return ((max(0, v) * 7 + Self.weekday(localSeconds: local)) * 24 + hour) * 16
     }
 
-    /// The time factor on a road graph's free-flow times in an area at a day type and hour (≥ 1).
+    /// Seconds per metre of a road kind in an area at a ``slot(clock:local:hour:)``, without a
+    /// graph: the model's, × the date's level and the calibrations'.
     @inline(__always)
-    public func graphSlowdown(area: TrafficArea, day: Int, hour: Int) -> Double {
-        max(1, graphFactor * timeFactor(.arterial, area: area, day: day, hour: hour))
+    public func secondsPerMeter(_ kind: RoadKind, area: TrafficArea, slot: Int) -> Double {
+        table[slot + area.rawValue * 4 + kind.rawValue]
+    }
+
+    /// The time factor on a road graph's free-flow times in an area at a
+    /// ``slot(clock:local:hour:)``: `max(1, graph_factor × arterial time factor)` (never faster
+    /// than free flow by the model) × the date's level and the calibrations'.
+    @inline(__always)
+    public func graphSlowdown(area: TrafficArea, slot: Int) -> Double {
+        table[slot + area.rawValue * 4 + 3]
+    }
+
+    /// The time factor of a leg of `straightMeters` (its straight-distance band's, from the
+    /// calibrations; 1 without one): × every pace of the leg, with and without a graph.
+    @inline(__always)
+    public func legTimeFactor(straightMeters: Double) -> Double {
+        distanceTimeFactors[TrafficCalibration.distanceBand(straightMeters: straightMeters)]
+    }
+
+    /// The driven-distance factor (no graph) of a leg of `straightMeters` from `area`: the
+    /// calibrations' where their rides reached (1 without one).
+    @inline(__always)
+    public func distanceFactor(_ area: TrafficArea, straightMeters: Double) -> Double {
+        distanceFactorTable[area.rawValue * (TrafficCalibration.distanceBandsKm.count + 1) + TrafficCalibration.distanceBand(straightMeters: straightMeters)]
     }
 
     /// The areas found so far, by grid cell of ``areaCellDegrees``: a direct-mapped table of
@@ -237,7 +343,10 @@ public final class SpeedProfile: Sendable, Hashable {
                 let area_factors: [String: AreaFactors]; let areas: [Rule]; let default_area: String
                 let road_mix: [Mix]; let urban_expressway_km: Double; let graph_factor: Double
                 let duration_band: Bands; let graph_distance_band: Band
+                let levels_by_date: [Level]?
+                let calibration: String?
             }
+            struct Level: Decodable { let from: String; let time: [String: Double]?; let time_from: String? }
             let profiles: [Profile]
             let default_profile: String
         }
@@ -295,6 +404,34 @@ public final class SpeedProfile: Sendable, Hashable {
                 }
                 guard p.urban_expressway_km.isFinite, p.urban_expressway_km >= 0 else { throw fail("urban_expressway_km", "must be >= 0") }
                 guard p.graph_factor.isFinite, (0.2...10).contains(p.graph_factor) else { throw fail("graph_factor", "must be within 0.2...10") }
+                var dated: [DatedLevel] = []
+                for (j, level) in (p.levels_by_date ?? []).enumerated() {
+                    let at = "levels_by_date[\(j)]"
+                    guard let start = ISO8601.parse(level.from + "T00:00:00Z")?.timeIntervalSince1970 else {
+                        throw fail("\(at).from", "a date YYYY-MM-DD, got '\(level.from)'")
+                    }
+                    let from = start - Double(tz.secondsFromGMT(for: Date(timeIntervalSince1970: start)))
+                    guard dated.last.map({ $0.from < from }) ?? true else { throw fail("\(at).from", "dates must increase") }
+                    var levels = [1.0, 1, 1, 1]
+                    if let file = level.time_from {
+                        // A calibration on rides of the period: its areas' levels.
+                        let c = try TrafficCalibration.read([UInt8](try data.file(file).bytes), field: file)
+                        guard c.profile == p.id else { throw fail("\(at).time_from", "'\(file)' calibrates '\(c.profile)', not '\(p.id)'") }
+                        levels = c.areaLevels
+                    }
+                    for (name, v) in level.time ?? [:] {
+                        guard let a = TrafficArea(name: name) else { throw fail("\(at).time", "unknown area '\(name)' (centre, city, suburb, rural)") }
+                        guard v.isFinite, (0.2...5).contains(v) else { throw fail("\(at).time.\(name)", "a time level must be within 0.2...5") }
+                        levels[a.rawValue] = v
+                    }
+                    dated.append(DatedLevel(from: from, date: level.from, areaLevels: levels))
+                }
+                var calibrations: [TrafficCalibration] = []
+                if let file = p.calibration {
+                    let c = try TrafficCalibration.read([UInt8](try data.file(file).bytes), field: file)
+                    guard c.profile == p.id else { throw fail("calibration", "'\(file)' calibrates '\(c.profile)', not '\(p.id)'") }
+                    calibrations.append(c)
+                }
                 out.append(SpeedProfile(
                     id: p.id, regions: p.regions, clock: LocalClock(timeZone: tz), cruiseKmh: p.cruise_kmh, freeKmh: free,
                     congestion: table.flatMap { $0 }, areaTime: areaTime, areaSensitivity: areaSensitivity, areaRules: rules,
@@ -302,7 +439,7 @@ public final class SpeedProfile: Sendable, Hashable {
                     graphFactor: p.graph_factor,
                     durationBandCircuity: try band(p.duration_band.circuity, "duration_band.circuity"),
                     durationBandGraph: try band(p.duration_band.graph, "duration_band.graph"),
-                    graphDistanceBand: try band(p.graph_distance_band, "graph_distance_band")))
+                    graphDistanceBand: try band(p.graph_distance_band, "graph_distance_band"), dated: dated, calibrations: calibrations))
             }
             guard out.contains(where: { $0.id == file.default_profile }) else {
                 throw GeoFareError.invalidRouteData("default_profile '\(file.default_profile)' is not defined", field: "\(path): default_profile")

@@ -190,6 +190,12 @@ public final class WorkerDispatcher: @unchecked Sendable {
             }),
             "zones": .array(pricer.catalog.zones.zones.map { .string($0.id) }),
             "route_estimator": .string(pricer.estimator.name),
+            // The speed profiles in force: each with the calibrations applied (the data's own and
+            // `--traffic` files, in order) and its levels by date.
+            "traffic": .array((((pricer.estimator as? GraphRouteEstimator)?.fallback ?? pricer.estimator as? CircuityRouteEstimator)?.profiles ?? []).map { p in
+                .object(["profile": .string(p.id), "calibrations": .array(p.calibrations.map { .string($0.name) }),
+                         "levels_by_date": .array(p.dated.map { .string($0.date) })])
+            }),
             "graphs": .array(((pricer.estimator as? GraphRouteEstimator)?.graphs ?? []).map { entry in
                 let m = entry.graph.metadata
                 return .object(["file": .string(entry.path), "osm_timestamp": .string(m.osmTimestamp), "profile": .string(m.profileID),

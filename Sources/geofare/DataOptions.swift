@@ -14,13 +14,16 @@ struct DataOptions: ParsableArguments {
     @Option(name: .customLong("graph"), help: ArgumentHelp("A road graph file (geofare graph build); repeatable. A trip inside a graph is routed on its roads, any other by the circuity model.", valueName: "file"))
     var graphs: [String] = []
 
+    @Option(name: .customLong("traffic"), help: ArgumentHelp("A traffic profile from `geofare calibrate` (repeatable): its speed profile's times, distances and bands as fitted on completed rides.", valueName: "file"))
+    var traffic: [String] = []
+
     var catalog: DataCatalog {
         DataCatalog(overrideDirectory: directory.map { URL(fileURLWithPath: $0) })
     }
 
     /// The pricer over the embedded data and the directory; a broken data file exits 65 naming it.
     func pricer() throws -> TripPricer {
-        do { return try TripPricer.standard(data: catalog, graphs: graphs) } catch {
+        do { return try TripPricer.standard(data: catalog, graphs: graphs, traffic: traffic) } catch {
             Diagnostics.print("geofare: \(error.description) [\(error.code)]")
             throw GeoFareExit.dataError
         }
@@ -41,4 +44,15 @@ func departure(_ text: String?) throws -> Date {
         throw ValidationError("--at: expected an ISO 8601 time with an offset, e.g. 2024-05-15T22:30:00+09:00, got '\(text)'")
     }
     return date
+}
+
+/// Parses `--map col=header` values (`pool`, `calibrate`): logical column → the file's header.
+func parseColumnMap(_ values: [String]) throws -> [String: String] {
+    var out: [String: String] = [:]
+    for m in values {
+        let parts = m.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw ValidationError("--map takes col=header, got '\(m)'") }
+        out[parts[0]] = parts[1]
+    }
+    return out
 }

@@ -32,12 +32,7 @@ struct PoolCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
 
     func run() throws {
-        var columnMap: [String: String] = [:]
-        for m in map {
-            let parts = m.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw ValidationError("--map takes col=header, got '\(m)'") }
-            columnMap[parts[0]] = parts[1]
-        }
+        let columnMap = try parseColumnMap(map)
         let options = PoolOptions(delaySeconds: delay, maxRiders: maxRiders, capacity: capacity,
                                   threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
         do { try options.validate() } catch { throw ValidationError("--\(error.field?.replacingOccurrences(of: "_", with: "-") ?? "delay"): \(error.message)") }

@@ -124,7 +124,7 @@ struct AssumedTariffTests {
         var a1 = FareRequest(from: Coordinate(uncheckedLatitude: 37.5665, longitude: 126.9780), to: Self.gangnam, departure: at("2024-05-15T22:30:00+09:00"))
         a1.partySize = 3
         let q = try sharedPricer.quote(a1).quote
-        #expect((q.meter, q.total, q.low, q.high, q.perPerson) == (17_760, 17_800, 13_900, 24_800, [6_000, 5_900, 5_900]))
+        #expect((q.meter, q.total, q.low, q.high, q.perPerson) == (17_520, 17_500, 15_200, 20_800, [5_900, 5_800, 5_800]))
     }
 
     /// A province whose data names no assumed tariff still refuses (Jeonnam with its assumed_for

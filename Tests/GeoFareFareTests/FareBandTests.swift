@@ -25,8 +25,11 @@ struct FareBandTests {
         #expect(given.durationLowSeconds == nil)
         #expect(q.low < given.low && given.high < q.high, "\(q.low)-\(q.high) vs \(given.low)-\(given.high)")
         // Longer in distance and time at the high corner, shorter at the low one.
+        // The route's own spread, at the profile's fare band scale (a calibration's).
         let spread = r.spread
-        #expect(spread == r.computedSpread() || abs(spread.durationHigh - r.computedSpread().durationHigh) < 1e-9)
+        let scale = try #require((sharedPricer.estimator as? CircuityRouteEstimator)?.profiles.first { $0.id == r.profile }).fareBandScale
+        let computed = r.computedSpread().scaled(scale)
+        #expect(abs(spread.durationHigh - computed.durationHigh) < 1e-9 && abs(spread.distanceLow - computed.distanceLow) < 1e-9)
         #expect(spread.distanceLow < 1 && spread.durationLow < spread.distanceLow && spread.distanceHigh > 1 && spread.durationHigh > spread.distanceHigh)
     }
 
