@@ -184,6 +184,7 @@ public struct TripPricer: Sendable {
         }
         let prepared = try prepare(request)
         // The request itself unless preparing rewrote it: no copy of it on the common path.
+        @inline(__always)
         func finish(_ fare: FareRequest) throws(GeoFareError) {
             try engine.figures(fare, meter: prepared.resolved.meter, into: &f)
             if let assumption = prepared.resolved.assumption {
@@ -209,6 +210,7 @@ public struct TripPricer: Sendable {
         let prepared = try prepare(request)
         let route = prepared.route
         // The request itself unless preparing rewrote it: no copy of it on the common path.
+        @inline(__always)
         func finish(_ fare: FareRequest) throws(GeoFareError) -> FareQuote {
             var q = try engine.quote(fare, meter: prepared.resolved.meter)
             q.durationLowSeconds = route?.durationLowSeconds

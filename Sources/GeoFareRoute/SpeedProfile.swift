@@ -64,7 +64,8 @@ public final class SpeedProfile: Sendable, Hashable {
     /// Seconds per metre without a graph by road kind, and a graph's slowdown, `[slot + area × 4
     /// + kind]` (kind 3: the graph slowdown), slot = ((date level × 7 + weekday) × 24 + hour) × 16
     /// (``slot(clock:local:hour:)``): the model's time factors × the level in force at that date
-    /// (``dated``) × the calibrations' levels (``calibrations``), computed once. Held outside
+    /// (``dated``: in full at the weekday 8 am-6 pm mean congestion and above, none at free flow,
+    /// in proportion between) × the calibrations' levels (``calibrations``), computed once. Held outside
     /// Swift arrays so that the hot path reads it without retaining anything.
     nonisolated(unsafe) private let table: UnsafeMutableBufferPointer<Double>  // written once, in init
     /// The profile's levels by date (`levels_by_date`), oldest first; empty: one level, 1.
@@ -158,13 +159,18 @@ public final class SpeedProfile: Sendable, Hashable {
         fareBandScale = fareScale
         let versions = max(1, dated.count)
         table = .allocate(capacity: versions * 168 * 16)
+        // A date's level is a level of congestion: in full at the weekday daytime congestion the
+        // published yearly speeds average (8 am-6 pm), none at free flow, in proportion between.
+        let daytime = congestion[8..<18].reduce(0, +) / 10
         for v in 0..<versions {
             for weekday in 0..<7 {
                 let day = weekday < 5 ? 0 : weekday - 4
                 for hour in 0..<24 {
                     let c = congestion[day * 24 + hour]
+                    let share = daytime > 1 ? min(1, max(0, (c - 1) / (daytime - 1))) : 1
                     for a in 0..<4 {
-                        let level = (dated.isEmpty ? 1 : dated[v].areaLevels[a]) * levels[a * 168 + weekday * 24 + hour]
+                        let dateLevel = 1 + ((dated.isEmpty ? 1 : dated[v].areaLevels[a]) - 1) * share
+                        let level = dateLevel * levels[a * 168 + weekday * 24 + hour]
                         let slot = ((v * 7 + weekday) * 24 + hour) * 16 + a * 4
                         for k in 0..<3 {
                             table[slot + k] = Self.timeFactor(time: areaTime[a * 3 + k], sensitivity: areaSensitivity[a * 3 + k], congestion: c) * 3.6 / freeKmh[k] * level

@@ -16,9 +16,13 @@ struct DatedTrafficTests {
         try estimator.estimate(RouteRequest(origin: a, destination: b, departure: try #require(ISO8601.parse(iso)))).durationSeconds
     }
 
-    @Test("A Midtown trip on a Friday at 08:30 in 2013, 2016 and 2024: times × the level in force (2013 from the shared rides' calibration)")
+    @Test("A Midtown trip on a Friday at 08:30 in 2013, 2016 and 2024: times × the level in force (2013 from the shared rides' calibration), in full at daytime congestion, none at free flow")
     func nycByDate() throws {
         let nyc = try #require(Self.estimator.profiles.first { $0.id == "us-nyc" })
+        // The share of a date's level at 08:00 on a weekday: its congestion against the 8 am-6 pm mean.
+        let daytime = nyc.congestion[8..<18].reduce(0, +) / 10
+        let share = min(1, (nyc.congestion[8] - 1) / (daytime - 1))
+        let level = { (l: Double) in 1 + (l - 1) * share }
         let t2013 = try Self.seconds("2013-03-01T08:30:00-05:00"), t2016 = try Self.seconds("2016-03-04T08:30:00-05:00")
         let t2024 = try Self.seconds("2024-03-01T08:30:00-05:00")
         // The 2012-2014 level is the calibration file's own centre level, not a copy of it.
@@ -26,10 +30,14 @@ struct DatedTrafficTests {
         let centre = try #require(((file["areas"] as? [String: Any])?["centre"] as? [String: Any])?["time_level"] as? Double)
         let level2013 = try #require(nyc.dated.first { $0.date == "2012-01-01" }).areaLevels[TrafficArea.centre.rawValue]
         #expect(level2013 == centre && centre < 0.8)
-        #expect(abs(t2013 / t2016 - centre) < 1e-9, "\(t2013) / \(t2016)")
-        #expect(abs(t2024 / t2016 - 1.115) < 1e-9, "\(t2024) / \(t2016)")
+        #expect(share > 0.5 && share < 1)
+        #expect(abs(t2013 / t2016 - level(centre)) < 1e-9, "\(t2013) / \(t2016)")
+        #expect(abs(t2024 / t2016 - level(1.115)) < 1e-9, "\(t2024) / \(t2016)")
         // Before the first level's date, the first level holds.
-        #expect(abs(try Self.seconds("2005-03-04T08:30:00-05:00") / t2016 - 0.836) < 1e-9)
+        #expect(abs(try Self.seconds("2005-03-04T08:30:00-05:00") / t2016 - level(0.836)) < 1e-9)
+        // At 4 am, near free flow, a year changes little.
+        let night = try Self.seconds("2013-03-01T04:10:00-05:00") / (try Self.seconds("2016-03-04T04:10:00-05:00"))
+        #expect(night > 0.95 && night <= 1, "\(night)")
     }
 
     @Test("A calibration applies its levels, trip-length and distance factors (only where its rides reached), and its bands")

@@ -27,6 +27,9 @@ Reads the team's shared real trips (../shared/data beside the checkout, or $GEOF
    state. The Korean slow-time model (Data/fare/slow-time-kr.json) was fitted on the 300 plain
    rides (no surcharge, inside Seongnam, by day): the figures are given for every ride and for
    the 189 rides the fit did not use.
+5. Durations learned from completed rides: `geofare calibrate` on January-February Seongnam rides
+   scored on March, and (with --graph) on the 2013-03-01 8 am NYC rides, 08:00-08:39 fitted and
+   08:40-09:00 scored inside the Midtown graph (median |error| / signed, band coverage).
 Prints medians (|error|, signed), p90 |error|, and coverage, overall and (for 1.) by hour.
 """
 import csv, json, os, statistics, subprocess, sys, tempfile
@@ -187,9 +190,75 @@ def korean_rides():
             print("    by distance, pickup hour and recorded state (n, median |error|, signed):",
                   "; ".join(f"{k} {len(v)} {statistics.median(abs(e) for e in v):.1%} {statistics.median(v):+.1%}" for k, v in groups.items()))
 
+def calibrated_traffic():
+    """[5] `geofare calibrate` held out by time. Korea: fitted on January-February, scored on
+    March, against the profile without its Seongnam calibration (what the defaults were before
+    the rides), and the shipped default (fitted on all three months: in-sample for March). NYC:
+    the 2013-03-01 8-9 am rides with both ends in the Midtown graph's box, by default (2013's
+    level rests on this hour: in-sample) and with a calibration fitted on 08:00-08:39 (scored
+    on 08:40-09:00)."""
+    import rides_csv
+    print("\n[5] Durations learned from completed rides (geofare calibrate), held out by time")
+    with tempfile.TemporaryDirectory() as d:
+        profiles = json.load(open(ft.PROFILES))
+        for p in profiles["profiles"]:
+            p.pop("calibration", None)
+        os.makedirs(os.path.join(d, "data", "route"))
+        json.dump(profiles, open(os.path.join(d, "data", "route", "speed-profiles.json"), "w"))
+        bare = ["--data", os.path.join(d, "data")]
+        src = os.path.join(ft.SHARED, "data", "korea", "seongnam_taxi_trips_2024q1.csv")
+        fit, march = os.path.join(d, "fit.csv"), os.path.join(d, "march.csv")
+        rides_csv.korea(src, fit, [1, 2]); rides_csv.korea(src, march, [3])
+        profile = os.path.join(d, "seongnam.json")
+        subprocess.run([BIN, "calibrate", fit, "-o", profile, "--quiet", *bare], check=True, capture_output=True)
+        for label, extra in (("published averages only", bare), ("calibrated on Jan-Feb", [*bare, "--traffic", profile]),
+                             ("the shipped default (fitted on all three months)", [])):
+            ride_errors("  Seongnam, March 2024, from coordinates, " + label, march, extra)
+        if GRAPH:
+            nyc = os.path.join(d, "nyc.csv")
+            rides_csv.nyc(os.path.join(ft.SHARED, "data", "nyc", "nyc_yellow_trips_coords_nrelhive_20130301_0800.csv"), nyc)
+            rows = list(csv.DictReader(open(nyc)))
+            info = subprocess.run([BIN, "graph", "info", GRAPH], capture_output=True, text=True).stdout
+            box = [float(x) for x in next(l for l in info.splitlines() if l.strip().startswith("box")).split()[1].split(",")]
+            inside = lambda r: all(box[0] + 0.001 <= float(r[k + "_lon"]) <= box[2] - 0.001 and box[1] + 0.001 <= float(r[k + "_lat"]) <= box[3] - 0.001
+                                   for k in ("origin", "dest"))
+            early, late = os.path.join(d, "early.csv"), os.path.join(d, "late.csv")
+            for path, keep in ((early, lambda r: r["pickup_at"][11:16] < "08:40"), (late, lambda r: r["pickup_at"][11:16] >= "08:40" and inside(r))):
+                with open(path, "w", newline="") as f:
+                    w = csv.DictWriter(f, fieldnames=list(rows[0])); w.writeheader(); w.writerows(r for r in rows if keep(r))
+            nycp = os.path.join(d, "nyc.json")
+            subprocess.run([BIN, "calibrate", early, "-o", nycp, "--graph", GRAPH, "--quiet"], check=True, capture_output=True)
+            for label, extra in (("by default", ["--graph", GRAPH]), ("calibrated on 08:00-08:39", ["--graph", GRAPH, "--traffic", nycp])):
+                ride_errors("  NYC 2013-03-01 08:40-09:00 inside the Midtown graph, " + label, late, extra)
+
+def ride_errors(label, path, extra):
+    """Route and fare (where the rides have one) from coordinates: duration, distance and fare errors and bands."""
+    rows = list(csv.DictReader(open(path)))
+    lines = "".join(json.dumps({"id": i, "op": op, "from": {"lat": float(r["origin_lat"]), "lon": float(r["origin_lon"])},
+                                "to": {"lat": float(r["dest_lat"]), "lon": float(r["dest_lon"])}, "depart_at": r["pickup_at"]}) + "\n"
+                    for i, r in enumerate(rows) for op in ("route", "fare"))
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.run([BIN, "worker", "--db", os.path.join(d, "w.db"), *extra], input=lines, capture_output=True, text=True)
+    answers = [json.loads(l) for l in p.stdout.splitlines()]
+    from datetime import datetime
+    dur, dins, dist, fare, fins = [], [], [], [], []
+    for r, route, priced in zip(rows, answers[0::2], answers[1::2]):
+        real = (datetime.fromisoformat(r["dropoff_at"]) - datetime.fromisoformat(r["pickup_at"])).total_seconds()
+        if not route.get("ok") or real < 60: continue
+        q = route["result"]; dur.append(q["duration_s"] / real - 1); dins.append(q["duration_low_s"] <= real <= q["duration_high_s"])
+        if float(r.get("distance_m") or 0) > 0: dist.append(q["distance_m"] / float(r["distance_m"]) - 1)
+        if int(float(r.get("fare") or 0)) > 0 and priced.get("ok"):
+            f = priced["result"]; paid = int(r["fare"])
+            fare.append((f["total"] - f["tolls"]) / paid - 1); fins.append(f["low"] - f["tolls"] <= paid <= f["high"] - f["tolls"])
+    text = f"{label}: n={len(dur)}, duration {statistics.median(map(abs, dur)):.1%} / {statistics.median(dur):+.1%} (band {sum(dins) / len(dins):.1%})"
+    if dist: text += f", distance {statistics.median(dist):+.1%}"
+    if fare: text += f", fare {statistics.median(map(abs, fare)):.1%} / {statistics.median(fare):+.1%} (band {sum(fins) / len(fins):.1%})"
+    print(text)
+
 if __name__ == "__main__":
     print(f"GeoFare accuracy report ({BIN})")
     ordinary_days()
     new_years_night()
     korea()
     korean_rides()
+    calibrated_traffic()
