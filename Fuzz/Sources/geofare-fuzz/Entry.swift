@@ -16,6 +16,7 @@ struct FuzzTarget: Sendable {
 let allTargets: [FuzzTarget] = [
     WorkerTarget.target, CSVTarget.target, PBFTarget.target, GraphFileTarget.target, PlacesFileTarget.target,
     TariffTarget.target, ZoneTarget.target, PostgresURLTarget.target, SearchTextTarget.target, ISO8601Target.target,
+    TrafficTarget.target, RidesCSVTarget.target,
 ]
 
 nonisolated(unsafe) var selected: FuzzTarget?
