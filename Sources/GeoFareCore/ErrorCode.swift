@@ -100,6 +100,8 @@ public enum ErrorCode: String, CaseIterable, Sendable, CustomStringConvertible {
     case unknownCrs = "unknown_crs"
     /// An op the worker does not have (the known ones are listed).
     case unknownOp = "unknown_op"
+    /// A request field its op does not have (a misspelling: the nearest known name is suggested).
+    case unknownField = "unknown_field"
     /// A speed profile id that is not loaded.
     case unknownProfile = "unknown_profile"
     /// A tariff version with no known out-of-zone rate, for a trip that leaves its business zone.

@@ -125,8 +125,8 @@ extension GeoFareError {
     }
 
     /// A `match` field the op does not read (`invalid_value`, field: the name).
-    static func unknownMatchField(_ name: String) -> GeoFareError {
-        GeoFareError(code: .invalidValue, message: "match has no field '\(name)'", field: name)
+    static func unknownField(_ path: String, op: String, suggestion: String?) -> GeoFareError {
+        GeoFareError(code: .unknownField, message: "\(op) has no field '\(path)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), field: path)
     }
 
     // MARK: Parties

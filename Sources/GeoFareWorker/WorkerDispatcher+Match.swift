@@ -7,14 +7,7 @@ import GeoFareText
 /// The `match` op: which open party a rider should join (``PartyMatcher``); this file only
 /// translates JSON to the call and the answer back.
 extension WorkerDispatcher {
-    /// The fields `match` reads; any other is refused (a misspelt limit must not pass silently).
-    static let matchFields: Set<String> = ["id", "op", "from", "to", "depart_at", "seats", "pickup", "walk_m", "walk_speed_mps",
-                                           "max_delay_s", "max_wait_s", "min_saving", "min_saving_pct", "radius_m", "limit", "explain"]
-
     func match(_ f: RequestFields, on parties: LivePartyIndex) throws -> JSONValue {
-        if let unknown = f.object.keys.sorted().first(where: { !Self.matchFields.contains($0) }) {
-            throw GeoFareError.unknownMatchField(unknown)
-        }
         guard let departure = try f.time("depart_at") else { throw GeoFareError.missing("depart_at") }
         let seats = Int(try f.optionalInt("seats", range: 1...Int64(Party.seatsTotalRange.upperBound)) ?? 1)
         var request = MatchRequest(rider: RideRequest(id: "rider", departure: departure, origin: try f.coordinate("from"),

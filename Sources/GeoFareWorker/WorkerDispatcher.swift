@@ -17,7 +17,7 @@ import GeoFareText
 public final class WorkerDispatcher: @unchecked Sendable {
     /// The protocol version reported by `version`; bumped on incompatible changes.
     /// 2: a `fare` result carries its `route` only when the request says `"route": true`.
-    public static let protocolVersion = 2
+    public static let protocolVersion = 3
     /// The GeoFare release.
     public static let packageVersion = "0.1.0"
 
@@ -111,7 +111,9 @@ public final class WorkerDispatcher: @unchecked Sendable {
         }
         let fields = RequestFields(object)
         do {
-            return .request(id: id, op: try WorkerOp.named(try fields.string("op")), fields: fields)
+            let op = try WorkerOp.named(try fields.string("op"))
+            try RequestSchema.check(object, op: op)
+            return .request(id: id, op: op, fields: fields)
         } catch {
             return .answered(response(id: id, error: error))
         }
