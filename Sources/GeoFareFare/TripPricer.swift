@@ -254,7 +254,8 @@ public struct TripPricer: Sendable {
                 return Prepared(fare: fare, resolved: resolved, route: nil, tollItems: items)
             }
             let resolved = try checkedMeter(request)
-            if case let .segments(list) = request.trip, let o = request.origin, let d = request.destination, engine.catalog.mayHaveTolls(o, d) {
+            // The screen first: the segments array is not touched (retained) for a city ride.
+            if let o = request.origin, let d = request.destination, engine.catalog.mayHaveTolls(o, d), case let .segments(list) = request.trip {
                 var meters = 0.0
                 for s in list { meters += s.distanceMeters }
                 let items = tollItems(request, meter: resolved.meter, routeMeters: meters)
