@@ -11,7 +11,7 @@ let package = Package(
     name: "GeoFare",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareOSM", "GeoFareGraph", "GeoFareGraphBuild", "GeoFareRoute", "GeoFareFare", "GeoFareParties", "GeoFareSQLite", "GeoFarePooling", "GeoFareWorker", "GeoFareBatch", "GeoFarePlaces", "GeoFareCalibration"]),
+        .library(name: "GeoFare", targets: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareFile", "GeoFareOSM", "GeoFareGraph", "GeoFareGraphBuild", "GeoFareRoute", "GeoFareFare", "GeoFareParties", "GeoFareSQLite", "GeoFarePooling", "GeoFareWorker", "GeoFareBatch", "GeoFarePlaces", "GeoFareCalibration"]),
         // The fare meter alone (tariffs, routes, pricing): no SQLite, no PROJ, no SwiftNIO.
         .library(name: "GeoFareFare", targets: ["GeoFareFare"]),
         // The PostgreSQL party store (SwiftNIO, PostgresNIO): only for packages that need it.
@@ -61,14 +61,17 @@ let package = Package(
         ),
         // Reading OpenStreetMap (PBF, road profiles) and the section-file container that graph files
         // and places indexes share, with its writer.
+        // The section-file container of graph and places files (and its CRC-32, in Swift): read
+        // without the PBF reader or zlib.
+        .target(name: "GeoFareFile", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
         .target(name: "GeoFareOSM", dependencies: ["CZlib", "GeoFareCore", "GeoFareText", "GeoFareData"], swiftSettings: swiftSettings),
         // Road graphs as routing reads them: the network, hierarchies, the mapped graph file, queries.
         // No builder: the fare meter (GeoFareFare) and a routing service compile none.
-        .target(name: "GeoFareGraph", dependencies: ["GeoFareCore", "GeoFareOSM"], swiftSettings: swiftSettings),
+        .target(name: "GeoFareGraph", dependencies: ["GeoFareCore", "GeoFareFile"], swiftSettings: swiftSettings),
         // Building road graphs: the OSM import, contraction, and the graph file's writer.
-        .target(name: "GeoFareGraphBuild", dependencies: ["GeoFareCore", "GeoFareOSM", "GeoFareGraph"], swiftSettings: swiftSettings),
+        .target(name: "GeoFareGraphBuild", dependencies: ["GeoFareCore", "GeoFareFile", "GeoFareOSM", "GeoFareGraph"], swiftSettings: swiftSettings),
         // Named places from OSM: the places index file, Korean-aware search, reverse look-up.
-        .target(name: "GeoFarePlaces", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareOSM"], swiftSettings: swiftSettings),
+        .target(name: "GeoFarePlaces", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareFile", "GeoFareOSM"], swiftSettings: swiftSettings),
         .target(name: "GeoFareRoute", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareGraph"], swiftSettings: swiftSettings),
         .target(name: "GeoFareFare", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareRoute"], swiftSettings: swiftSettings),
         .target(name: "GeoFareCalibration", dependencies: ["GeoFareCore", "GeoFareText", "GeoFareRoute", "GeoFareFare"], swiftSettings: swiftSettings),

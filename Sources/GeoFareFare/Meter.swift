@@ -1,6 +1,5 @@
 import Foundation
 import GeoFareCore
-import GeoFareRoute
 
 /// A taxi meter: one fare-distance counter run over trip segments, as `docs/METER.md` describes.
 ///

@@ -6,8 +6,7 @@ import GeoFareCore
 /// `blob[12]@345678` (blob index and byte offset of its header) for PBF errors, the JSON path for
 /// profile errors. (A graph file that cannot be read, a network that cannot be contracted or a
 /// point that cannot be snapped onto a road are `GeoFareGraph`'s and `GeoFareGraphBuild`'s, with
-/// the file path, a section name or `from`/`to` as the field; a section file's codes are its
-/// ``SectionFileFormat``'s.)
+/// the file path, a section name or `from`/`to` as the field; a section file's are `GeoFareFile`'s.)
 extension GeoFareError {
     // MARK: PBF files
 
@@ -51,19 +50,6 @@ extension GeoFareError {
     /// No road profile file for `id` at `path` (`profile_not_found`, field `profile`).
     static func profileNotFound(_ id: String, path: String) -> GeoFareError {
         GeoFareError(code: .profileNotFound, message: "no road profile '\(id)' (\(path))", field: "profile")
-    }
-
-    // MARK: Section files
-
-    /// A section file at `path` that fails with one of its format's codes (field: the path).
-    static func sectionFile(_ code: ErrorCode, _ message: String, path: String) -> GeoFareError {
-        GeoFareError(code: code, message: message, field: path)
-    }
-
-    /// A section file that cannot be written: `what` failed on `path`, for `reason` (strerror)
-    /// (`graph_io`, field: the path).
-    static func sectionFileWriteFailed(_ what: String, path: String, reason: String) -> GeoFareError {
-        GeoFareError(code: .graphIo, message: "\(what) '\(path)': \(reason)", field: path)
     }
 
     /// The same error located at blob `index` whose header starts at byte `offset` of the file.

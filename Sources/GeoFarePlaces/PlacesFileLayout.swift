@@ -1,5 +1,5 @@
-/// The layout of a places index file: the graph file's container (``GeoFareOSM/SectionFileLayout``;
-/// ``GeoFareOSM/SectionFileWriter`` writes both) with magic "GEOFAREP" and these sections.
+/// The layout of a places index file: the graph file's container (``GeoFareFile/SectionFileLayout``;
+/// ``GeoFareFile/SectionFileWriter`` writes both) with magic "GEOFAREP" and these sections.
 enum PlacesFileLayout {
     static let magic: [UInt8] = Array("GEOFAREP".utf8)
     static let currentVersion: UInt32 = 5

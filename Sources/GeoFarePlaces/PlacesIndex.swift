@@ -1,5 +1,6 @@
 import Foundation
 import GeoFareCore
+import GeoFareFile
 import GeoFareOSM
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +12,7 @@ import Darwin
 /// reverse look-up (``reverse(_:radiusMeters:)``) read the mapping in place; nothing is copied.
 ///
 /// Opening checks, in order: the container's (magic, format version, length, CRC-32 of everything
-/// after the header, section table: ``GeoFareGraph/MappedSectionFile``), then that every section is there with sizes and offsets
+/// after the header, section table: ``GeoFareFile/MappedSectionFile``), then that every section is there with sizes and offsets
 /// that agree (so a file that passes cannot make a query read outside it). Immutable once
 /// open and safe to share across threads.
 public final class PlacesIndex: @unchecked Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import GeoFareCore
+import GeoFareFile
 import GeoFareOSM
 
 /// Builds a places index file from an OSM PBF extract: `geofare places build`.

@@ -129,30 +129,6 @@ public protocol RouteEstimator: Sendable {
     func matrix(_ request: MatrixRequest) throws(GeoFareError) -> RouteMatrix
 }
 
-/// A route's own uncertainty as factors on each segment's distance and duration, for the fare
-/// band's `low` and `high` readings (the meter's `runScenarios(buffer:bandSecondsPerSecond:spread:)`).
-public struct RouteSpread: Sendable, Hashable {
-    public var distanceLow: Double
-    public var distanceHigh: Double
-    public var durationLow: Double
-    public var durationHigh: Double
-    public init(distanceLow: Double, distanceHigh: Double, durationLow: Double, durationHigh: Double) {
-        self.distanceLow = distanceLow
-        self.distanceHigh = distanceHigh
-        self.durationLow = durationLow
-        self.durationHigh = durationHigh
-    }
-    /// No spread: the segments as they are.
-    public static let none = RouteSpread(distanceLow: 1, distanceHigh: 1, durationLow: 1, durationHigh: 1)
-
-    /// Each factor raised to `power`: the log half-widths × `power` (a calibration's fare band
-    /// scale, ``SpeedProfile/fareBandScale``).
-    public func scaled(_ power: Double) -> RouteSpread {
-        power == 1 ? self : RouteSpread(distanceLow: pow(distanceLow, power), distanceHigh: pow(distanceHigh, power),
-                                        durationLow: pow(durationLow, power), durationHigh: pow(durationHigh, power))
-    }
-}
-
 extension Route {
     /// The fare band's corners for a route whose distance band is `distance` (p10, p90 as
     /// ratios to the estimate) and whose speed band is `speed` (real ÷ estimated duration given

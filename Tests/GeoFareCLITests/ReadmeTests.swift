@@ -47,4 +47,29 @@ struct ReadmeTests {
         }
         #expect(checked > 40)
     }
+
+    /// Each target's dependencies as Package.swift lists them (`.target(name: "X", dependencies: [...])`).
+    static func targetDependencies() throws -> [String: [String]] {
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var out: [String: [String]] = [:]
+        for m in manifest.matches(of: /\.(?:target|executableTarget)\(\s*name: "([A-Za-z]+)",\s*dependencies: \[([^\]]*)\]/) {
+            out[String(m.output.1)] = m.output.2.matches(of: /"([A-Za-z]+)"/).map { String($0.output.1) }
+        }
+        return out
+    }
+
+    @Test("Arrows down (issue 43): the fare product's closure holds no PBF reader and no zlib; the meter's file imports only Core, Data and Text")
+    func arrowsDown() throws {
+        let deps = try Self.targetDependencies()
+        #expect(deps["GeoFareGraph"] != nil && deps["GeoFareFare"] != nil, "\(deps.keys.sorted())")
+        var closure = Set<String>(), todo = ["GeoFareFare"]
+        while let t = todo.popLast() {
+            if closure.insert(t).inserted { todo += deps[t] ?? [] }
+        }
+        #expect(!closure.contains("GeoFareOSM") && !closure.contains("CZlib"), "the fare product's closure: \(closure.sorted())")
+        #expect(closure.contains("GeoFareGraph") && closure.contains("GeoFareFile"))
+        let meter = try String(contentsOf: Self.root.appendingPathComponent("Sources/GeoFareFare/Meter.swift"), encoding: .utf8)
+        let imports = Set(meter.matches(of: /(?m)^import ([A-Za-z]+)/).map { String($0.output.1) })
+        #expect(imports.isSubset(of: ["Foundation", "GeoFareCore", "GeoFareData", "GeoFareText"]), "Meter.swift imports \(imports.sorted())")
+    }
 }

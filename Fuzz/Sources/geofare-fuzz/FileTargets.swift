@@ -1,5 +1,6 @@
 import Foundation
 import GeoFareCore
+import GeoFareFile
 import GeoFareGraph
 import GeoFareGraphBuild
 import GeoFareOSM

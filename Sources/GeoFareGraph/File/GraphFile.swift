@@ -1,5 +1,5 @@
 import GeoFareCore
-import GeoFareOSM
+import GeoFareFile
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,12 +7,12 @@ import Darwin
 #endif
 import Foundation
 
-/// A graph file opened read-only through `mmap` (a ``GeoFareOSM/MappedSectionFile`` with the graph's
+/// A graph file opened read-only through `mmap` (a ``GeoFareFile/MappedSectionFile`` with the graph's
 /// magic and codes): its sections are zero-copy views into the mapping, which lives as long as
 /// this object (and anything built on its views) does.
 ///
 /// Opening checks, in order: the container's (magic, format version, length, CRC-32, section
-/// table: ``GeoFareOSM/MappedSectionFile``), the metadata, then (by ``NetworkView`` and the hierarchy's
+/// table: ``GeoFareFile/MappedSectionFile``), the metadata, then (by ``NetworkView`` and the hierarchy's
 /// reader) that every section the reader needs is there with a consistent size.
 public final class GraphFile: @unchecked Sendable {
     /// The path opened.

@@ -1,4 +1,4 @@
-/// A GeoFare graph file (one per region): the ``GeoFareOSM/SectionFileLayout`` container with magic
+/// A GeoFare graph file (one per region): the ``GeoFareFile/SectionFileLayout`` container with magic
 /// "GEOFAREG" and these sections: the metadata JSON (``GraphMetadata``), the network's arrays
 /// (``RoadNetwork``'s fields) and, per metric, the contraction hierarchy's arrays
 /// (``ContractionHierarchy``).

@@ -14,7 +14,7 @@ import Foundation
 /// 8   format version, UInt32
 /// 12  section count, UInt32
 /// 16  file length in bytes, UInt64
-/// 24  CRC-32 (IEEE, zlib's crc32) of bytes 32..<file length, UInt32
+/// 24  CRC-32 (IEEE, as zlib's crc32: ``CRC32``) of bytes 32..<file length, UInt32
 /// 28  reserved, 0
 /// 32  section table: per section id UInt32, alignment UInt32, offset UInt64, length UInt64 (24 bytes)
 ///     then the sections, each at an offset that is a multiple of 8
