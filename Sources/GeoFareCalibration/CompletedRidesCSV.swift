@@ -65,10 +65,7 @@ public enum CompletedRidesCSV {
     /// - Throws: ``GeoFareError`` `missing_column` (naming it), `csv_unterminated_quote`, or
     ///   `empty_input` for a file without a header.
     public static func read(_ data: Data, map: [String: String] = [:]) throws(GeoFareError) -> Result {
-        var records: [CSVReader.Record] = []
-        var reader = CSVReader()
-        reader.feed(data) { records.append($0) }
-        try reader.finish { records.append($0) }
+        let records = try CSVReader.records(of: data)
         guard let header = records.first else { throw .emptyRides() }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
         var at: [String: Int] = [:]

@@ -29,10 +29,7 @@ public enum PoolCSV {
     /// - Parameter map: logical column → header name (`origin_lat` → `pickup_lat`).
     /// - Throws: ``GeoFareError`` `missing_column` (naming it), `empty_input`, `csv_unterminated_quote`.
     public static func read(_ data: Data, map: [String: String] = [:]) throws(GeoFareError) -> [Row] {
-        var records: [CSVReader.Record] = []
-        var reader = CSVReader()
-        reader.feed(data) { records.append($0) }
-        try reader.finish { records.append($0) }
+        let records = try CSVReader.records(of: data)
         guard let header = records.first else { throw .emptyPoolInput() }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
         var at: [String: Int] = [:]

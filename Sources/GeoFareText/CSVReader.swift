@@ -108,6 +108,16 @@ public struct CSVReader {
         }
     }
 
+    /// Every record of a whole file in memory (`pool`'s and `calibrate`'s inputs).
+    /// - Throws: ``GeoFareError`` `csv_unterminated_quote` as ``finish(emit:)``.
+    public static func records(of data: Data) throws(GeoFareError) -> [Record] {
+        var records: [Record] = []
+        var reader = CSVReader()
+        reader.feed(data) { records.append($0) }
+        try reader.finish { records.append($0) }
+        return records
+    }
+
     /// Ends the input: emits a final record that lacked a line break.
     /// - Throws: ``GeoFareError/unterminatedQuote(line:)`` when a quoted field never closed.
     public mutating func finish(emit: (Record) throws(GeoFareError) -> Void) throws(GeoFareError) {
