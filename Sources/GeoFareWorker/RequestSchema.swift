@@ -10,16 +10,27 @@ import GeoFareText
 /// The fast paths (``FastFareRequest``, ``FastPartyRequest``) take only names they know and hand
 /// any other request to the general path, so this check holds for them too.
 public enum RequestSchema {
-    /// The shape of a field's value, as far as names go.
-    public indirect enum Shape: Sendable {
-        /// A number, string, boolean or array of plain values: no names inside.
-        case value
-        /// Anything (a party's `attributes`: the caller's own JSON).
-        case any
-        /// An object with these fields.
-        case object([String: Shape])
-        /// An array whose items are objects with these fields (or plain values).
-        case objects([String: Shape])
+    /// The shape of a field's value, as far as names go. A class, not an indirect enum: the
+    /// declarations are built once and kept in statics, and a class reference is a plain pointer
+    /// (LeakSanitizer does not see through an indirect enum's tagged box pointers).
+    public final class Shape: Sendable {
+        public enum Kind: Sendable {
+            /// A number, string, boolean or array of plain values: no names inside.
+            case value
+            /// Anything (a party's `attributes`: the caller's own JSON).
+            case any
+            /// An object with ``fields``.
+            case object
+            /// An array whose items are objects with ``fields`` (or plain values).
+            case objects
+        }
+        public let kind: Kind
+        public let fields: [String: Shape]
+        init(_ kind: Kind, _ fields: [String: Shape] = [:]) { (self.kind, self.fields) = (kind, fields) }
+
+        public static let value = Shape(.value), any = Shape(.any)
+        public static func object(_ fields: [String: Shape]) -> Shape { Shape(.object, fields) }
+        public static func objects(_ fields: [String: Shape]) -> Shape { Shape(.objects, fields) }
     }
 
     /// A point: `{lat, lon}`.
@@ -38,7 +49,14 @@ public enum RequestSchema {
     ]
 
     /// Each op's fields beside `id` and `op`.
-    public static func fields(of op: WorkerOp) -> [String: Shape] {
+    public static func fields(of op: WorkerOp) -> [String: Shape] { declared[op]!.filter { $0.key != "id" && $0.key != "op" } }
+
+    /// Each op's fields with `id` and `op`: built once.
+    static let declared: [WorkerOp: [String: Shape]] = Dictionary(uniqueKeysWithValues: WorkerOp.allCases.map { op in
+        (op, declaration(of: op).merging(["id": .value, "op": .value]) { a, _ in a })
+    })
+
+    static func declaration(of op: WorkerOp) -> [String: Shape] {
         switch op {
         case .ping, .version, .stats: [:]
         case .transform: ["from": .value, "to": .value, "points": .value]
@@ -76,10 +94,7 @@ public enum RequestSchema {
     /// Refuses a request with a name `op` does not declare, at any depth.
     /// - Throws: ``GeoFareError`` `unknown_field`, field: the name's path (`trip.distanse_m`).
     public static func check(_ request: [String: JSONValue], op: WorkerOp) throws(GeoFareError) {
-        var declared = fields(of: op)
-        declared["id"] = .value
-        declared["op"] = .value
-        try check(request, against: declared, path: "", op: op)
+        try check(request, against: declared[op]!, path: "", op: op)
     }
 
     static func check(_ object: [String: JSONValue], against declared: [String: Shape], path: String, op: WorkerOp) throws(GeoFareError) {
@@ -94,15 +109,15 @@ public enum RequestSchema {
     }
 
     static func check(_ value: JSONValue, shape: Shape, path: String, op: WorkerOp) throws(GeoFareError) {
-        switch shape {
+        switch shape.kind {
         case .value, .any: return
-        case let .object(fields):
+        case .object:
             // A value of the wrong type is the op's own error to report (`wrong_type`).
-            if let o = value.object { try check(o, against: fields, path: path, op: op) }
-        case let .objects(fields):
+            if let o = value.object { try check(o, against: shape.fields, path: path, op: op) }
+        case .objects:
             guard let items = value.array else { return }
             for (i, item) in items.enumerated() {
-                if let o = item.object { try check(o, against: fields, path: "\(path)[\(i)]", op: op) }
+                if let o = item.object { try check(o, against: shape.fields, path: "\(path)[\(i)]", op: op) }
             }
         }
     }
