@@ -27,4 +27,11 @@ public enum MinorUnits {
         }
         return (negative ? "-" : "") + grouped
     }
+
+    /// Money for people, in the currency's units: `$8.00` for USD, `8,000 KRW` for others (the
+    /// code after the amount). Never minor units labelled with a currency.
+    public static func text(_ minorUnits: Int64, currency: String) -> String {
+        if currency == "USD" { return (minorUnits < 0 ? "-$" : "$") + format(minorUnits == .min ? .max : abs(minorUnits), currency: currency) }
+        return format(minorUnits, currency: currency) + " " + currency
+    }
 }

@@ -75,7 +75,10 @@ struct PoolCommand: ParsableCommand {
         let failed = rows.filter { $0.error != nil }.count + plan.riders.filter { $0.error != nil }.count
         if !quiet {
             let s = plan.summary
-            let money = s.soloFares.keys.sorted().map { c in "\(s.soloFares[c]! - s.pooledFares[c, default: 0]) \(c) of \(s.soloFares[c]!)" }.joined(separator: ", ")
+            // In the currency's units ($8.00, 8,000 KRW), not minor units.
+            let money = s.soloFares.keys.sorted().map { c in
+                "\(MinorUnits.text(s.soloFares[c]! - s.pooledFares[c, default: 0], currency: c)) of \(MinorUnits.text(s.soloFares[c]!, currency: c))"
+            }.joined(separator: ", ")
             Diagnostics.print(String(format: "pool: %d requests, %d pooled in %d taxis (%.1f %%), %d failed; %d feasible pairs of %d tried; vehicle-km %.1f → %.1f (%.1f saved), vehicle-hours %.2f → %.2f; money saved by the pooled: %@; %.1f s",
                                        rows.count, s.pooledRiders, s.groups, rows.isEmpty ? 0 : 100 * Double(s.pooledRiders) / Double(rows.count), failed,
                                        s.feasiblePairs, s.triedPairs, s.soloMeters / 1000, s.pooledMeters / 1000, (s.soloMeters - s.pooledMeters) / 1000,

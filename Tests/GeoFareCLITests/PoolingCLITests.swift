@@ -115,6 +115,8 @@ struct PoolingCLITests {
         let r = try GeoFareBinary.run(["pool", input.path, "-o", output.path, "--graph", graph, "--delay", String(Int(delay)), "--svg", picture.path])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("pooled"))
+        // Money in the summary is in dollars ($12.34 of $567.89), not cents labelled USD.
+        #expect(r.stderr.contains(/money saved by the pooled: \$[0-9,]+\.[0-9]{2} of \$[0-9,]+\.[0-9]{2}/) && !r.stderr.contains(" USD"), "\(r.stderr)")
         // Read both files back.
         func rows(_ url: URL) throws -> [[String: String]] {
             let records = try csvRecords(try Data(contentsOf: url))

@@ -50,5 +50,7 @@ struct CoordinateTests {
         #expect(MinorUnits.format(1_234_567, currency: "KRW") == "1,234,567")
         #expect(MinorUnits.format(1_250, currency: "USD") == "12.50")
         #expect(MinorUnits.format(-5, currency: "USD") == "-0.05")
+        #expect(MinorUnits.text(800, currency: "USD") == "$8.00" && MinorUnits.text(-5, currency: "USD") == "-$0.05")
+        #expect(MinorUnits.text(8_000, currency: "KRW") == "8,000 KRW")
     }
 }
