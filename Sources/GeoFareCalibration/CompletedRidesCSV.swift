@@ -67,14 +67,7 @@ public enum CompletedRidesCSV {
     public static func read(_ data: Data, map: [String: String] = [:]) throws(GeoFareError) -> Result {
         let records = try CSVReader.records(of: data)
         guard let header = records.first else { throw .emptyRides() }
-        let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
-        var at: [String: Int] = [:]
-        for logical in required + optional {
-            let name = map[logical] ?? logical
-            if let i = names.firstIndex(of: name) { at[logical] = i } else if required.contains(logical) {
-                throw .missingRideColumn(name, for: logical, mapped: map[logical] != nil, has: names)
-            }
-        }
+        let at = try CSVReader.columns(of: header, required: required, optional: optional, map: map)
         var out = Result()
         for record in records.dropFirst() {
             if record.fields.count == 1 && record.fields[0].trimmingCharacters(in: .whitespaces).isEmpty { continue }

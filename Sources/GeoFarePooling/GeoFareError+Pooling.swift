@@ -50,11 +50,6 @@ extension GeoFareError {
         GeoFareError(code: .emptyInput, message: "the input is empty: it needs a header row")
     }
 
-    /// The header lacks the column `name` for `logical`, `mapped` by `--map` or not
-    /// (`missing_column`, field: `logical`); `names` are the header's columns.
-    static func missingColumn(_ name: String, for logical: String, mapped: Bool, has names: [String]) -> GeoFareError {
-        GeoFareError(code: .missingColumn, message: "the header has no column '\(name)'\(mapped ? " (--map \(logical)=\(name))" : ""); it has: \(names.joined(separator: ","))", field: logical)
-    }
 
     /// Column `name` of the row on `line` is not a finite number (`invalid_number`, field: `name`).
     static func notANumber(line: Int, _ name: String, got text: String) -> GeoFareError {

@@ -31,14 +31,7 @@ public enum PoolCSV {
     public static func read(_ data: Data, map: [String: String] = [:]) throws(GeoFareError) -> [Row] {
         let records = try CSVReader.records(of: data)
         guard let header = records.first else { throw .emptyPoolInput() }
-        let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
-        var at: [String: Int] = [:]
-        for logical in columns {
-            let name = map[logical] ?? logical
-            if let i = names.firstIndex(of: name) { at[logical] = i } else if logical != "seats" {
-                throw .missingColumn(name, for: logical, mapped: map[logical] != nil, has: names)
-            }
-        }
+        let at = try CSVReader.columns(of: header, required: columns.filter { $0 != "seats" }, optional: ["seats"], map: map)
         return records.dropFirst().map { record in
             var row = Row(line: record.line, id: "", request: nil, offsetSeconds: 0, error: nil)
             func field(_ name: String) -> String? {

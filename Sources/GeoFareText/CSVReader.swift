@@ -118,6 +118,23 @@ public struct CSVReader {
         return records
     }
 
+    /// Where each logical column is in a header row (`pool`'s and `calibrate`'s inputs): the
+    /// header name is `map[logical]` or the logical name itself, trimmed of spaces.
+    /// - Throws: ``GeoFareError`` `missing_column` (field: the logical column) for a required
+    ///   column the header lacks, saying whether `--map` renamed it and what the header has.
+    public static func columns(of header: Record, required: [String], optional: [String] = [],
+                               map: [String: String]) throws(GeoFareError) -> [String: Int] {
+        let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        var at: [String: Int] = [:]
+        for logical in required + optional {
+            let name = map[logical] ?? logical
+            if let i = names.firstIndex(of: name) { at[logical] = i } else if required.contains(logical) {
+                throw .missingColumn(name, for: logical, mapped: map[logical] != nil, has: names)
+            }
+        }
+        return at
+    }
+
     /// Ends the input: emits a final record that lacked a line break.
     /// - Throws: ``GeoFareError/unterminatedQuote(line:)`` when a quoted field never closed.
     public mutating func finish(emit: (Record) throws(GeoFareError) -> Void) throws(GeoFareError) {

@@ -15,6 +15,12 @@ extension GeoFareError {
                      field: "line \(line)", line: line)
     }
 
+    /// A header without the column `name` for `logical`, renamed by `--map` or not
+    /// (`missing_column`, field: `logical`); `names` are the header's columns.
+    public static func missingColumn(_ name: String, for logical: String, mapped: Bool, has names: [String]) -> GeoFareError {
+        GeoFareError(code: .missingColumn, message: "the header has no column '\(name)'\(mapped ? " (--map \(logical)=\(name))" : ""); it has: \(names.joined(separator: ","))", field: logical)
+    }
+
     /// A file that cannot be opened for reading (`file_unreadable`, field `input`).
     public static func cannotOpenInput(_ path: String) -> GeoFareError {
         GeoFareError(code: .fileUnreadable, message: "cannot open '\(path)' for reading", field: "input")
