@@ -59,7 +59,7 @@ public enum TrafficCalibrator {
     /// - Parameter progress: called with the rides done so far, every 10,000.
     /// - Returns: one observation per ride (`nil`: it could not be routed).
     public static func observe(_ rides: [CompletedRide], pricer: TripPricer, progress: (Int) -> Void = { _ in }) -> [Observation?] {
-        let circuity = (pricer.estimator as? GraphRouteEstimator)?.fallback ?? (pricer.estimator as? CircuityRouteEstimator)
+        let circuity = pricer.circuityEstimator
         var out: [Observation?] = []
         out.reserveCapacity(rides.count)
         for (i, r) in rides.enumerated() {

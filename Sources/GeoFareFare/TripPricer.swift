@@ -43,6 +43,12 @@ public struct TripPricer: Sendable {
     /// The tariffs, zones and slow-time model the pricer prices with.
     public var catalog: TariffCatalog { engine.catalog }
 
+    /// The circuity estimator behind the pricer's routes (a graph estimator's fallback): the one
+    /// that holds the speed profiles, calibrations applied. `nil` for another estimator.
+    public var circuityEstimator: CircuityRouteEstimator? {
+        (estimator as? GraphRouteEstimator)?.fallback ?? (estimator as? CircuityRouteEstimator)
+    }
+
     /// The embedded tariffs, zones and route calibration, plus an optional user data directory,
     /// road graph files (a trip inside a graph is routed on its roads, ``GraphRouteEstimator``,
     /// any other by the circuity model) and traffic calibrations (`geofare calibrate`'s files,
@@ -59,14 +65,21 @@ public struct TripPricer: Sendable {
     /// ``standard(data:graphs:traffic:)`` with the traffic calibrations already read.
     public static func standard(data: DataCatalog = .embedded, graphs: [String] = [], calibrations: [TrafficCalibration]) throws(GeoFareError) -> TripPricer {
         let catalog = try TariffCatalog.load(from: data)
-        let estimator: any RouteEstimator
-        do {
-            let circuity = try CircuityRouteEstimator(data: data, regions: catalog.zones, traffic: calibrations)
-            estimator = graphs.isEmpty ? circuity : try GraphRouteEstimator(paths: graphs, fallback: circuity)
-        } catch {
-            throw error
-        }
-        return TripPricer(engine: try FareEngine(catalog: catalog), estimator: estimator)
+        return TripPricer(engine: try FareEngine(catalog: catalog), estimator: try estimator(data: data, zones: catalog.zones, graphs: graphs, calibrations: calibrations))
+    }
+
+    /// This pricer's tariffs and meters with routes under other traffic calibrations (the data's
+    /// route tables and `graphs` read again, the tariffs not): what `calibrate` scores a fit with.
+    /// - Throws: ``GeoFareError`` as ``standard(data:graphs:calibrations:)``.
+    public func with(calibrations: [TrafficCalibration], data: DataCatalog = .embedded, graphs: [String] = []) throws(GeoFareError) -> TripPricer {
+        TripPricer(engine: engine, estimator: try Self.estimator(data: data, zones: catalog.zones, graphs: graphs, calibrations: calibrations),
+                   roadDerivedSlowTime: roadDerivedSlowTime)
+    }
+
+    /// The circuity model under `calibrations`, behind `graphs` when there are any.
+    private static func estimator(data: DataCatalog, zones: ZoneSet, graphs: [String], calibrations: [TrafficCalibration]) throws(GeoFareError) -> any RouteEstimator {
+        let circuity = try CircuityRouteEstimator(data: data, regions: zones, traffic: calibrations)
+        return graphs.isEmpty ? circuity : try GraphRouteEstimator(paths: graphs, fallback: circuity)
     }
 
     /// A pricer over the same data whose meters are its own copies: a thread that prices

@@ -194,7 +194,7 @@ public final class WorkerDispatcher: @unchecked Sendable {
             "route_estimator": .string(pricer.estimator.name),
             // The speed profiles in force: each with the calibrations applied (the data's own and
             // `--traffic` files, in order) and its levels by date.
-            "traffic": .array((((pricer.estimator as? GraphRouteEstimator)?.fallback ?? pricer.estimator as? CircuityRouteEstimator)?.profiles ?? []).map { p in
+            "traffic": .array((pricer.circuityEstimator?.profiles ?? []).map { p in
                 .object(["profile": .string(p.id), "calibrations": .array(p.calibrations.map { .string($0.name) }),
                          "levels_by_date": .array(p.dated.map { .string($0.date) })])
             }),

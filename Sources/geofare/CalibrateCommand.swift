@@ -72,13 +72,13 @@ struct CalibrateCommand: ParsableCommand {
         let fitPart = Set(order[..<cut])
         let heldRides = order[cut...].map { rides[$0] }
         var first = TrafficCalibrator.fit(observations.filter { fitPart.contains($0.ride) }, profile: profile, name: "held-out fit")
-        first.fare_band = try fareBand(first, order[..<cut].map { rides[$0] }, base: base)
-        let calibrated = try TripPricer.standard(data: data.catalog, graphs: data.graphs, calibrations: base + [try decoded(first)])
+        first.fare_band = try fareBand(first, order[..<cut].map { rides[$0] }, pricer: pricer, base: base)
+        let calibrated = try pricer.with(calibrations: base + [try decoded(first)], data: data.catalog, graphs: data.graphs)
         let before = TrafficCalibrator.accuracy(heldRides, pricer: pricer), after = TrafficCalibrator.accuracy(heldRides, pricer: calibrated)
 
         let name = self.name ?? URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
         var file = TrafficCalibrator.fit(observations, profile: profile, name: name)
-        file.fare_band = try fareBand(file, rides, base: base)
+        file.fare_band = try fareBand(file, rides, pricer: pricer, base: base)
         let when = { (d: Date) in ISO8601.string(epochSeconds: d.timeIntervalSince1970, offsetSeconds: 0) }
         let period = "\(when(rides[order.first!].pickup)) to \(when(rides[order.last!].pickup))"
         file.about = "Fitted by `geofare calibrate` on \(rides.count) completed rides (\(period)) for the speed profile \(profile.id)"
@@ -117,17 +117,16 @@ struct CalibrateCommand: ParsableCommand {
 
     /// The speed profile `id` as the pricer's estimator holds it.
     func estimatorProfile(_ pricer: TripPricer, id: String) throws -> SpeedProfile {
-        let circuity = (pricer.estimator as? GraphRouteEstimator)?.fallback ?? (pricer.estimator as? CircuityRouteEstimator)
-        guard let p = circuity?.profiles.first(where: { $0.id == id }) else { throw GeoFareExit.dataError }
+        guard let p = pricer.circuityEstimator?.profiles.first(where: { $0.id == id }) else { throw GeoFareExit.dataError }
         return p
     }
 
     /// The fare band's scale for a fitted file, on `rides` with fares (``TrafficCalibrator/fareBand(_:options:pricer:)``).
-    func fareBand(_ file: TrafficCalibration.File, _ rides: [CompletedRide], base: [TrafficCalibration]) throws -> TrafficCalibration.File.FareBand? {
+    func fareBand(_ file: TrafficCalibration.File, _ rides: [CompletedRide], pricer: TripPricer, base: [TrafficCalibration]) throws -> TrafficCalibration.File.FareBand? {
         var calibration = try decoded(file)
         return try TrafficCalibrator.fareBand(rides) { scale in
             calibration.fareBandScale = scale
-            return try TripPricer.standard(data: data.catalog, graphs: data.graphs, calibrations: base + [calibration])
+            return try pricer.with(calibrations: base + [calibration], data: data.catalog, graphs: data.graphs)
         }
     }
 
@@ -138,7 +137,7 @@ struct CalibrateCommand: ParsableCommand {
 
     func tooFew(_ n: Int, _ read: CompletedRidesCSV.Result) throws {
         Diagnostics.print("geofare: skipped: \(skippedText(read))")
-        let error = GeoFareError(code: .invalidValue, message: "\(n) usable rides; a calibration needs at least \(Self.minimumRides)", field: "rides")
+        let error = GeoFareError.tooFewRides(n, need: Self.minimumRides)
         Diagnostics.print("geofare: \(error.description) [\(error.code)]")
         throw GeoFareExit.dataError
     }

@@ -27,7 +27,7 @@ struct FareBandTests {
         // Longer in distance and time at the high corner, shorter at the low one.
         // The route's own spread, at the profile's fare band scale (a calibration's).
         let spread = r.spread
-        let scale = try #require((sharedPricer.estimator as? CircuityRouteEstimator)?.profiles.first { $0.id == r.profile }).fareBandScale
+        let scale = try #require(sharedPricer.circuityEstimator?.profiles.first { $0.id == r.profile }).fareBandScale
         let computed = r.computedSpread().scaled(scale)
         #expect(abs(spread.durationHigh - computed.durationHigh) < 1e-9 && abs(spread.distanceLow - computed.distanceLow) < 1e-9)
         #expect(spread.distanceLow < 1 && spread.durationLow < spread.distanceLow && spread.distanceHigh > 1 && spread.durationHigh > spread.distanceHigh)
