@@ -139,11 +139,8 @@ public final class SpeedProfile: Sendable, Hashable {
         var bandC = durationBandCircuity, bandG = durationBandGraph, bandD: (p10: Double, p90: Double)?, fareScale = 1.0
         for c in calibrations {
             for i in levels.indices { levels[i] *= c.timeLevels[i] }
-            for a in 0..<4 {
-                for b in 0..<bandCount where b < TrafficCalibration.distanceBandsKm.count && TrafficCalibration.distanceBandsKm[b] * 1000 <= c.distanceLimitsMeters[a]
-                    || c.distanceLimitsMeters[a] == .infinity {
-                    distance[a * bandCount + b] *= c.distanceFactors[a]
-                }
+            for area in TrafficArea.allCases {
+                for b in 0..<bandCount { distance[area.rawValue * bandCount + b] *= c.distanceFactor(area, band: b) }
             }
             for b in byDistance.indices { byDistance[b] *= c.timeByDistance[b] }
             if let b = c.durationBandCircuity { bandC = b }

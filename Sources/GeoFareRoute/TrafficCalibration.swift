@@ -49,6 +49,12 @@ public struct TrafficCalibration: Sendable, Hashable {
     /// holds everything longer.
     public static let distanceBandsKm: [Double] = [0.5, 1, 2, 3, 5, 8, 12, 20, 40, 100]
 
+    /// The distance factor of `area` on legs of straight-distance `band`: its factor where its
+    /// rides reached (``distanceLimitsMeters``), else 1.
+    public func distanceFactor(_ area: TrafficArea, band: Int) -> Double {
+        band <= Self.distanceBand(straightMeters: distanceLimitsMeters[area.rawValue]) ? distanceFactors[area.rawValue] : 1
+    }
+
     /// The band of ``distanceBandsKm`` holding a straight distance.
     @inline(__always)
     public static func distanceBand(straightMeters: Double) -> Int {
