@@ -35,6 +35,27 @@ public final class CSVBlockStream {
         public let lane: Int
     }
 
+    /// Each record of `piece` in order, scanned in place: `row` prices or copies it and returns
+    /// false for a failed row; a last record whose quote never closes (blocks are cut at record
+    /// ends, so only the input's last record can be broken) is counted as a failed row and
+    /// handed to `broken`, the rows before it standing. The loop of every lane on the stream.
+    public static func records(of piece: Piece, _ row: (inout CSVRecordScanner) -> Bool, broken: (GeoFareError) -> Void) -> Counts {
+        var scanner = CSVRecordScanner(firstLine: piece.firstLine)
+        var position = 0
+        var counts = Counts()
+        do {
+            while try scanner.next(in: piece.bytes, from: &position) {
+                counts.rows += 1
+                if !row(&scanner) { counts.failed += 1 }
+            }
+        } catch {
+            counts.rows += 1
+            counts.failed += 1
+            broken(error)
+        }
+        return counts
+    }
+
     public let source: ByteSource
     /// Bytes read per block.
     public let blockBytes: Int

@@ -79,23 +79,8 @@ public final class FareCSVJob: @unchecked Sendable {
             // Lane k of every block prices with the k-th lane pricer (a block's lanes finish
             // before the next block's start, so no two lanes share one at a time).
             var pricer = RowPricer(layout: layout, pricer: threadPricers[piece.lane % threadPricers.count], strict: strict)
-            var scanner = CSVRecordScanner(firstLine: piece.firstLine)
-            var position = 0
-            var counts = CSVBlockStream.Counts()
-            do {
-                while try scanner.next(in: piece.bytes, from: &position) {
-                    counts.rows += 1
-                    if !pricer.row(&scanner, in: piece.bytes, to: &out) { counts.failed += 1 }
-                }
-            } catch {
-                // A quoted field still open at the end of the input (blocks are cut at record
-                // ends, so only the last record can be broken): the rows before it stand; it
-                // gets an error row of its own.
-                counts.rows += 1
-                counts.failed += 1
-                pricer.errorRow(error, to: &out)
-            }
-            return counts
+            // A broken last record gets an error row of its own.
+            return CSVBlockStream.records(of: piece, { pricer.row(&$0, in: piece.bytes, to: &out) }, broken: { pricer.errorRow($0, to: &out) })
         }, write: write, afterBlock: { total in
             progress(total.rows, source.bytesRead)
             if let max = options.maxErrors, total.failed >= max {

@@ -31,13 +31,13 @@ public struct PoolOptions: Sendable {
     /// - Throws: ``GeoFareError`` `invalid_value` naming the option.
     public func validate() throws(GeoFareError) {
         guard delaySeconds.isFinite, (0...7_200).contains(delaySeconds) else {
-            throw .delayOutOfRange(delaySeconds)
+            throw .outOfRange("delay", delaySeconds, 0...7_200, code: .invalidValue)
         }
         guard (2...SharedRide.maxRiders).contains(maxRiders) else {
-            throw .maxRidersOutOfRange(maxRiders)
+            throw .outOfRange("max_riders", Double(maxRiders), 2...Double(SharedRide.maxRiders), code: .invalidValue)
         }
         guard (1...20).contains(capacity) else {
-            throw .capacityOutOfRange(capacity)
+            throw .outOfRange("capacity", Double(capacity), 1...20, code: .invalidValue)
         }
         if let g = maxGapSeconds, !(g.isFinite && g >= 0) {
             throw .invalidMaxGap()

@@ -27,7 +27,7 @@ public struct RideRequest: Sendable, Hashable {
     /// - Throws: ``GeoFareError`` `invalid_value` (field `seats`).
     public func validate(capacity: Int = SharedRide.defaultCapacity) throws(GeoFareError) {
         guard (1...capacity).contains(seats) else {
-            throw .seatsOutOfRange(seats, capacity: capacity)
+            throw .outOfRange("seats", Double(seats), 1...Double(capacity), code: .invalidValue)
         }
     }
 }

@@ -9,15 +9,6 @@ extension GeoFareError {
         GeoFareError(code: .invalidValue, message: "this geofare was built without PostgreSQL support, so it cannot open \(redactedStore): build it with `swift build --traits PostgreSQL`", field: "store")
     }
 
-    /// `split --party` outside 1...20 (`invalid_party_size`, field `party`).
-    static func splitPartyOutOfRange(_ n: Int) -> GeoFareError {
-        GeoFareError(code: .invalidPartySize, message: "must be within 1...20, got \(n)", field: "party")
-    }
-
-    /// `split --weights` with a count outside 1...20 (`invalid_party_size`, field `weights`).
-    static func weightCountOutOfRange(_ count: Int) -> GeoFareError {
-        GeoFareError(code: .invalidPartySize, message: "1...20 weights, got \(count)", field: "weights")
-    }
 
     /// A split `method` that needs `--weights` without them (`missing_field`, field `weights`).
     static func weightsRequired(_ method: String) -> GeoFareError {

@@ -32,7 +32,7 @@ struct SplitCommand: ParsableCommand {
             switch method {
             case .equal:
                 let n = party ?? weights.map { $0.split(separator: ",").count } ?? 0
-                guard (1...20).contains(n) else { throw GeoFareError.splitPartyOutOfRange(n) }
+                guard (1...20).contains(n) else { throw GeoFareError.outOfRange("party", Double(n), 1...20, code: .invalidPartySize) }
                 shares = try FareSplit.equal(total: total, riders: n, unit: unit)
             case .proportional, .shapley:
                 guard let weights else { throw GeoFareError.weightsRequired(method.rawValue) }
@@ -42,7 +42,7 @@ struct SplitCommand: ParsableCommand {
                     }
                     return v
                 }
-                guard (1...20).contains(list.count) else { throw GeoFareError.weightCountOutOfRange(list.count) }
+                guard (1...20).contains(list.count) else { throw GeoFareError.outOfRange("weights", Double(list.count), 1...20, code: .invalidPartySize) }
                 shares = method == .proportional
                     ? try FareSplit.proportional(total: total, soloFares: list, unit: unit)
                     : try FareSplit.shapleyOrderedDropoffs(total: total, meterAtDropoff: list, unit: unit)

@@ -19,25 +19,15 @@ struct CSVBlockStreamTests {
         guard let header = try stream.header() else { return (nil, [], .init()) }
         var output: [UInt8] = []
         let counts = stream.run(lane: { piece, out in
-            var scanner = CSVRecordScanner(firstLine: piece.firstLine)
-            var position = 0
-            var counts = CSVBlockStream.Counts()
-            do {
-                while try scanner.next(in: piece.bytes, from: &position) {
-                    counts.rows += 1
-                    out.append(Array("\(scanner.line):".utf8))
-                    for k in 0..<scanner.fieldCount {
-                        if k > 0 { out.append(UInt8(ascii: "|")) }
-                        out.append(Array(escaped(Array(scanner.field(k, in: piece.bytes))).utf8))
-                    }
-                    out.append(0x0A)
+            CSVBlockStream.records(of: piece, { scanner in
+                out.append(Array("\(scanner.line):".utf8))
+                for k in 0..<scanner.fieldCount {
+                    if k > 0 { out.append(UInt8(ascii: "|")) }
+                    out.append(Array(escaped(Array(scanner.field(k, in: piece.bytes))).utf8))
                 }
-            } catch {
-                counts.rows += 1
-                counts.failed += 1
-                out.append(Array("broken\n".utf8))
-            }
-            return counts
+                out.append(0x0A)
+                return true
+            }, broken: { _ in out.append(Array("broken\n".utf8)) })
         }, write: { output.append(contentsOf: $0) }, afterBlock: { total in
             reports?.pointee.append(total)
             return total.rows < stopAfter

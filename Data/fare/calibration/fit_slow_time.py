@@ -119,18 +119,20 @@ def observed_interval(D, fare, tariff):
 
 
 # ---------------------------------------------------------------- fitting -------------------
-def nll(p, k, D, T, lo, hi, v_star):
+def nll(p, k, D, T, lo, hi, v_star, mode="exclusive"):
+    """Negative log-likelihood of the slow-second intervals [lo, hi] the metered fares allow
+    (a tariff's meter `mode`: NYC's "exclusive", Korea's "concurrent")."""
     if p[0] <= 0 or p[3] <= 0:
         return 1e30
-    mu = slow_seconds(p, k, D, T, T, v_star, "exclusive")
+    mu = slow_seconds(p, k, D, T, T, v_star, mode)
     sig = spread_seconds(p, T)
     a, c = (hi - mu) / sig, (lo - mu) / sig
     pr = (1 - OUTLIER_WEIGHT) * (norm.cdf(a) - norm.cdf(c)) + OUTLIER_WEIGHT * (norm.cdf(a / 10) - norm.cdf(c / 10))
     return -float(np.sum(np.log(pr + 1e-300)))
 
 
-def fit(k, D, T, lo, hi, v_star, start=(3.0, 1.0, 0.1, 30.0, 0.85)):
-    r = minimize(nll, np.array(start), args=(k, D, T, lo, hi, v_star), method="Nelder-Mead",
+def fit(k, D, T, lo, hi, v_star, start=(3.0, 1.0, 0.1, 30.0, 0.85), mode="exclusive"):
+    r = minimize(nll, np.array(start), args=(k, D, T, lo, hi, v_star, mode), method="Nelder-Mead",
                  options={"maxiter": 8000, "maxfev": 8000, "xatol": 1e-7, "fatol": 1e-4})
     return r.x, r.fun
 
@@ -305,20 +307,20 @@ def main():
     return 0
 
 
+def model_parameters(p, k, z):
+    """The "parameters" object of a slow-time model file (slow-time.json, slow-time-kr.json)."""
+    return {
+        "cruise_base_mps": round(float(p[0]), 6), "cruise_slope": round(float(p[1]), 6),
+        "duration_exponent": round(float(p[2]), 6), "duration_ref_s": T_REF, "speed_shape": int(k),
+        "spread_ref_s": round(float(p[3]), 6), "spread_exponent": round(float(p[4]), 6), "band_z": round(float(z), 4),
+    }
+
+
 def write_model(p, k, z, mean, base, n, args):
     model = {
         "about": "GeoFare's slow-time model: from a segment's distance and duration (and its trip's total duration), the seconds the taxi meter counts as slow for any changeover speed v*. Equations, per-segment algorithm and validation in Data/fare/README.md; fitted by Data/fare/calibration/fit_slow_time.py.",
         "model": "gamma-stop-v1",
-        "parameters": {
-            "cruise_base_mps": round(float(p[0]), 6),
-            "cruise_slope": round(float(p[1]), 6),
-            "duration_exponent": round(float(p[2]), 6),
-            "duration_ref_s": T_REF,
-            "speed_shape": int(k),
-            "spread_ref_s": round(float(p[3]), 6),
-            "spread_exponent": round(float(p[4]), 6),
-            "band_z": round(float(z), 4),
-        },
+        "parameters": model_parameters(p, k, z),
         "units": {
             "cruise_base_mps": "m/s: mean moving speed is c + cruise_slope * u, c = cruise_base_mps * (T_trip / duration_ref_s)^duration_exponent, u = segment distance / duration (m/s)",
             "cruise_slope": "dimensionless",

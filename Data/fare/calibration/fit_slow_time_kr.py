@@ -19,13 +19,9 @@ Needs numpy and scipy only.
 import argparse, csv, datetime as dt, json, os, sys
 
 import numpy as np
-from scipy.optimize import minimize
-from scipy.stats import norm
 
-from fit_slow_time import meter_amount, slow_seconds, spread_seconds, write_json, T_REF, OUTLIER_WEIGHT
+from fit_slow_time import fit as shared_fit, nll as shared_nll, meter_amount, model_parameters, slow_seconds, spread_seconds, write_json, OUTLIER_WEIGHT, HERE, SHARED
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SHARED = os.environ.get("GEOFARE_SHARED", os.path.join(HERE, "..", "..", "..", "..", "shared"))
 CSV = os.path.join(SHARED, "data", "korea", "seongnam_taxi_trips_2024q1.csv")
 MODEL_JSON = os.path.join(HERE, "..", "slow-time-kr.json")
 
@@ -60,19 +56,11 @@ def observed_interval(D, fare):
 
 
 def nll(p, k, D, T, lo, hi):
-    if p[0] <= 0 or p[3] <= 0:
-        return 1e30
-    mu = slow_seconds(p, k, D, T, T, V_STAR, "concurrent")
-    sig = spread_seconds(p, T)
-    a, c = (hi - mu) / sig, (lo - mu) / sig
-    pr = (1 - OUTLIER_WEIGHT) * (norm.cdf(a) - norm.cdf(c)) + OUTLIER_WEIGHT * (norm.cdf(a / 10) - norm.cdf(c / 10))
-    return -float(np.sum(np.log(pr + 1e-300)))
+    return shared_nll(p, k, D, T, lo, hi, V_STAR, "concurrent")
 
 
 def fit(k, D, T, lo, hi, start=(3.0, 1.0, 0.1, 30.0, 0.85)):
-    r = minimize(nll, np.array(start), args=(k, D, T, lo, hi), method="Nelder-Mead",
-                 options={"maxiter": 8000, "maxfev": 8000, "xatol": 1e-7, "fatol": 1e-4})
-    return r.x
+    return shared_fit(k, D, T, lo, hi, V_STAR, start, "concurrent")[0]
 
 
 def priced(p, k, D, T, z):
@@ -152,11 +140,7 @@ def write_model(p, k, z, held, n, n_train, n_test):
     model = {
         "about": "GeoFare's slow-time model for Korean tariffs (those whose file says \"slow_time_model\": \"kr\"): the same model and units as slow-time.json, fitted on real metered Korean rides instead of New York's. Fitted by Data/fare/calibration/fit_slow_time_kr.py; see Data/fare/README.md.",
         "model": "gamma-stop-v1",
-        "parameters": {
-            "cruise_base_mps": round(float(p[0]), 6), "cruise_slope": round(float(p[1]), 6),
-            "duration_exponent": round(float(p[2]), 6), "duration_ref_s": T_REF, "speed_shape": int(k),
-            "spread_ref_s": round(float(p[3]), 6), "spread_exponent": round(float(p[4]), 6), "band_z": round(float(z), 4),
-        },
+        "parameters": model_parameters(p, k, z),
         "validation": {
             "rides": n,
             "held_out": f"fitted on {n_train} rides of January-February 2024, scored on {n_test} of March 2024",

@@ -86,14 +86,10 @@
         while i > 0 {
             let parent = (i - 1) >> 1
             if keys[parent] <= key { break }
-            items[i] = items[parent]
-            keys[i] = keys[parent]
-            position[Int(items[i])] = Int32(i)
+            place(items[parent], keys[parent], at: i)
             i = parent
         }
-        items[i] = item
-        keys[i] = key
-        position[Int(item)] = Int32(i)
+        place(item, key, at: i)
     }
 
     /// Places `item` with `key` at or below slot `start`.
@@ -106,11 +102,15 @@
             if child >= n { break }
             if child + 1 < n && keys[child + 1] < keys[child] { child += 1 }
             if keys[child] >= key { break }
-            items[i] = items[child]
-            keys[i] = keys[child]
-            position[Int(items[i])] = Int32(i)
+            place(items[child], keys[child], at: i)
             i = child
         }
+        place(item, key, at: i)
+    }
+
+    /// Puts `item` with `key` into slot `i` and records where it is.
+    @inlinable @inline(__always)
+    func place(_ item: UInt32, _ key: UInt64, at i: Int) {
         items[i] = item
         keys[i] = key
         position[Int(item)] = Int32(i)
