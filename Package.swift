@@ -71,14 +71,14 @@ let package = Package(
         // Building road graphs: the OSM import, contraction, and the graph file's writer.
         .target(name: "GeoFareGraphBuild", dependencies: ["GeoFareCore", "GeoFareFile", "GeoFareOSM", "GeoFareGraph"], swiftSettings: swiftSettings),
         // Named places from OSM: the places index file, Korean-aware search, reverse look-up.
-        .target(name: "GeoFarePlaces", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareFile", "GeoFareOSM"], swiftSettings: swiftSettings),
-        .target(name: "GeoFareRoute", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareGraph"], swiftSettings: swiftSettings),
-        .target(name: "GeoFareFare", dependencies: ["GeoFareCore", "GeoFareData", "GeoFareRoute"], swiftSettings: swiftSettings),
+        .target(name: "GeoFarePlaces", dependencies: ["GeoFareCore", "GeoFareText", "GeoFareData", "GeoFareFile", "GeoFareOSM"], swiftSettings: swiftSettings),
+        .target(name: "GeoFareRoute", dependencies: ["GeoFareCore", "GeoFareText", "GeoFareData", "GeoFareGraph"], swiftSettings: swiftSettings),
+        .target(name: "GeoFareFare", dependencies: ["GeoFareCore", "GeoFareText", "GeoFareData", "GeoFareRoute"], swiftSettings: swiftSettings),
         .target(name: "GeoFareCalibration", dependencies: ["GeoFareCore", "GeoFareText", "GeoFareRoute", "GeoFareFare"], swiftSettings: swiftSettings),
         .target(name: "GeoFareBatch", dependencies: ["GeoFareCore", "GeoFareText", "GeoFareFare"], swiftSettings: swiftSettings),
         // Parties: the party, its filters, the store protocol and its change feed, the spatial
         // index with its clusters, and the index kept coherent with a store.
-        .target(name: "GeoFareParties", dependencies: ["GeoFareCore"], swiftSettings: swiftSettings),
+        .target(name: "GeoFareParties", dependencies: ["GeoFareCore", "GeoFareText"], swiftSettings: swiftSettings),
         // Who rides together: the one feasibility rule of a shared ride, pooling a city's
         // requests (shareability network, maximum matching) and matching a rider to open parties.
         .target(name: "GeoFarePooling", dependencies: ["GeoFareCore", "GeoFareText", "GeoFareRoute", "GeoFareFare", "GeoFareParties"], swiftSettings: swiftSettings),
@@ -141,7 +141,7 @@ let package = Package(
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoFareWorkerTests",
-            dependencies: ["GeoFareWorker", "GeoFareFare", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare"],
+            dependencies: ["GeoFareWorker", "GeoFareFare", "GeoFareParties", "GeoFareCore", "GeoFareText", "GeoFareTestSupport", "geofare"],
             swiftSettings: swiftSettings
         ),
         // Fixtures/: the hit-rate query set, read by path (#filePath), not bundled.

@@ -91,11 +91,11 @@ extension FareCSVJob {
             } catch let error as GeoFareError {
                 ok = false
                 for _ in 0..<11 { out.append(0x2C) }
-                out.appendCSVField("line \(scanner.line): \(error.description) [\(error.code)]")
+                out.appendCSVField("\(error.onLine(scanner.line)) [\(error.code)]")
             } catch {
                 ok = false
                 for _ in 0..<11 { out.append(0x2C) }
-                out.appendCSVField("line \(scanner.line): \(error)")
+                out.appendCSVField("line \(scanner.line): \(error) [\(ErrorCode.internalError.rawValue)]")
             }
             // tariff_basis, assumption: empty on an error row (no fare, no basis).
             out.append(0x2C)

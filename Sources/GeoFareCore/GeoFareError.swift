@@ -26,10 +26,20 @@ public struct GeoFareError: Error, CustomStringConvertible, Hashable, Sendable {
         (self.offset, self.line) = (offset, line)
     }
 
-    /// `field: message`, or the message alone.
+    /// `line N: field: message`: the line when the error has one (a row of a CSV or JSON-lines
+    /// input), then the field and the message, or the message alone. Every row error of every
+    /// command says where it is this one way.
     public var description: String {
-        if let field { return "\(field): \(message)" }
-        return message
+        let text = field.map { "\($0): \(message)" } ?? message
+        guard let line else { return text }
+        return "line \(line): " + text
+    }
+
+    /// The same error on `line` (1-based) of its input: its ``description`` then begins `line N: `.
+    public func onLine(_ line: Int) -> GeoFareError {
+        var copy = self
+        copy.line = line
+        return copy
     }
 
     /// The same error with `prefix` in front of its field path (`from` + `lat` → `from.lat`).

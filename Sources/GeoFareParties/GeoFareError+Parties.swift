@@ -66,4 +66,27 @@ extension GeoFareError {
     static func invalidPostgresURL(_ why: String, redacted: String) -> GeoFareError {
         GeoFareError(code: .invalidValue, message: "\(why) in '\(redacted)' (expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)", field: "store")
     }
+
+    // MARK: Party JSON (PartyJSON)
+
+    /// No party with this id (`not_found`, field `party_id`).
+    public static func noParty(_ id: String) -> GeoFareError {
+        GeoFareError(code: .notFound, message: "no party '\(id)'", field: "party_id")
+    }
+
+    /// A party's `attributes` over 16 KiB of JSON (`too_large`).
+    public static func attributesTooLarge(_ field: String) -> GeoFareError {
+        GeoFareError(code: .tooLarge, message: "attributes are limited to 16 KiB of JSON", field: field)
+    }
+
+    /// A party filter's destination radius outside 0...1000000 m (`out_of_range`, field
+    /// `destination.radius_m`).
+    public static func destinationRadiusOutOfRange() -> GeoFareError {
+        GeoFareError(code: .outOfRange, message: "must be within 0...1000000 m", field: "destination.radius_m")
+    }
+
+    /// A party that is not a JSON object (`wrong_type`).
+    public static func partyNotObject() -> GeoFareError {
+        GeoFareError(code: .wrongType, message: "a party is a JSON object", field: nil)
+    }
 }

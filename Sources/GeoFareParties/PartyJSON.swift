@@ -31,7 +31,7 @@ public enum PartyJSON {
 
     /// A filter from the request's `depart_from`, `depart_until`, `min_free_seats`, `status`
     /// (a string or an array) and `destination` `{"center", "radius_m"}`.
-    public static func filter(_ f: RequestFields) throws -> PartyFilter {
+    public static func filter(_ f: RequestFields) throws(GeoFareError) -> PartyFilter {
         var filter = PartyFilter.none
         filter.departFrom = try f.time("depart_from")
         filter.departUntil = try f.time("depart_until")
@@ -125,16 +125,7 @@ public enum PartyJSON {
         if let z = item.expansionZoom { w.appendDecimal(Int64(z)) } else { w.append("null") }
         w.jsonKey("id"); w.jsonString(item.id)
         w.jsonKey("party_ids")
-        if let ids = item.partyIDs {
-            w.append(UInt8(ascii: "["))
-            for (k, id) in ids.enumerated() {
-                if k > 0 { w.append(UInt8(ascii: ",")) }
-                w.jsonString(id)
-            }
-            w.append(UInt8(ascii: "]"))
-        } else {
-            w.append("null")
-        }
+        if let ids = item.partyIDs { w.jsonArray(ids) { $0.jsonString($1) } } else { w.append("null") }
         w.append(UInt8(ascii: "}"))
     }
 }

@@ -18,7 +18,7 @@ public enum PartyQuery: Sendable {
     /// Answers a party query from the index, writing its result object straight to bytes (keys
     /// sorted: the bytes the protocol has always sent). The worker's both paths and `geofare cluster` answer here.
     /// - Throws: ``GeoFareError`` (`not_found`, or what the index refuses, naming the field).
-    public func answer(from index: PartyIndex, into w: inout ByteWriter) throws {
+    public func answer(from index: PartyIndex, into w: inout ByteWriter) throws(GeoFareError) {
         switch self {
         case let .get(id):
             guard let p = index.party(id: id) else { throw GeoFareError.noParty(id) }
@@ -31,21 +31,14 @@ public enum PartyQuery: Sendable {
             } else {
                 try index.nearest(center: center, k: limit, filter: filter)
             }
-            w.append(#"{"parties":["#)
-            for (k, item) in found.enumerated() {
-                if k > 0 { w.append(UInt8(ascii: ",")) }
-                PartyJSON.write(item.party, distanceMeters: (item.distanceMeters * 100).rounded() / 100, into: &w)
-            }
-            w.append("]}")
+            w.append(#"{"parties":"#)
+            w.jsonArray(found) { w, item in PartyJSON.write(item.party, distanceMeters: (item.distanceMeters * 100).rounded() / 100, into: &w) }
+            w.append(UInt8(ascii: "}"))
         case let .clusters(bbox, zoom, idsLimit, filter):
             let items = try index.clusters(bbox: bbox, zoom: zoom, filter: filter, idsLimit: idsLimit)
             // A viewport can hold hundreds of items: streamed, without a dictionary per item.
-            w.append(#"{"items":["#)
-            for (k, item) in items.enumerated() {
-                if k > 0 { w.append(UInt8(ascii: ",")) }
-                PartyJSON.write(item, into: &w)
-            }
-            w.append(UInt8(ascii: "]"))
+            w.append(#"{"items":"#)
+            w.jsonArray(items) { w, item in PartyJSON.write(item, into: &w) }
             w.jsonKey("zoom"); w.appendDecimal(Int64(zoom))
             w.append(UInt8(ascii: "}"))
         case let .leaves(id, limit, offset, filter):
@@ -53,12 +46,9 @@ public enum PartyQuery: Sendable {
             do { leaves = try index.leaves(clusterID: id, limit: limit, offset: offset, filter: filter) } catch {
                 throw error.at(error.field ?? "cluster_id")
             }
-            w.append(#"{"parties":["#)
-            for (k, p) in leaves.enumerated() {
-                if k > 0 { w.append(UInt8(ascii: ",")) }
-                PartyJSON.write(p, into: &w)
-            }
-            w.append("]}")
+            w.append(#"{"parties":"#)
+            w.jsonArray(leaves) { w, p in PartyJSON.write(p, into: &w) }
+            w.append(UInt8(ascii: "}"))
         }
     }
 }

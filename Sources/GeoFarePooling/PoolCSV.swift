@@ -99,12 +99,13 @@ public enum PoolCSV {
         for group in plan.groups { if let s = stopsOf[group.members[0]] { for m in group.members { groupStops[m] = s } } }
         for row in rows {
             var fields = [row.id]
+            // Row errors as fare-csv writes them: `line N: field: message [code]`.
             if let e = row.error {
-                fields += Array(repeating: "", count: 11) + ["\(e.code.rawValue): \(e.message)"]
+                fields += Array(repeating: "", count: 11) + ["\(e.onLine(row.line)) [\(e.code.rawValue)]"]
             } else {
                 let r = plan.riders[k]
                 if let e = r.error {
-                    fields += Array(repeating: "", count: 11) + ["\(e.code.rawValue): \(e.message)"]
+                    fields += Array(repeating: "", count: 11) + ["\(e.onLine(row.line)) [\(e.code.rawValue)]"]
                 } else {
                     fields += [r.group.map(String.init) ?? "", groupStops[k] ?? "",
                                time(r.pickupTime, offset: row.offsetSeconds), time(r.dropoffTime, offset: row.offsetSeconds),

@@ -292,4 +292,18 @@ extension ByteWriter {
 
     /// `true` or `false`.
     public mutating func jsonBool(_ b: Bool) { b ? append("true") : append("false") }
+
+    /// `items` as a JSON array: `[`, each item written by `element`, commas between, `]`. The one
+    /// array loop of every encoder.
+    @inlinable
+    public mutating func jsonArray<C: Collection>(_ items: C, _ element: (inout ByteWriter, C.Element) -> Void) {
+        append(UInt8(ascii: "["))
+        var first = true
+        for item in items {
+            if !first { append(UInt8(ascii: ",")) }
+            first = false
+            element(&self, item)
+        }
+        append(UInt8(ascii: "]"))
+    }
 }

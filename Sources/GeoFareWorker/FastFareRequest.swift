@@ -6,18 +6,19 @@ import GeoFareText
 /// The worker's hot path: a two-point `fare` request read straight from its bytes, without
 /// building a JSON tree.
 ///
-/// It accepts only the plain common form — `id` (an integer or a string without escapes),
-/// `op` = `"fare"`, `from`/`to` as `{"lat", "lon"}` decimal numbers, and optional `depart_at`,
-/// `tariff`, `party_size` (1...20), `split`, `route`, `strict` — with every value already valid. Anything
-/// else (another key, a duplicate, an escape, an exponent, a value out of range, ...) returns
-/// `nil` and the request takes the general path, which answers it, errors included. Both
-/// paths then price through the same ``TripPricer/quote(_:)`` and write the same bytes.
+/// It reads the same ``FareCall`` the general path reads, for the plain common form only —
+/// `id` (an integer or a string without escapes), `op` = `"fare"`, `from`/`to` as
+/// `{"lat", "lon"}` decimal numbers, `depart_at`, and optional `tariff`, `party_size` (in
+/// ``FareCall/partySizeRange``), `split`, `route`, `strict`. Anything else (another key, a
+/// duplicate, an escape, an exponent, a value a reader refuses, ...) returns `nil` and the
+/// request takes the general path, which answers it, errors included. What the fields mean
+/// together is ``FareCall/workOrder(now:)``'s on both paths; both then price through the same
+/// ``TripPricer/quote(_:)`` and write the same bytes.
 struct FastFareRequest: Sendable {
     /// The id token exactly as sent (what the response echoes).
     var idToken: [UInt8]
-    var request: FareRequest
-    /// `"route": true` asks for the route in the result.
-    var includeRoute = false
+    /// The request as read: the general path's type.
+    var call: FareCall
 
     /// Decodes one request line, or returns `nil` for anything outside the fast form.
     /// - Parameter names: known tariff ids with their `String`s, so a request naming one
@@ -25,7 +26,7 @@ struct FastFareRequest: Sendable {
     static func decode(_ line: UnsafeRawBufferPointer, names: [(bytes: [UInt8], string: String)] = []) -> FastFareRequest? {
         var p = JSONByteCursor(bytes: line.bindMemory(to: UInt8.self))
         var id: [UInt8]?, op = false, from: Coordinate?, to: Coordinate?, departure: Date?
-        var tariff: String?, party: Int?, split: SplitMethod?, route: Bool?, strict: Bool?
+        var tariff: String?, party: Int64?, split: String?, route: Bool?, strict: Bool?
         guard p.take(0x7B) else { return nil }
         if p.peek() == 0x7D { return nil }
         repeat {
@@ -55,11 +56,11 @@ struct FastFareRequest: Sendable {
                 guard strict == nil, let b = p.boolean() else { return nil }
                 strict = b
             case 10 where JSONByteCursor.equal(key, "party_size"):
-                guard party == nil, let n = p.integer(in: 1...20) else { return nil }
-                party = n
+                guard party == nil, let n = p.integer(in: Int(FareCall.partySizeRange.lowerBound)...Int(FareCall.partySizeRange.upperBound)) else { return nil }
+                party = Int64(n)
             case 5 where JSONByteCursor.equal(key, "split"):
-                guard split == nil, let s = p.simpleString(), let m = SplitMethod(rawValue: String(decoding: s, as: UTF8.self)) else { return nil }
-                split = m
+                guard split == nil, let s = p.simpleString() else { return nil }
+                split = String(decoding: s, as: UTF8.self)
             case 5 where JSONByteCursor.equal(key, "route"):
                 guard route == nil, let b = p.boolean() else { return nil }
                 route = b
@@ -68,10 +69,15 @@ struct FastFareRequest: Sendable {
             }
         } while p.take(0x2C)
         guard p.take(0x7D), p.atEnd, let id, op, let from, let to, let departure else { return nil }
-        var request = FareRequest(from: from, to: to, departure: departure, tariff: tariff)
-        request.partySize = party ?? 1
-        request.split = split ?? .equal
-        request.strict = strict ?? false
-        return FastFareRequest(idToken: id, request: request, includeRoute: route ?? false)
+        var call = FareCall()
+        call.from = FareCall.Stop(point: from)
+        call.to = FareCall.Stop(point: to)
+        call.departAt = departure
+        call.tariff = tariff
+        call.partySize = party
+        call.split = split
+        call.strict = strict ?? false
+        call.includeRoute = route ?? false
+        return FastFareRequest(idToken: id, call: call)
     }
 }

@@ -14,7 +14,7 @@ import GeoFareText
 /// already valid (a party that passes ``Party/validate()``, a limit in its range, a well-formed
 /// bounding box). Anything else — another key, a `null`, an `attributes` object, a value out of
 /// range — returns `nil`, and the request takes the general path, which answers it, errors
-/// included. Both paths then answer through the same code (``WorkerDispatcher/answer(_:index:into:)``,
+/// included. Both paths then answer through the same code (``PartyQuery/answer(from:into:)``,
 /// ``LivePartyIndex/commit(_:)``, ``PartyJSON/write(_:distanceMeters:into:)``), so they write the
 /// same bytes.
 struct FastPartyRequest: Sendable {

@@ -54,47 +54,6 @@ extension GeoFareError {
         GeoFareError(code: .placesNotLoaded, message: "this worker has no places index: start it with --places FILE (geofare places build)", field: "op")
     }
 
-    // MARK: Fields
-
-    static func missing(_ field: String) -> GeoFareError {
-        GeoFareError(code: .missingField, message: "is required", field: field)
-    }
-
-    static func wrongType(_ field: String, expected: String, got: JSONValue) -> GeoFareError {
-        GeoFareError(code: .wrongType, message: "expected \(expected), got \(got.typeName)", field: field)
-    }
-
-    /// A number field that is NaN or infinite (`not_finite`).
-    static func notFinite(_ field: String) -> GeoFareError {
-        GeoFareError(code: .notFinite, message: "must be a finite number", field: field)
-    }
-
-    /// An integer field holding a fraction or too large a number (`invalid_value`).
-    static func notAnInteger(_ field: String) -> GeoFareError {
-        GeoFareError(code: .invalidValue, message: "must be an integer", field: field)
-    }
-
-    /// An integer field outside `range` (`out_of_range`).
-    static func outOfRange(_ field: String, _ value: Int64, _ range: ClosedRange<Int64>) -> GeoFareError {
-        GeoFareError(code: .outOfRange, message: "must be within \(range.lowerBound)...\(range.upperBound), got \(value)", field: field)
-    }
-
-    /// An array field with more than `max` items (`too_many_items`).
-    static func tooManyItems(_ field: String, max: Int, got count: Int) -> GeoFareError {
-        GeoFareError(code: .tooManyItems, message: "at most \(max) items, got \(count)", field: field)
-    }
-
-    /// A string field that is none of its `choices` (`invalid_value`): "`name` is `choices`, got
-    /// '`value`'", at `field` (default: `name`).
-    static func notOneOf(_ name: String, _ choices: String, got value: String, field: String? = nil) -> GeoFareError {
-        GeoFareError(code: .invalidValue, message: "\(name) is \(choices), got '\(value)'", field: field ?? name)
-    }
-
-    /// A time that is not ISO 8601 with an offset (`invalid_time`).
-    static func invalidTime(_ field: String, _ value: String) -> GeoFareError {
-        GeoFareError(code: .invalidTime, message: "expected ISO 8601 with an offset, e.g. 2024-05-15T22:30:00+09:00, got '\(value)'", field: field)
-    }
-
     // MARK: Ops
 
     /// A `points[i]` of `transform` that is not `[x, y]` (`wrong_type`).
@@ -127,28 +86,5 @@ extension GeoFareError {
     /// A `match` field the op does not read (`invalid_value`, field: the name).
     static func unknownField(_ path: String, op: String, suggestion: String?) -> GeoFareError {
         GeoFareError(code: .unknownField, message: "\(op) has no field '\(path)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), field: path)
-    }
-
-    // MARK: Parties
-
-    /// No party with this id (`not_found`, field `party_id`).
-    static func noParty(_ id: String) -> GeoFareError {
-        GeoFareError(code: .notFound, message: "no party '\(id)'", field: "party_id")
-    }
-
-    /// A party's `attributes` over 16 KiB of JSON (`too_large`).
-    static func attributesTooLarge(_ field: String) -> GeoFareError {
-        GeoFareError(code: .tooLarge, message: "attributes are limited to 16 KiB of JSON", field: field)
-    }
-
-    /// A party filter's destination radius outside 0...1000000 m (`out_of_range`, field
-    /// `destination.radius_m`).
-    static func destinationRadiusOutOfRange() -> GeoFareError {
-        GeoFareError(code: .outOfRange, message: "must be within 0...1000000 m", field: "destination.radius_m")
-    }
-
-    /// A party that is not a JSON object (`wrong_type`).
-    static func partyNotObject() -> GeoFareError {
-        GeoFareError(code: .wrongType, message: "a party is a JSON object", field: nil)
     }
 }

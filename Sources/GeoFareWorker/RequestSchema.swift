@@ -58,7 +58,8 @@ public enum RequestSchema {
 
     static func declaration(of op: WorkerOp) -> [String: Shape] {
         switch op {
-        case .ping, .version, .stats: [:]
+        case .ping, .stats: [:]
+        case .version: ["catalog": .value]
         case .transform: ["from": .value, "to": .value, "points": .value]
         case .distance: ["from": point, "to": point]
         case .route: routeFields

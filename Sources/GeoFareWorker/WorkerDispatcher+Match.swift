@@ -30,7 +30,7 @@ extension WorkerDispatcher {
         let answer = try PartyMatcher(pricer: pricer, trips: partyTrips).match(request, in: parties.index)
         func number(_ d: Double, _ decimals: Int = 1) -> JSONValue { .number(DecimalFormat.string(d, decimals: decimals)) }
         func money(_ m: Int64) -> JSONValue { .number(String(m)) }
-        func time(_ t: Double) -> JSONValue { .string(ResultEncoding.isoString(Date(timeIntervalSince1970: t))) }
+        func time(_ t: Double) -> JSONValue { .string(ISO8601.utcString(Date(timeIntervalSince1970: t))) }
         var result: [String: JSONValue] = [
             "solo": .object(["duration_s": number(answer.soloSeconds), "distance_m": number(answer.soloMeters),
                              "fare": money(answer.soloFare), "currency": .string(answer.currency)]),

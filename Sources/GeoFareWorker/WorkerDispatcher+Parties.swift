@@ -13,13 +13,13 @@ extension WorkerDispatcher {
             let write = try Self.partyWrite(op, f)
             try parties.sync()
             let result = try parties.commit([write])[0]
-            return ResultEncoding.raw(capacity: 400) { Self.write(result, into: &$0) }
+            return JSONValue.raw(capacity: 400) { Self.write(result, into: &$0) }
         }
         try parties.sync()
         let query = try Self.partyQuery(op, f)
         var w = ByteWriter(capacity: 512)
         defer { w.deallocate() }
-        try answer(query, index: parties.index, into: &w)
+        try query.answer(from: parties.index, into: &w)
         return .raw(Array(w.bytes))
     }
 
@@ -53,53 +53,6 @@ extension WorkerDispatcher {
             return .leaves(clusterID: id, limit: limit, offset: offset, filter: try PartyJSON.filter(f))
         default:
             throw GeoFareError.notAPartyOp(op.rawValue)
-        }
-    }
-
-    /// Answers a party query from the index, writing its result object straight to bytes (keys
-    /// sorted: the bytes the protocol has always sent). Both paths answer here.
-    /// - Throws: ``GeoFareError`` (`not_found`, or what the index refuses, naming the field).
-    func answer(_ query: PartyQuery, index: PartyIndex, into w: inout ByteWriter) throws {
-        switch query {
-        case let .get(id):
-            guard let p = index.party(id: id) else { throw GeoFareError.noParty(id) }
-            w.append(#"{"party":"#)
-            PartyJSON.write(p, into: &w)
-            w.append(UInt8(ascii: "}"))
-        case let .nearby(center, radius, limit, filter):
-            let found = if let radius {
-                try index.nearby(center: center, radiusMeters: radius, limit: limit, filter: filter)
-            } else {
-                try index.nearest(center: center, k: limit, filter: filter)
-            }
-            w.append(#"{"parties":["#)
-            for (k, item) in found.enumerated() {
-                if k > 0 { w.append(UInt8(ascii: ",")) }
-                PartyJSON.write(item.party, distanceMeters: (item.distanceMeters * 100).rounded() / 100, into: &w)
-            }
-            w.append("]}")
-        case let .clusters(bbox, zoom, idsLimit, filter):
-            let items = try index.clusters(bbox: bbox, zoom: zoom, filter: filter, idsLimit: idsLimit)
-            // A viewport can hold hundreds of items: streamed, without a dictionary per item.
-            w.append(#"{"items":["#)
-            for (k, item) in items.enumerated() {
-                if k > 0 { w.append(UInt8(ascii: ",")) }
-                PartyJSON.write(item, into: &w)
-            }
-            w.append(UInt8(ascii: "]"))
-            w.jsonKey("zoom"); w.appendDecimal(Int64(zoom))
-            w.append(UInt8(ascii: "}"))
-        case let .leaves(id, limit, offset, filter):
-            let leaves: [Party]
-            do { leaves = try index.leaves(clusterID: id, limit: limit, offset: offset, filter: filter) } catch {
-                throw error.at(error.field ?? "cluster_id")
-            }
-            w.append(#"{"parties":["#)
-            for (k, p) in leaves.enumerated() {
-                if k > 0 { w.append(UInt8(ascii: ",")) }
-                PartyJSON.write(p, into: &w)
-            }
-            w.append("]}")
         }
     }
 
@@ -177,7 +130,7 @@ extension WorkerDispatcher {
                     responses[g.slot] = Array(w.bytes)
                     fastOK += 1
                 case let .value(id):
-                    responses[g.slot] = response(id: id, result: ResultEncoding.raw(capacity: 400) { Self.write(result, into: &$0) })
+                    responses[g.slot] = response(id: id, result: JSONValue.raw(capacity: 400) { Self.write(result, into: &$0) })
                 }
             }
             countSuccesses(fastOK)
@@ -205,7 +158,7 @@ extension WorkerDispatcher {
             w.append(#"{"id":"#)
             w.append(fast.idToken)
             w.append(#","ok":true,"result":"#)
-            try answer(query, index: parties.index, into: &w)
+            try query.answer(from: parties.index, into: &w)
             w.append("}\n")
             countSuccesses(1)
             return Array(w.bytes)

@@ -4,7 +4,6 @@ import GeoFareCLI
 import GeoFareParties
 import GeoFareCore
 import GeoFareText
-import GeoFareWorker
 
 /// `geofare cluster`: the clusters of a viewport, from the party store.
 struct ClusterCommand: ParsableCommand {
@@ -15,7 +14,6 @@ struct ClusterCommand: ParsableCommand {
     )
 
     @OptionGroup var store: StoreOptions
-    @OptionGroup var data: DataOptions
     @Option(parsing: .unconditional, help: "West,south,east,north in degrees (west > east crosses the antimeridian).") var bbox: String
     @Option(help: "Zoom level 0-20.") var zoom: Int
     @Option(help: "List party ids of clusters up to this size.") var idsLimit = 10
@@ -25,16 +23,16 @@ struct ClusterCommand: ParsableCommand {
     func run() throws {
         let parts = bbox.split(separator: ",").compactMap { Double(String($0).trimmingSpaces()) }
         guard parts.count == 4 else { throw ValidationError("--bbox takes west,south,east,north, got '\(bbox)'") }
+        let bounds: BoundingBox
+        do { bounds = try BoundingBox(west: parts[0], south: parts[1], east: parts[2], north: parts[3]) } catch { throw error.prefixed("bbox") }
+        guard (0...20).contains(zoom) else { throw ValidationError("--zoom is 0-20, got \(zoom)") }
+        guard (0...1_000).contains(idsLimit) else { throw ValidationError("--ids-limit is 0-1000, got \(idsLimit)") }
         let service = try store.service()
-        let dispatcher = WorkerDispatcher(pricer: try data.pricer(), parties: service)
-        let request = #"{"id":0,"op":"clusters","bbox":{"west":\#(parts[0]),"south":\#(parts[1]),"east":\#(parts[2]),"north":\#(parts[3])},"zoom":\#(zoom),"ids_limit":\#(idsLimit)}"#
-        let response = Array(request.utf8).withUnsafeBytes { dispatcher.respond(toLine: $0) }
-        let value = try JSONParser.parse(response)
-        guard value.object?["ok"] == .bool(true), let result = value.object?["result"] else {
-            let error = value.object?["error"]?.object
-            Diagnostics.print("geofare: \(error?["field"]?.string.map { "\($0): " } ?? "")\(error?["message"]?.string ?? "error") [\(error?["code"]?.string ?? "")]")
-            throw GeoFareExit.dataError
-        }
+        // The `clusters` op's own answer (PartyQuery), so `--json` prints the worker's result byte for byte.
+        var w = ByteWriter(capacity: 4096)
+        defer { w.deallocate() }
+        try PartyQuery.clusters(bbox: bounds, zoom: zoom, idsLimit: idsLimit, filter: .none).answer(from: service.index, into: &w)
+        let result = try JSONParser.parse(Array(w.bytes))
         let items = result.object?["items"]?.array ?? []
         if let svg {
             guard parts[0] < parts[2] else { throw ValidationError("--svg draws boxes that do not cross the antimeridian (west < east)") }

@@ -5,7 +5,6 @@ import GeoFareCore
 import GeoFareFare
 import GeoFareRoute
 import GeoFareText
-import GeoFareWorker
 
 /// `geofare fare`: prices one trip.
 struct FareCommand: ParsableCommand {
@@ -84,7 +83,7 @@ struct FareCommand: ParsableCommand {
                 quote = try pricer.quote(r).quote
             }
             if json {
-                print(ResultEncoding.fareJSON(quote, route: route))
+                print(FareJSON.string(quote, route: route))
             } else {
                 print(FareTable.render(quote, route: route, tariffName: (try? pricer.catalog.tariff(quote.tariff).name) ?? quote.tariff))
             }

@@ -5,7 +5,6 @@ import GeoFareCore
 import GeoFareFare
 import GeoFareRoute
 import GeoFareText
-import GeoFareWorker
 
 /// `geofare matrix`: driven distances and durations from every source to every target.
 struct MatrixCommand: ParsableCommand {
@@ -35,7 +34,7 @@ struct MatrixCommand: ParsableCommand {
             guard let m = RouteMetric(rawValue: metric) else { throw ValidationError("--metric is fastest or shortest, got '\(metric)'") }
             let matrix = try pricer.estimator.matrix(MatrixRequest(sources: sources, targets: targets, departure: when, metric: m))
             if json {
-                print(ResultEncoding.matrixJSON(matrix))
+                print(RouteJSON.string(matrix))
                 return
             }
             print("\(sources.count) × \(targets.count) (\(matrix.estimator)); km / min, rows sources, columns targets, - where no road joins them")

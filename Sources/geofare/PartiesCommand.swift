@@ -4,7 +4,6 @@ import GeoFareCLI
 import GeoFareParties
 import GeoFareCore
 import GeoFareText
-import GeoFareWorker
 
 /// `geofare parties import|export`.
 struct PartiesCommand: ParsableCommand {
@@ -39,7 +38,7 @@ struct PartiesCommand: ParsableCommand {
                 for (n, line) in data.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
                     do { parties.append(try PartyJSON.partyFromJSON(Array(line))) } catch {
                         errors += 1
-                        Diagnostics.print("geofare: line \(n + 1): \(error)")
+                        Diagnostics.print("geofare: \(error.onLine(n + 1)) [\(error.code)]")
                     }
                 }
             } else {
@@ -49,7 +48,7 @@ struct PartiesCommand: ParsableCommand {
                     guard let h = header else { header = r.fields.map { String($0.trimmingSpaces()) }; return }
                     do { parties.append(try Self.party(r.fields, header: h)) } catch {
                         errors += 1
-                        Diagnostics.print("geofare: line \(r.line): \(error)")
+                        Diagnostics.print("geofare: \(Self.coded(error).onLine(r.line)) [\(Self.coded(error).code)]")
                     }
                 }
                 while let chunk = source.next() { reader.feed(chunk, emit: accept) }
@@ -62,6 +61,11 @@ struct PartiesCommand: ParsableCommand {
             }
             Diagnostics.print("geofare: imported \(parties.count) parties into \(store.location), \(errors) rows rejected")
             if errors > 0 { throw GeoFareExit.dataError }
+        }
+
+        /// Any error of a row as a ``GeoFareError`` (its own, or `internal_error`).
+        static func coded(_ error: any Error) -> GeoFareError {
+            error as? GeoFareError ?? GeoFareError(code: .internalError, message: "\(error)")
         }
 
         static func party(_ f: [String], header: [String]) throws -> Party {
@@ -112,8 +116,8 @@ struct PartiesCommand: ParsableCommand {
                 CSVWriter.appendRecord(["id", "origin_lat", "origin_lon", "dest_lat", "dest_lon", "depart_at", "seats_total", "seats_taken", "status", "version", "updated_at"], to: &out)
                 for p in parties {
                     CSVWriter.appendRecord([p.id, "\(p.origin.latitude)", "\(p.origin.longitude)", "\(p.destination.latitude)", "\(p.destination.longitude)",
-                                            PartyJSON.isoString(p.departure), "\(p.seatsTotal)", "\(p.seatsTaken)", p.status.rawValue, "\(p.version)",
-                                            PartyJSON.isoString(p.updatedAt)], to: &out)
+                                            ISO8601.utcString(p.departure), "\(p.seatsTotal)", "\(p.seatsTaken)", p.status.rawValue, "\(p.version)",
+                                            ISO8601.utcString(p.updatedAt)], to: &out)
                 }
             } else {
                 for p in parties {

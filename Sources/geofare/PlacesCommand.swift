@@ -5,7 +5,6 @@ import GeoFareCore
 import GeoFareFare
 import GeoFarePlaces
 import GeoFareText
-import GeoFareWorker
 
 /// `geofare places build|info|search|reverse`: the offline places index (docs/places.md).
 struct PlacesCommand: ParsableCommand {

@@ -42,7 +42,7 @@ struct PoolCommand: ParsableCommand {
         }
         let rows: [PoolCSV.Row]
         do { rows = try PoolCSV.read(bytes, map: columnMap) } catch {
-            Diagnostics.print("geofare: \(error.message) [\(error.code)]")
+            Diagnostics.print("geofare: \(error) [\(error.code)]")
             throw GeoFareExit.dataError
         }
         let planner = PoolPlanner(pricer: try data.pricer())

@@ -5,7 +5,6 @@ import GeoFareCore
 import GeoFareFare
 import GeoFareRoute
 import GeoFareText
-import GeoFareWorker
 
 /// `geofare route`: the estimated driven distance and duration of a trip.
 struct RouteCommand: ParsableCommand {
@@ -47,7 +46,7 @@ struct RouteCommand: ParsableCommand {
                 try Self.draw(route, zone: zone, to: svg)
             }
             if json {
-                print(ResultEncoding.routeJSON(route))
+                print(RouteJSON.string(route))
                 return
             }
             print("\(DecimalFormat.string(route.distanceMeters / 1000, decimals: 2)) km, \(DecimalFormat.string(route.durationSeconds / 60, decimals: 1)) min  (80 % band \(DecimalFormat.string(route.distanceLowMeters / 1000, decimals: 2))–\(DecimalFormat.string(route.distanceHighMeters / 1000, decimals: 2)) km; \(route.estimator), profile \(route.profile))")

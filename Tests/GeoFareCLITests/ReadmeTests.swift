@@ -72,4 +72,36 @@ struct ReadmeTests {
         let imports = Set(meter.matches(of: /(?m)^import ([A-Za-z]+)/).map { String($0.output.1) })
         #expect(imports.isSubset(of: ["Foundation", "GeoFareCore", "GeoFareData", "GeoFareText"]), "Meter.swift imports \(imports.sorted())")
     }
+
+    @Test("docs/architecture.md's module picture (its Arrows) equals Package.swift's dependencies among our own targets")
+    func modulePicture() throws {
+        let deps = try Self.targetDependencies()
+        let ours = Set(deps.keys).union(["GeoFareCore", "CGeoFareData", "CProj", "CZlib"])
+        let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let section = try #require(doc.range(of: "## Arrows").map { doc[$0.upperBound...] })
+        let block = try #require(section.split(separator: "```").dropFirst().first, "no picture under ## Arrows")
+        var picture: [String: Set<String>] = [:]
+        for line in block.split(separator: "\n") where line.contains("→") {
+            let parts = line.split(separator: "→", maxSplits: 1)
+            let module = parts[0].trimmingCharacters(in: .whitespaces)
+            let targets = parts.count > 1 ? parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : []
+            picture[module] = Set(targets)
+        }
+        let manifest = deps.mapValues { Set($0.filter(ours.contains)) }
+        #expect(Set(picture.keys) == Set(manifest.keys), "picture only: \(Set(picture.keys).subtracting(manifest.keys).sorted()); Package.swift only: \(Set(manifest.keys).subtracting(picture.keys).sorted())")
+        for (module, targets) in manifest.sorted(by: { $0.key < $1.key }) {
+            #expect(picture[module] == targets, "\(module): the picture says \(picture[module]?.sorted() ?? []), Package.swift \(targets.sorted())")
+        }
+    }
+
+    @Test("No command but worker and demo imports GeoFareWorker: the results' JSON lives with what it encodes (issue 43)")
+    func commandsDoNotImportTheWorker() throws {
+        let dir = Self.root.appendingPathComponent("Sources/geofare")
+        var importers: [String] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) where name.hasSuffix(".swift") {
+            let text = try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)
+            if text.contains("\nimport GeoFareWorker\n") || text.hasPrefix("import GeoFareWorker\n") { importers.append(name) }
+        }
+        #expect(importers.sorted() == ["DemoCommand.swift", "WorkerCommand.swift"], "\(importers.sorted())")
+    }
 }

@@ -76,7 +76,7 @@ struct WorkerTests {
                 }
             case 12:
                 lines.append(#"{"id":\#(id),"op":"version"}"#)
-                checks.append { $0["result"]?["protocol"]?.int64 == 3 && ($0["result"]?["tariffs"]?.array?.count ?? 0) >= 9 }
+                checks.append { $0["result"]?["protocol"]?.int64 == 4 && ($0["result"]?["tariff_count"]?.int64 ?? 0) >= 9 && $0["result"]?["tariffs"] == nil }
             default:
                 lines.append(#"{"id":\#(id),"op":"stats"}"#)
                 let expected = stored.count

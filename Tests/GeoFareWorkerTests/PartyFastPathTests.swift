@@ -1,5 +1,6 @@
 import Foundation
 import GeoFareCore
+import GeoFareParties
 import GeoFareTestSupport
 import GeoFareText
 import Testing
@@ -165,10 +166,10 @@ struct PartyFastPathTests {
             let date = Date(timeIntervalSince1970: t)
             var w = ByteWriter(capacity: 64)
             defer { w.deallocate() }
-            ResultEncoding.writeISO(date, into: &w)
+            w.jsonInstant(date)
             var expected = ByteWriter(capacity: 64)
             defer { expected.deallocate() }
-            expected.jsonString(ResultEncoding.isoString(date))
+            expected.jsonString(ISO8601.utcString(date))
             #expect(Array(w.bytes) == Array(expected.bytes), "\(t)")
         }
     }
