@@ -1,3 +1,5 @@
+import GeoFareCore
+
 /// An open-addressing hash table from party ids to slots, 5 bytes a bucket.
 ///
 /// The table stores only slots; the ids live in the caller's byte arena, so lookups take an

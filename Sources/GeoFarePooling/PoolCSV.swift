@@ -88,7 +88,7 @@ public enum PoolCSV {
     /// The output file: the header and one line per row of `rows`; `plan` answers the rows with
     /// a request, in order (``PoolPlanner/plan(_:options:progress:)`` of those requests).
     public static func write(rows: [Row], plan: PoolPlan) -> String {
-        var out = outputHeader + "\n"
+        var out = Array((outputHeader + "\n").utf8)
         var k = 0
         var stopsOf: [Int: String] = [:]
         for group in plan.groups {
@@ -114,14 +114,9 @@ public enum PoolCSV {
                 }
                 k += 1
             }
-            out += fields.map(quoted).joined(separator: ",") + "\n"
+            CSVWriter.appendRecord(fields, to: &out)
         }
-        return out
-    }
-
-    static func quoted(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
-        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `2013-01-01T01:05:09-05:00`: whole seconds, in the request's own offset.

@@ -1,4 +1,4 @@
-import GeoFareParties
+import GeoFareCore
 import Testing
 
 /// The map projection clusters are gridded in.

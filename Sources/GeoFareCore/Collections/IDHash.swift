@@ -3,9 +3,9 @@
 /// Eight bytes at a time, each word mixed in with a multiply and an xor-shift, finished with
 /// MurmurHash3's 64-bit finaliser. Not cryptographic; the seed is random per index, so
 /// colliding ids cannot be prepared in advance without seeing the process.
-enum IDHash {
-    @inline(__always)
-    static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+public enum IDHash {
+    @inlinable @inline(__always)
+    public static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
         let n = bytes.count
         var h = seed ^ (UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15)
         var i = 0

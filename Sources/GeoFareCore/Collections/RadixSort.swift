@@ -1,12 +1,12 @@
 /// LSD radix sorts, 11 bits a pass, skipping passes whose digit is the same for every key
 /// (keys that share high bits, like the cells of one city, cost fewer passes).
-enum RadixSort {
+public enum RadixSort {
     private static let bits = 11
 
     /// Sorts `keys` by bits `lowBit ..< lowBit + keyBits` (stable: keys equal there keep their
     /// order, so an index packed below `lowBit` stays ascending).
     /// - Complexity: O(n · keyBits / 11), one n-element scratch array.
-    static func sort(_ keys: inout [UInt64], lowBit: Int, keyBits: Int) {
+    public static func sort(_ keys: inout [UInt64], lowBit: Int, keyBits: Int) {
         let n = keys.count
         if n < 2 { return }
         let radix = 1 << bits, mask = UInt64(radix - 1)
@@ -36,7 +36,7 @@ enum RadixSort {
 
     /// Sorts `keys` (all 64 bits used up to `keyBits`) and permutes `values` alongside (stable).
     /// - Complexity: O(n · keyBits / 11), two n-element scratch arrays.
-    static func sort(keys: inout [UInt64], values: inout [UInt32], keyBits: Int) {
+    public static func sort(keys: inout [UInt64], values: inout [UInt32], keyBits: Int) {
         let n = keys.count
         precondition(values.count == n)
         if n < 2 { return }

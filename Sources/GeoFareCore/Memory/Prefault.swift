@@ -8,8 +8,8 @@ import Glibc
 /// ~1 ms per MiB, the largest single cost of a bulk load. `madvise(MADV_POPULATE_WRITE)`
 /// (Linux ≥ 5.14) maps the same pages in about 60 % of the time. Best effort: other systems,
 /// older kernels and small buffers skip it.
-enum Prefault {
-    static func pages(_ base: UnsafeMutableRawPointer?, byteCount: Int) {
+public enum Prefault {
+    public static func pages(_ base: UnsafeMutableRawPointer?, byteCount: Int) {
         #if os(Linux)
         guard let base, byteCount >= 1 << 20 else { return }
         let page = 4096
@@ -22,7 +22,8 @@ enum Prefault {
 
     /// A new array of `count` elements that `initialize` must fill completely, its pages
     /// mapped first.
-    static func array<T>(count: Int, _ initialize: (UnsafeMutableBufferPointer<T>) -> Void) -> [T] {
+    @inlinable
+    public static func array<T>(count: Int, _ initialize: (UnsafeMutableBufferPointer<T>) -> Void) -> [T] {
         [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             pages(UnsafeMutableRawPointer(buffer.baseAddress), byteCount: count * MemoryLayout<T>.stride)
             initialize(buffer)
