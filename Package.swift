@@ -32,6 +32,13 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // TLS to PostgreSQL (sslmode=...): the same swift-nio-ssl that postgres-nio builds on.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // `geofare serve`: the HTTP server (Hummingbird, on the SwiftNIO the PostgreSQL store
+        // already brings), its metrics, graceful stop and logs. Only the command links them.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // PROJ, the system library (`libproj-dev`): `proj.h` and Karney's `geodesic.h`.
@@ -103,6 +110,20 @@ let package = Package(
             dependencies: ["GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareGraph", "GeoFareRoute", "GeoFareFare", "GeoFareParties", "GeoFarePooling", "GeoFarePlaces"],
             swiftSettings: swiftSettings
         ),
+        // `geofare serve`: the worker's protocol over HTTP (Hummingbird), metrics (swift-prometheus),
+        // graceful stop (swift-service-lifecycle), the roads of the graphs and the map page. Not
+        // in a library product: a library consumer and the fare meter compile no HTTP server.
+        .target(
+            name: "GeoFareServer",
+            dependencies: [
+                "GeoFareCore", "GeoFareText", "GeoFareGraph", "GeoFareParties", "GeoFareWorker",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // What the `geofare` commands share: exit codes, standard error, the buffered output, JSON lines.
         .target(
             name: "GeoFareCLI",
@@ -122,8 +143,9 @@ let package = Package(
         .executableTarget(
             name: "geofare",
             dependencies: [
-                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareOSM", "GeoFareGraph", "GeoFareGraphBuild", "GeoFareFare", "GeoFareRoute", "GeoFareParties", "GeoFarePooling", "GeoFareSQLite", "GeoFareWorker", "GeoFareBatch", "GeoFareCLI", "GeoFareBench", "GeoFarePlaces", "GeoFareCalibration",
+                "GeoFareCore", "GeoFareText", "GeoFareProj", "GeoFareData", "GeoFareOSM", "GeoFareGraph", "GeoFareGraphBuild", "GeoFareFare", "GeoFareRoute", "GeoFareParties", "GeoFarePooling", "GeoFareSQLite", "GeoFareWorker", "GeoFareBatch", "GeoFareCLI", "GeoFareBench", "GeoFarePlaces", "GeoFareCalibration", "GeoFareServer",
                 .target(name: "GeoFarePostgres", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

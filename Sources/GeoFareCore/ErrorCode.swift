@@ -164,4 +164,8 @@ public enum ErrorCode: String, CaseIterable, Sendable, CustomStringConvertible {
     case queryTooLong = "query_too_long"
     /// Text that is not valid UTF-8 (a place query given as bytes).
     case invalidUtf8 = "invalid_utf8"
+    /// An HTTP request body that is not JSON by its `Content-Type` (`geofare serve`: HTTP 415).
+    case unsupportedMediaType = "unsupported_media_type"
+    /// A request `geofare serve` could not answer within its `--request-timeout` (HTTP 503).
+    case requestTimeout = "request_timeout"
 }

@@ -87,4 +87,9 @@ extension GeoFareError {
     static func unknownField(_ path: String, op: String, suggestion: String?) -> GeoFareError {
         GeoFareError(code: .unknownField, message: "\(op) has no field '\(path)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), field: path)
     }
+
+    /// An HTTP body whose `op` names another op than its path (`invalid_request`, field `op`).
+    static func opDiffersFromPath(_ given: JSONValue, path: String) -> GeoFareError {
+        GeoFareError(code: .invalidRequest, message: "the body's op \(JSONWriter.string(given)) is not the path's '\(path)'", field: "op")
+    }
 }

@@ -1,0 +1,59 @@
+import Foundation
+import GeoFareCore
+import Prometheus
+
+/// What `GET /metrics` reports, in Prometheus' text format (swift-prometheus):
+/// - `geofare_requests_total{op, code}`: answered requests by op and outcome (`ok` or the error
+///   code), HTTP ops and batch lines alike;
+/// - `geofare_request_duration_seconds{op}`: a histogram of the time to answer each op;
+/// - `geofare_http_responses_total{status}`: responses by HTTP status;
+/// - `geofare_in_flight_requests`: requests being answered now;
+/// - `geofare_parties`, `geofare_party_feed_seq`, `geofare_store_up` (1 when the store answered its
+///   last check): the party store's state, read when scraped.
+final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    private let inFlight: Gauge
+    private let parties: Gauge
+    private let feedSeq: Gauge
+    private let storeUp: Gauge
+    /// Latency buckets, seconds: 50 µs to 10 s.
+    static let buckets: [Duration] = [
+        .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+        .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(10),
+    ]
+
+    init() {
+        inFlight = registry.makeGauge(name: "geofare_in_flight_requests", help: "Requests being answered now.")
+        parties = registry.makeGauge(name: "geofare_parties", help: "Parties in the store, as this server's index holds them.")
+        feedSeq = registry.makeGauge(name: "geofare_party_feed_seq", help: "The last change of the store's feed this server has applied.")
+        storeUp = registry.makeGauge(name: "geofare_store_up", help: "1 when the party store answered its last check, else 0.")
+    }
+
+    /// Counts one answered request of `op` with its outcome (`nil`: ok) and time.
+    func record(op: String, error: ErrorCode?, seconds: Double) {
+        registry.makeCounter(name: "geofare_requests_total", labels: [("op", op), ("code", error?.rawValue ?? "ok")],
+                             help: "Answered requests by op and outcome (ok or the error code).").increment()
+        registry.makeDurationHistogram(name: "geofare_request_duration_seconds", labels: [("op", op)], buckets: Self.buckets,
+                                       help: "Time to answer a request, by op.").recordNanoseconds(Int64(seconds * 1e9))
+    }
+
+    /// Counts one HTTP response by its status.
+    func record(status: Int) {
+        registry.makeCounter(name: "geofare_http_responses_total", labels: [("status", String(status))],
+                             help: "HTTP responses by status.").increment()
+    }
+
+    func started() { inFlight.increment() }
+    func finished() { inFlight.decrement() }
+
+    /// The text to serve, after reading the store's state.
+    func text(partyState: (parties: Int, feedSeq: Int64, storeUp: Bool)?) -> [UInt8] {
+        if let s = partyState {
+            parties.set(to: Double(s.parties))
+            feedSeq.set(to: Double(s.feedSeq))
+            storeUp.set(to: s.storeUp ? 1.0 : 0.0)
+        }
+        return registry.emitToBuffer()
+    }
+}
