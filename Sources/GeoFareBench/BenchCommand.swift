@@ -8,7 +8,7 @@ public struct BenchCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks, each reported against a baseline measured in the same run.",
-        subcommands: [TransformBench.self, FareBench.self, RouteBench.self, CSVBench.self, WorkerBench.self, ClusterBench.self, PlacesBench.self, MatchBench.self, PoolBench.self]
+        subcommands: [TransformBench.self, FareBench.self, RouteBench.self, CSVBench.self, WorkerBench.self, HTTPBench.self, ClusterBench.self, PlacesBench.self, MatchBench.self, PoolBench.self]
     )
 
     public init() {}

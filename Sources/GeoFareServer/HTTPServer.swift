@@ -41,9 +41,10 @@ public enum GeoFareHTTPServer {
     /// - Parameters:
     ///   - graphs: the road graphs `GET /v1/roads` draws (those the dispatcher routes on).
     ///   - onReady: called once the server listens, with its port.
-    /// - Throws: what binding the address throws.
+    /// - Throws: ``GeoFareError`` `unavailable` (field `port`) when the server cannot listen (the
+    ///   address in use, a host that is not this machine's) or fails while serving.
     public static func run(dispatcher: WorkerDispatcher, graphs: [RoadGraph], options: HTTPServerOptions, logger: Logger,
-                           onReady: @escaping @Sendable (Int) -> Void) async throws {
+                           onReady: @escaping @Sendable (Int) -> Void) async throws(GeoFareError) {
         let runner = RequestRunner(dispatcher: dispatcher)
         let metrics = ServerMetrics()
         let state = ServerState()
@@ -67,7 +68,9 @@ public enum GeoFareHTTPServer {
             services: [.init(service: app), .init(service: ShutdownWatch(state: state, runner: runner), successTerminationBehavior: .ignore)],
             gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
         configuration.maximumGracefulShutdownDuration = .seconds(options.shutdownGraceSeconds)
-        try await ServiceGroup(configuration: configuration).run()
+        do { try await ServiceGroup(configuration: configuration).run() } catch {
+            throw GeoFareError(code: .unavailable, message: "cannot serve on \(options.host):\(options.port): \(error)", field: "port")
+        }
         await runner.drainParties()
     }
 }

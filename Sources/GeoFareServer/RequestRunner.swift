@@ -5,26 +5,26 @@ import GeoFareParties
 import GeoFareText
 import GeoFareWorker
 
-/// Runs the dispatcher's work off Swift concurrency's cooperative pool, as the worker's loop runs
-/// it: the party ops (``WorkerOp/runsInOrder``) one at a time, in arrival order, on one serial
-/// queue (the ``LivePartyIndex`` is not thread-safe, and a write is acknowledged only after its
-/// commit); every other op on a concurrent queue as wide as the machine. Awaiting a result
-/// suspends the caller's task; no pool thread ever blocks.
+/// Runs the dispatcher's work as the worker's loop runs it: the party ops
+/// (``WorkerOp/runsInOrder``) one at a time, in arrival order, on one serial queue off Swift
+/// concurrency's pool (the ``LivePartyIndex`` is not thread-safe, a commit waits on the disk or
+/// the database, and a write is acknowledged only after its commit); a stateless op, pure
+/// computation, on the request's own task. Awaiting a party op suspends the caller's task; no pool
+/// thread ever blocks.
 final class RequestRunner: Sendable {
     let dispatcher: WorkerDispatcher
     private let partyQueue = DispatchQueue(label: "geofare.serve.parties")
-    private let computeQueue = DispatchQueue(label: "geofare.serve.compute", attributes: .concurrent)
     private let timerQueue = DispatchQueue(label: "geofare.serve.timeouts")
 
     init(dispatcher: WorkerDispatcher) {
         self.dispatcher = dispatcher
     }
 
-    /// The queue an op runs on: the serial party queue for ops that must run in order (and for a
-    /// name that is no op, which is answered at once).
-    private func queue(for name: String) -> DispatchQueue {
-        guard let op = WorkerOp(rawValue: name), !op.runsInOrder else { return partyQueue }
-        return computeQueue
+    /// Whether an op named `name` runs on the request's own task (a stateless op) rather than the
+    /// party queue (party ops, and a name that is no op, answered there at once).
+    private static func inline(_ name: String) -> Bool {
+        guard let op = WorkerOp(rawValue: name) else { return false }
+        return !op.runsInOrder
     }
 
     /// `POST /v1/{op}`: the dispatcher's answer for op `name` with `body` as its fields, or `nil`
@@ -32,12 +32,16 @@ final class RequestRunner: Sendable {
     /// queued is committed, only its answer is not awaited).
     func answer(op name: String, body: [UInt8], timeoutSeconds: Double) async -> WorkerDispatcher.Answer? {
         let dispatcher = self.dispatcher
+        // A stateless op is pure computation of microseconds to milliseconds: answered on the
+        // calling task at once (no queue to wait in, so no timeout to miss), as the worker's
+        // lanes answer them; only the party queue can make a request wait.
+        if Self.inline(name) { return body.withUnsafeBytes { dispatcher.respond(op: name, body: $0) } }
         let once = FirstAnswer()
         return await withCheckedContinuation { continuation in
             once.set(continuation)
             let timer = DispatchWorkItem { once.resume(nil) }
             timerQueue.asyncAfter(deadline: .now() + timeoutSeconds, execute: timer)
-            queue(for: name).async {
+            partyQueue.async {
                 let answer = body.withUnsafeBytes { dispatcher.respond(op: name, body: $0) }
                 timer.cancel()
                 once.resume(answer)
@@ -45,15 +49,17 @@ final class RequestRunner: Sendable {
         }
     }
 
-    /// One worker line (`POST /v1/batch`), answered as the worker answers it.
-    func answer(line: [UInt8]) async -> [UInt8] {
+    /// One worker line (`POST /v1/batch`), answered as the worker answers it, with the op it
+    /// names (`nil` for none known).
+    func answer(line: [UInt8]) async -> (response: [UInt8], op: WorkerOp?) {
         let dispatcher = self.dispatcher
         let name = (try? line.withUnsafeBytes { try JSONParser.parse($0) })?.object?["op"]?.string ?? ""
-        return await withCheckedContinuation { continuation in
-            queue(for: name).async {
-                continuation.resume(returning: line.withUnsafeBytes { dispatcher.respond(toLine: $0) })
-            }
+        let op = WorkerOp(rawValue: name)
+        if Self.inline(name) { return (line.withUnsafeBytes { dispatcher.respond(toLine: $0) }, op) }
+        let response = await withCheckedContinuation { continuation in
+            partyQueue.async { continuation.resume(returning: line.withUnsafeBytes { dispatcher.respond(toLine: $0) }) }
         }
+        return (response, op)
     }
 
     /// What the party store holds, read on the party queue (for `/metrics`): the parties, the

@@ -70,11 +70,9 @@ struct Routes: Sendable {
         defer { metrics.finished() }
         for line in body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
             let start = ContinuousClock.now
-            let answer = await runner.answer(line: Array(line))
+            let (answer, op) = await runner.answer(line: Array(line))
             out += answer
-            let code = Self.errorCode(ofLine: answer)
-            let op = (try? JSONParser.parse(Array(line)))?.object?["op"]?.string.flatMap { WorkerOp(rawValue: $0)?.rawValue } ?? "unknown"
-            metrics.record(op: op, error: code, seconds: (ContinuousClock.now - start) / .seconds(1))
+            metrics.record(op: op?.rawValue ?? "unknown", error: Self.errorCode(ofLine: answer), seconds: (ContinuousClock.now - start) / .seconds(1))
         }
         return Response(status: .ok, headers: [.contentType: "application/x-ndjson"], body: .init(byteBuffer: ByteBuffer(bytes: out)))
     }

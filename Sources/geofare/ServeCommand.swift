@@ -80,7 +80,8 @@ struct ServeCommand: ParsableCommand {
                     Diagnostics.print("geofare serve: listening on http://\(host):\(port) (protocol \(WorkerDispatcher.protocolVersion), \(count) parties in \(location), \(graphs.count) graphs)")
                 }
             } catch {
-                outcome.fail("\(error)")
+                let coded = error as? GeoFareError ?? GeoFareError(code: .internalError, message: "\(error)")
+                outcome.fail("\(coded.message) [\(coded.code)]")
             }
             done.signal()
         }

@@ -171,6 +171,11 @@ struct HTTPServeTests {
         #expect(page.status == 200 && page.text.contains("<canvas id=\"map\"") && page.headers["content-type"]?.hasPrefix("text/html") == true)
         let script = try server.client().get("/map.js")
         #expect(script.status == 200 && script.text.contains("document.body.dataset.ready"))
+        // A second server on the same port says why it cannot serve and exits, instead of hanging.
+        let other = temporaryDatabase()
+        defer { removeDatabase(other) }
+        let taken = try GeoFareBinary.run(["serve", "--port", String(server.port), "--db", other], timeout: 60)
+        #expect(taken.status == 65 && taken.stderr.contains("cannot serve on 127.0.0.1:\(server.port)") && taken.stderr.contains("[unavailable]"), "\(taken.stderr)")
         #expect(server.stop().status == 0, "\(server.output)")
     }
 
