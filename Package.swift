@@ -116,7 +116,7 @@ let package = Package(
         .target(
             name: "GeoFareServer",
             dependencies: [
-                "GeoFareCore", "GeoFareText", "GeoFareGraph", "GeoFareParties", "GeoFareWorker",
+                "GeoFareCore", "GeoFareText", "GeoFareGraph", "GeoFareFare", "GeoFareParties", "GeoFarePooling", "GeoFareWorker",
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "UnixSignals", package: "swift-service-lifecycle"),

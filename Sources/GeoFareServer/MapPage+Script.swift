@@ -168,6 +168,30 @@ extension MapPage {
     to = lonlat; draw(); priceRoute();
   }
 
+  // ---- pooling the parties in view (POST /v1/pool: geofare pool's planner) ----------------
+  const groupColours = ['#db2777', '#7c3aed', '#0891b2', '#65a30d', '#ea580c', '#4f46e5'];
+  document.getElementById('pool-button').addEventListener('click', async () => {
+    const b = bbox();
+    const [lon, lat] = toLonLat(canvas.width / 2, canvas.height / 2);
+    const radius = Math.min(50000, 111320 * Math.max(b.north - b.south, (b.east - b.west) * Math.cos(lat * Math.PI / 180)) / 2);
+    const near = await op('nearby', { center: { lat, lon }, radius_m: Math.round(radius), limit: 200, min_free_seats: 1 });
+    if (!near.ok) return show(`<p>${escapeHTML(near.error.message)}</p>`);
+    const parties = near.result.parties;
+    const byId = new Map(parties.map(p => [p.id, p]));
+    const riders = parties.map(p => ({ id: p.id, from: p.origin, to: p.destination, depart_at: p.depart_at }));
+    const answer = await op('pool', { riders, delay_s: 600, max_riders: 2 });
+    if (!answer.ok) return show(`<p>${escapeHTML(answer.error.message)}</p>`);
+    lines = [];
+    const groups = answer.result.groups;
+    groups.forEach((g, k) => {
+      const points = g.stops.map(s => { const p = byId.get(s.slice(1)); const c = s[0] === '+' ? p.origin : p.destination; return [c.lon, c.lat]; });
+      lines.push({ points, colour: groupColours[k % groupColours.length], width: 3 });
+    });
+    draw();
+    show(`<h3>Pooled</h3><p id="pool-summary" data-groups="${groups.length}">${parties.length} parties in view, ${groups.length} shared rides</p>` +
+         groups.slice(0, 12).map(g => `<p class="group">${g.members.map(escapeHTML).join(' + ')}: ${g.shares.map(a => money(a, g.currency)).join(' / ')}</p>`).join(''));
+  });
+
   // ---- search --------------------------------------------------------------------------------
   document.getElementById('search').addEventListener('submit', async event => {
     event.preventDefault();

@@ -26,6 +26,7 @@ enum MapPage {
   <h2>GeoFare</h2>
   <form id="search"><input id="query" placeholder="Search a place" autocomplete="off"><button>Find</button></form>
   <label>Riders <input id="riders" type="number" min="1" max="20" value="2"></label>
+  <button id="pool-button" title="geofare pool over the open parties in view">Pool the parties in view</button>
   <p class="hint">Click the map twice (from, to) for a route and its fare; click a bubble to zoom in, a party for its details.</p>
   <div id="info"></div>
   <p class="credit">Roads © OpenStreetMap contributors (ODbL), from the loaded graph.</p>
@@ -51,6 +52,7 @@ body { display: flex; }
 #search { display: flex; gap: 4px; margin-bottom: 8px; }
 #query { flex: 1; }
 #fare-total { font-size: 22px; font-weight: 700; }
+#pool-button { margin: 8px 0; }
 .place, .match { cursor: pointer; margin: 4px 0; }
 .hint, .credit { color: #6b7280; font-size: 12px; }
 """#

@@ -30,6 +30,7 @@ struct Routes: Sendable {
         }
         router.get("/v1/roads") { request, _ in try roads(request) }
         router.post("/v1/batch") { request, context in try await batch(request, context: context) }
+        router.post("/v1/pool") { request, _ in try await pool(request) }
         router.post("/v1/:op") { request, context in
             try await op(context.parameters.get("op") ?? "", request: request, context: context)
         }
@@ -83,6 +84,19 @@ struct Routes: Sendable {
         let rest = line[range.upperBound...]
         guard let end = rest.firstIndex(of: UInt8(ascii: "\"")) else { return nil }
         return ErrorCode(rawValue: String(decoding: rest[..<end], as: UTF8.self))
+    }
+
+    // MARK: POST /v1/pool
+
+    /// `POST /v1/pool`: who rides together among up to 500 riders (`riders`: `[{id, from, to,
+    /// depart_at, seats?}]`, `delay_s`, `max_riders`), as `geofare pool` plans them
+    /// (``PoolPlanner``): the groups with their stops, total and shares, and each rider's outcome.
+    func pool(_ request: Request) async throws -> Response {
+        let body = try await Self.body(of: request, limit: options.maxBodyBytes, allowed: ["application/json"])
+        let start = ContinuousClock.now
+        let answer = PoolEndpoint.answer(body, pricer: runner.dispatcher.pricer)
+        metrics.record(op: "pool", error: answer.error, seconds: (ContinuousClock.now - start) / .seconds(1))
+        return Self.json(answer.body, status: HTTPStatusMapping.status(for: answer.error))
     }
 
     // MARK: GET /v1/roads

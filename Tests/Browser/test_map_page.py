@@ -162,6 +162,14 @@ def test_map_page(server, browser):
     if os.environ.get("GEOFARE_SCREENSHOT"):
         browser.save_screenshot(os.environ["GEOFARE_SCREENSHOT"])
 
+    # Pooling the parties in view draws the planner's groups as lines.
+    browser.find_element(By.ID, "pool-button").click()
+    groups = wait_for(browser, lambda d: d.execute_script(
+        "const e = document.getElementById('pool-summary'); return e && e.dataset.groups"), "the pooled groups", timeout=120)
+    assert int(groups) >= 1, browser.find_element(By.ID, "info").text
+    if os.environ.get("GEOFARE_SCREENSHOT_POOL"):
+        browser.save_screenshot(os.environ["GEOFARE_SCREENSHOT_POOL"])
+
     # No error in the browser's console (a failed request, a script error).
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert errors == [], errors

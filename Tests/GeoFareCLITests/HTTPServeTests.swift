@@ -171,6 +171,16 @@ struct HTTPServeTests {
         #expect(page.status == 200 && page.text.contains("<canvas id=\"map\"") && page.headers["content-type"]?.hasPrefix("text/html") == true)
         let script = try server.client().get("/map.js")
         #expect(script.status == 200 && script.text.contains("document.body.dataset.ready"))
+        // POST /v1/pool: geofare pool's planner over the riders sent.
+        let riders = (0..<6).map { i in
+            #"{"id":"r\#(i)","from":{"lat":\#(37.5665 + Double(i) * 0.0004),"lon":126.978},"to":{"lat":37.4979,"lon":\#(127.0276 + Double(i % 2) * 0.0005)},"depart_at":"2030-05-15T22:\#(30 + i):00+09:00"}"#
+        }
+        let pooled = try server.client().post("/v1/pool", #"{"riders":[\#(riders.joined(separator: ","))],"delay_s":600}"#)
+        let plan = try JSONParser.parse(pooled.body)
+        #expect(pooled.status == 200 && (plan["result"]?["groups"]?.array?.count ?? 0) >= 2, "\(pooled.text)")
+        let badPool = try server.client().post("/v1/pool", #"{"riderz":[]}"#)
+        #expect(badPool.status == 400 && badPool.text.contains("unknown_field"), "\(badPool.text)")
+
         // A second server on the same port says why it cannot serve and exits, instead of hanging.
         let other = temporaryDatabase()
         defer { removeDatabase(other) }
