@@ -20,6 +20,10 @@ static const unsigned char places_categories_json[] = {
 #embed "../../Data/places/categories.json"
 };
 
+static const unsigned char places_query_words_json[] = {
+#embed "../../Data/places/query-words.json"
+};
+
 static const unsigned char places_street_words_json[] = {
 #embed "../../Data/places/street-words.json"
 };
@@ -217,6 +221,7 @@ static const geofare_data_file files[] = {
     {"fare/slow-time-kr.json", fare_slow_time_kr_json, sizeof(fare_slow_time_kr_json)},
     {"fare/slow-time.json", fare_slow_time_json, sizeof(fare_slow_time_json)},
     {"places/categories.json", places_categories_json, sizeof(places_categories_json)},
+    {"places/query-words.json", places_query_words_json, sizeof(places_query_words_json)},
     {"places/street-words.json", places_street_words_json, sizeof(places_street_words_json)},
     {"route/circuity.json", route_circuity_json, sizeof(route_circuity_json)},
     {"route/profiles/car.json", route_profiles_car_json, sizeof(route_profiles_car_json)},

@@ -38,10 +38,10 @@ public struct Place: Sendable, Hashable {
 public enum PlaceTags {
     /// The name tags that make a place named, in the order a place lists them. After them a
     /// named place lists its other `name:xx` languages (``isLanguageName(_:)``), `brand` (when it
-    /// differs from the name), and `name+branch` / `brand+branch` (`롯데백화점 부산본점 (서면)`): all searched.
-    public static let nameKeys = ["name", "name:ko", "name:en", "name:ko-Latn", "alt_name", "old_name", "short_name", "official_name"]
+    /// differs from the name), and `name+branch` / `brand+branch` / `brand:ko+branch` (`롯데백화점 부산본점 (서면)`, `홈플러스 서면`): all searched.
+    public static let nameKeys = ["name", "name:ko", "name:en", "name:ko-Latn", "alt_name", "old_name", "short_name", "official_name", "alt_name:ko"]
     /// The synthesised names: a brand's name, and the name or brand with the branch after it.
-    public static let brandKeys = ["brand", "name+branch", "brand+branch"]
+    public static let brandKeys = ["brand", "name+branch", "brand+branch", "brand:ko+branch"]
 
     /// Whether `key` is a name in one language: `name:` and a 2–3 letter code, optionally a
     /// script or region (`name:ja`, `name:zh-Hant`), not `name:etymology:wikidata` or `name:pronunciation`.

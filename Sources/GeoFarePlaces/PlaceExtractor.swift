@@ -300,6 +300,10 @@ struct PlaceExtractor {
             if let branch = all["branch"]?.trimmingCharacters(in: .whitespaces), !branch.isEmpty {
                 add("name+branch", main + " " + branch)
                 if let brand = all["brand"], SearchText.key(brand) != SearchText.key(main) { add("brand+branch", brand + " " + branch) }
+                // A Korean brand's Korean name with the branch (`Homeplus` is 홈플러스 to riders).
+                if let brand = all["brand:ko"], SearchText.key(brand) != SearchText.key(main), SearchText.key(brand) != SearchText.key(all["brand"] ?? "") {
+                    add("brand:ko+branch", brand + " " + branch)
+                }
             }
         }
         let address = all.filter { $0.key.hasPrefix(PlaceTags.addressPrefix) }

@@ -26,6 +26,22 @@ public enum MatchQuality: Int, Sendable, Hashable, Comparable, CustomStringConve
 
     public static func < (a: MatchQuality, b: MatchQuality) -> Bool { a.rawValue < b.rawValue }
 
+    /// The order of a match of this quality on a place of `kind` among a search's results:
+    /// the quality's, except that a later word of a park, market, hospital, campus or station
+    /// (the short name people use for it: 시민공원 of 부산시민공원) comes before a street or a stop
+    /// whose name only starts with the query (시민공원로, a street named after the place), and the
+    /// whole rest of such a name (`Penn Station` of New York Penn Station) before any other
+    /// name's prefix (the Penn Station Eagle), after an exact name.
+    public func rank(for kind: PlaceKind) -> Int {
+        switch self {
+        case .prefix where kind == .street || kind == .busStop: return 45
+        // the whole rest of the name (Penn Station of New York Penn Station): before a prefix of another name
+        case .word where kind == .station || kind == .landmark || kind == .amenity || kind == .area: return 55
+        case .wordPrefix where kind == .station || kind == .landmark || kind == .amenity || kind == .area: return 47
+        default: return rawValue * 10
+        }
+    }
+
     /// The wire name (`category`, `address`, `intersection`, `exact`, `prefix`, `interpolated`,
     /// `word`, `word_prefix`, `typo`).
     public var description: String {

@@ -7,6 +7,9 @@ extension PlacesIndex {
     /// How far from the point a place with a house number may be to give its address when no
     /// addressed building's outline holds the point, metres.
     public static let addressReachMeters = 30.0
+    /// How far from the point a station may be for the point to be the station's: a rider there
+    /// is at the station, not in the building above it or at the shop beside it, metres.
+    public static let stationReachMeters = 30.0
     /// Outlines whose point lies farther than this from the look-up are not tested, metres (a
     /// building's point is on its outline: a building this wide is rare).
     static let outlineReachMeters = 400.0
@@ -16,7 +19,9 @@ extension PlacesIndex {
     ///
     /// The address is the addressed building (`addr:housenumber` on a closed way) whose outline
     /// holds `at` (the smallest outline when several do), else the nearest place with a house
-    /// number within ``addressReachMeters`` (an entrance or a shop's node), else none.
+    /// number within ``addressReachMeters`` (an entrance or a shop's node), else none. A station
+    /// within ``stationReachMeters`` is the place (a rider at a station's point is at the
+    /// station), with its own address or none, never the building above it.
     ///
     /// A place's distance is the WGS84 ellipsoidal distance to its point; a street's is the
     /// distance to the nearest point of its lines (measured flat around `at`, cheap-ruler,
@@ -37,7 +42,7 @@ extension PlacesIndex {
         let rows = (L.cell(latE7(at.latitude - dLat)) - 1)...(L.cell(latE7(at.latitude + dLat)) + 1)
         let columns = (L.cell(lonE7(at.longitude - dLon)) - 1)...(L.cell(lonE7(at.longitude + dLon)) + 1)
         let ruler = CheapRuler(latitude: at.latitude)
-        var bestPlace: (index: Int, d: Double)?
+        var bestPlace: (index: Int, d: Double)?, bestStation: (index: Int, d: Double)?
         var bestStreet: (index: Int, d: Double)?
         var streetsSeen: [Int] = []
         var inside: (index: Int, area: Double)?, nearestAddress: (index: Int, d: Double)?
@@ -61,10 +66,13 @@ extension PlacesIndex {
                         guard flags & F.named != 0 else { continue }
                         // the cheap-ruler distance (under 0.1 % off here) rules out most places before the ellipsoid
                         let rough = ruler.distanceMeters(at, coordinate(i))
-                        guard rough <= radiusMeters * 1.002 + 0.01, rough <= (bestPlace?.d ?? .infinity) * 1.002 + 0.01 else { continue }
+                        let station = kinds[i] == PlaceKind.station.rawValue && rough <= Self.stationReachMeters * 1.002 + 0.01
+                        guard rough <= radiusMeters * 1.002 + 0.01, station || rough <= (bestPlace?.d ?? .infinity) * 1.002 + 0.01 else { continue }
                         let d = WGS84Geodesic.distanceMeters(latitude1: at.latitude, longitude1: at.longitude,
                                                              latitude2: Double(latitudes[i]) / 1e7, longitude2: Double(longitudes[i]) / 1e7)
                         if d <= radiusMeters, bestPlace.map({ d < $0.d || (d == $0.d && i < $0.index) }) ?? true { bestPlace = (i, d) }
+                        if kinds[i] == PlaceKind.station.rawValue, d <= min(Self.stationReachMeters, radiusMeters),
+                           bestStation.map({ d < $0.d || (d == $0.d && i < $0.index) }) ?? true { bestStation = (i, d) }
                     } else {
                         // a street lies in every cell its lines cross: measure it once
                         guard !streetsSeen.contains(i) else { continue }
@@ -76,7 +84,13 @@ extension PlacesIndex {
             }
         }
         var result = ReverseResult(place: bestPlace.map { (place(at: $0.index), $0.d) }, street: bestStreet.map { (place(at: $0.index), $0.d) })
-        if let inside {
+        if let station = bestStation {
+            // At a station's point the rider is at the station: it is the place, and the address
+            // is its own (a building whose outline holds the point is above it, not where the rider is).
+            let p = place(at: station.index)
+            result = ReverseResult(place: (p, station.d), street: result.street)
+            if placeFlags[station.index] & F.address != 0 { result.address = (p, station.d) }
+        } else if let inside {
             result.address = (place(at: inside.index), 0)
         } else if let nearestAddress {
             let p = place(at: nearestAddress.index)

@@ -16,42 +16,107 @@ extension PlacesIndex {
         return try search(text, near: near, limit: limit, typos: typos)
     }
 
-    /// The places whose names match `query` best (docs/places.md states the rules).
-    ///
-    /// The query and every name are reduced to ``SearchText`` keys; a place matches when the
-    /// query's key is a prefix of one of its keys (a name, a later part of a name, its 초성 or its
-    /// romanisations) or, for a query that starts no name (only later words, or nothing), one
-    /// edit away from such a prefix: a letter of a Latin query of three or more letters, a jamo
-    /// of a Hangul query of three or more syllables. Results are ordered by
-    /// ``MatchQuality``, then ``PlaceKind/importance``, then distance from `near`, then the
-    /// shorter key, then index order.
-    /// - Parameters:
-    ///   - near: a point to rank equal matches by and measure `distanceMeters` from (WGS84).
-    ///   - limit: 1...``maxLimit`` results.
-    ///   - typos: whether to look for one-edit matches of a Latin or Hangul query (default true).
-    /// - Throws: ``GeoFareError`` `query_too_long` (over ``SearchText/maxQueryBytes`` bytes),
-    ///   `query_empty` (nothing searchable), `out_of_range` (`limit`).
-    /// - Complexity: O(log k) per key range plus the keys in it (at most ``scanLimit``); a typo
-    ///   search adds about 75 narrow range searches per letter of a Latin query, 70 per jamo of a
-    ///   Hangul one.
+    /// ``find(_:near:limit:typos:)`` for a query given as bytes.
+    /// - Throws: ``GeoFareError`` `invalid_utf8`, then as ``find(_:near:limit:typos:)``.
+    public func find(utf8 bytes: [UInt8], near: Coordinate? = nil, limit: Int = 10, typos: Bool = true) throws(GeoFareError) -> Found {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw GeoFareError(code: .invalidUtf8, message: "the query is not valid UTF-8", field: "q")
+        }
+        return try find(text, near: near, limit: limit, typos: typos)
+    }
+
+    /// The places whose names match `query` best (docs/places.md states the rules): the matches
+    /// of ``find(_:near:limit:typos:)``, without the words it left out.
+    /// - Throws: as ``find(_:near:limit:typos:)``.
     public func search(_ query: String, near: Coordinate? = nil, limit: Int = 10, typos: Bool = true) throws(GeoFareError) -> [PlaceMatch] {
+        try find(query, near: near, limit: limit, typos: typos).matches
+    }
+
+    /// A search's answer: the matches, and the words of the query it left out to find them
+    /// (`앞`, `in front of`: ``QueryWords``), empty when the query was searched as typed.
+    public struct Found: Sendable {
+        public var matches: [PlaceMatch]
+        public var ignoredWords: [String]
+    }
+
+    /// Searches `query` as typed (``searchAsTyped(_:near:limit:typos:)``); when that finds no
+    /// name start, address, intersection or category, searches its other readings in order
+    /// (``QueryWords/variants(of:)``: without the words around the place, abbreviations written
+    /// out, a branch suffix or a station's 역 handled, two streets joined) and answers the first
+    /// that does, saying which words it left out; else what the query found as typed (or, when
+    /// that is nothing, the first reading that found anything).
+    /// - Throws: ``GeoFareError`` `query_too_long` (over ``SearchText/maxQueryBytes`` bytes),
+    ///   `query_empty` (nothing searchable, or only words around a place: `근처`, `in front of`),
+    ///   `out_of_range` (`limit`).
+    public func find(_ query: String, near: Coordinate? = nil, limit: Int = 10, typos: Bool = true) throws(GeoFareError) -> Found {
+        try find(query, near: near, limit: limit, typos: typos, byScan: false)
+    }
+
+    func find(_ query: String, near: Coordinate?, limit: Int, typos: Bool, byScan: Bool) throws(GeoFareError) -> Found {
         guard query.utf8.count <= SearchText.maxQueryBytes else {
             throw GeoFareError(code: .queryTooLong, message: "the query has \(query.utf8.count) bytes; at most \(SearchText.maxQueryBytes)", field: "q")
         }
         guard (1...Self.maxLimit).contains(limit) else {
             throw GeoFareError(code: .outOfRange, message: "limit \(limit) is outside 1...\(Self.maxLimit)", field: "limit")
         }
-        let q = SearchText.key(query)
-        guard !q.isEmpty else {
+        let core = QueryWords.withoutAroundWords(query)
+        if core.text.isEmpty, !core.ignored.isEmpty {
+            throw GeoFareError(code: .queryEmpty, message: "the query has only words around a place (\(core.ignored.joined(separator: " "))): name the place", field: "q")
+        }
+        guard !SearchText.key(query).isEmpty else {
             throw GeoFareError(code: .queryEmpty, message: "the query has no letters or digits to search for", field: "q")
         }
+        let typed = searchAsTyped(query, near: near, limit: limit, typos: typos, byScan: byScan)
+        if typed.named { return Found(matches: typed.matches, ignoredWords: []) }
+        var fallback: Found?
+        for v in QueryWords.variants(of: query) where !SearchText.key(v.text).isEmpty && (!v.dropsNameWord || typed.matches.isEmpty) {
+            let r = searchAsTyped(v.text, near: near, limit: limit, typos: false, byScan: byScan)
+            if r.named { return Found(matches: r.matches, ignoredWords: v.ignored) }
+            if fallback == nil, !r.matches.isEmpty { fallback = Found(matches: r.matches, ignoredWords: v.ignored) }
+        }
+        if typed.matches.isEmpty, let fallback { return fallback }
+        return Found(matches: typed.matches, ignoredWords: [])
+    }
+
+    /// One search of `query` as typed: the query and every name are reduced to ``SearchText``
+    /// keys; a place matches when the query's key is a prefix of one of its keys (a name, a later
+    /// part of a name, its 초성 or its romanisations) or, for a query that starts no name (only
+    /// later words, or nothing), one edit away from such a prefix: a letter of a Latin query of
+    /// three or more letters, a jamo of a Hangul query of three or more syllables. Results are
+    /// ordered by ``MatchQuality`` (a later word of a park, market, hospital, campus or station
+    /// before a street or stop whose name starts with the query), then ``PlaceKind/importance``,
+    /// then distance from `near`, then the shorter key, then index order.
+    /// - Returns: the matches, and whether one is a name start, an address, an intersection or a
+    ///   category (`named`: what ``find(_:near:limit:typos:)`` stops at).
+    /// - Complexity: O(log k) per key range plus the keys in it (at most ``scanLimit``); a typo
+    ///   search adds about 75 narrow range searches per letter of a Latin query, 70 per jamo of a
+    ///   Hangul one.
+    /// - Parameter byScan: look at every key in turn instead of a binary search (the baseline).
+    func searchAsTyped(_ query: String, near: Coordinate?, limit: Int, typos: Bool, byScan: Bool = false) -> (matches: [PlaceMatch], named: Bool) {
+        let q = SearchText.key(query)
+        guard !q.isEmpty else { return ([], false) }
         var top = TopPlaces(limit: limit, index: self, near: near)
         let special = offerAddressesIntersectionsAndCategories(query, key: q, into: &top)
         let all = 0..<keyPlace.count
-        q.withUnsafeBufferPointer { qb in
-            for k in prefixRange(qb, within: all).prefix(Self.scanLimit) { top.offer(key: k, quality: quality(key: k, queryLength: qb.count)) }
+        // The keys that start with a query key: a binary search, or the baseline's scan of every key.
+        func scanned(_ qb: UnsafeBufferPointer<UInt8>) -> [Int] {
+            var out: [Int] = []
+            for k in all where out.count < Self.scanLimit && compare(key: k, qb, prefixOnly: true) == 0 { out.append(k) }
+            return out
         }
-        if !top.hasNameStartMatch, !special { offerStationsWithoutLine(query, into: &top) { prefixRange($0, within: all).prefix(Self.scanLimit) } }
+        q.withUnsafeBufferPointer { qb in
+            if byScan {
+                for k in scanned(qb) { top.offer(key: k, quality: quality(key: k, queryLength: qb.count)) }
+            } else {
+                for k in prefixRange(qb, within: all).prefix(Self.scanLimit) { top.offer(key: k, quality: quality(key: k, queryLength: qb.count)) }
+            }
+        }
+        if !top.hasNameStartMatch, !special {
+            if byScan { offerStationsWithoutLine(query, into: &top, keys: scanned) } else {
+                offerStationsWithoutLine(query, into: &top) { prefixRange($0, within: all).prefix(Self.scanLimit) }
+            }
+        }
+        let named = top.hasNameStartMatch || special
         q.withUnsafeBufferPointer { qb in
             // a query that names an address, an intersection, a category or a station's line is not a typo
             guard typos, !top.hasNameStartMatch, !special else { return }
@@ -61,7 +126,7 @@ extension PlacesIndex {
                 typoSearch(qb, unit: 3, alphabet: Self.jamoAlphabet, into: &top)
             }
         }
-        return top.results()
+        return (top.results(), named)
     }
 
     /// The baseline of ``search(_:near:limit:typos:)`` with `typos: false`: the same answer found by looking
@@ -70,20 +135,7 @@ extension PlacesIndex {
     /// - Throws: as ``search(_:near:limit:typos:)``.
     /// - Complexity: O(k), every key.
     public func searchByScan(_ query: String, near: Coordinate? = nil, limit: Int = 10) throws(GeoFareError) -> [PlaceMatch] {
-        let q = SearchText.key(query)
-        guard !q.isEmpty else { throw GeoFareError(code: .queryEmpty, message: "the query has no letters or digits to search for", field: "q") }
-        var top = TopPlaces(limit: limit, index: self, near: near)
-        let special = offerAddressesIntersectionsAndCategories(query, key: q, into: &top)
-        func scan(_ qb: UnsafeBufferPointer<UInt8>) -> [Int] {
-            var out: [Int] = []
-            for k in 0..<keyPlace.count where out.count < Self.scanLimit && compare(key: k, qb, prefixOnly: true) == 0 { out.append(k) }
-            return out
-        }
-        q.withUnsafeBufferPointer { qb in
-            for k in scan(qb) { top.offer(key: k, quality: quality(key: k, queryLength: qb.count)) }
-        }
-        if !top.hasNameStartMatch, !special { offerStationsWithoutLine(query, into: &top, keys: scan) }
-        return top.results()
+        try find(query, near: near, limit: limit, typos: false, byScan: true).matches
     }
 
     /// Offers the stations and subway entrances whose names start with `query` without the line
@@ -207,6 +259,8 @@ struct TopPlaces {
         /// The name key that matched, or -1 (an address, intersection or category).
         var key: Int
         var quality: MatchQuality
+        /// The order of ``quality`` among results (``TopPlaces/rank(_:kind:)``).
+        var rank: Int
         var importance: Int
         var distance: Double
         var keyLength: Int
@@ -215,7 +269,7 @@ struct TopPlaces {
 
         /// Whether `self` ranks before `other`.
         func before(_ o: Entry) -> Bool {
-            if quality != o.quality { return quality > o.quality }
+            if rank != o.rank { return rank > o.rank }
             if importance != o.importance { return importance > o.importance }
             if distance != o.distance { return distance < o.distance }
             if keyLength != o.keyLength { return keyLength < o.keyLength }
@@ -245,9 +299,14 @@ struct TopPlaces {
         let place = Int(index.keyPlace[k])
         let kind = PlaceKind(rawValue: index.kinds[place]) ?? .shop
         let distance = near.map { ruler!.distanceMeters($0, index.coordinate(place)) } ?? 0
-        insert(Entry(uid: place, place: place, key: k, quality: quality, importance: kind.importance, distance: distance,
-                     keyLength: Int(index.keyStart[k + 1] - index.keyStart[k])))
+        insert(Entry(uid: place, place: place, key: k, quality: quality, rank: Self.rank(quality, kind: kind), importance: kind.importance,
+                     distance: distance, keyLength: Int(index.keyStart[k + 1] - index.keyStart[k])))
     }
+
+    /// The order of a match: its quality's, except that a later word of a park, market,
+    /// hospital, campus or station (the short name people use for it) comes before a street or a
+    /// stop whose name merely starts with the query (a street named after the place).
+    static func rank(_ quality: MatchQuality, kind: PlaceKind) -> Int { quality.rank(for: kind) }
 
     /// Offers a place found by its address, an intersection (`other`, `junction`) or a category.
     mutating func offer(place: Int, quality: MatchQuality, importance: Int, other: Int = -1, junction: (Int32, Int32)? = nil, category: Int = -1) {
@@ -257,7 +316,7 @@ struct TopPlaces {
                 ?? ruler!.distanceMeters(near, index.coordinate(place))
         } else { distance = 0 }
         var e = Entry(uid: other >= 0 ? (place + 1) * index.count + other : place, place: place, key: -1, quality: quality,
-                      importance: importance, distance: distance, keyLength: 0)
+                      rank: quality.rawValue * 10, importance: importance, distance: distance, keyLength: 0)
         e.other = other
         e.category = category
         if let junction { e.junctionLat = junction.0; e.junctionLon = junction.1 }

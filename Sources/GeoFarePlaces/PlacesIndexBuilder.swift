@@ -121,11 +121,20 @@ public enum PlacesIndexBuilder {
                 if p.kind == .station {
                     for extra in StationSuffix.keys(of: name.value) { put(extra.bytes, fromStart: true, origin: extra.origin, name: n) }
                 }
+                // the name's other forms (abbreviations written out, a branch without its region: QueryWords)
+                for form in QueryWords.nameForms(name.value) {
+                    put(SearchText.key(form), fromStart: true, origin: .name, name: n)
+                    for rest in SearchText.laterWords(form) { put(SearchText.key(rest), fromStart: false, origin: .name, name: n) }
+                }
                 // a name in another language than the name keys' is searched whole
                 guard PlaceTags.nameKeys.contains(name.key) || !PlaceTags.isLanguageName(name.key) else { continue }
                 for rest in SearchText.laterWords(name.value) {
                     put(SearchText.key(rest), fromStart: false, origin: .name, name: n)
                     put(SearchText.initialsKey(rest), fromStart: false, origin: .initials, name: n)
+                }
+                // the short names inside a long Korean name of a park, market, hospital or campus
+                if p.kind == .landmark || p.kind == .amenity || p.kind == .area || p.kind == .station || p.kind == .shop {
+                    for inner in QueryWords.areaSuffixes(name.value) { put(SearchText.key(inner), fromStart: false, origin: .name, name: n) }
                 }
             }
         }

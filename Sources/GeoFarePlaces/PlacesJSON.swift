@@ -23,8 +23,16 @@ public enum PlacesJSON {
     /// A search result list: `results` `[{...place, match, matched_name, matched_form, distance_m?}]`;
     /// a `category` match adds `category` (its id); an `intersection` is the first street with
     /// `kind` `intersection`, `name` `A & B`, the junction's `lat`/`lon` and `streets` (both places).
-    public static func search(_ matches: [PlaceMatch]) -> JSONValue {
-        .object(["results": .array(matches.map { m in
+    /// With `ignoredWords` (the words around the place a search left out: ``PlacesIndex/find(_:near:limit:typos:)``),
+    /// `ignored_words` beside `results`; without, the object has `results` alone.
+    public static func search(_ matches: [PlaceMatch], ignoredWords: [String] = []) -> JSONValue {
+        var o: [String: JSONValue] = ["results": results(matches)]
+        if !ignoredWords.isEmpty { o["ignored_words"] = .array(ignoredWords.map(JSONValue.string)) }
+        return .object(o)
+    }
+
+    static func results(_ matches: [PlaceMatch]) -> JSONValue {
+        .array(matches.map { m in
             guard case var .object(o) = place(m.place) else { return .null }
             if let j = m.junction {
                 o["streets"] = .array([place(m.place), place(j.street)])
@@ -39,7 +47,7 @@ public enum PlacesJSON {
             o["matched_form"] = .string(m.matchedForm)
             if let d = m.distanceMeters { o["distance_m"] = .double((d * 10).rounded() / 10) }
             return .object(o)
-        })])
+        })
     }
 
     /// A reverse result: `place`, `street` and `address` (the addressed building under the point

@@ -23,25 +23,36 @@ final class ServerMetrics: Sendable {
         .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(10),
     ]
 
+    static var requests: MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "geofare", metricName: "requests", unitName: "total", helpText: "Answered requests by op and outcome (ok or the error code).")
+    }
+    static var duration: MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "geofare", metricName: "request_duration", unitName: "seconds", helpText: "Time to answer a request, by op.")
+    }
+    static var responses: MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "geofare", metricName: "http_responses", unitName: "total", helpText: "HTTP responses by status.")
+    }
+
     init() {
-        inFlight = registry.makeGauge(name: "geofare_in_flight_requests", help: "Requests being answered now.")
-        parties = registry.makeGauge(name: "geofare_parties", help: "Parties in the store, as this server's index holds them.")
-        feedSeq = registry.makeGauge(name: "geofare_party_feed_seq", help: "The last change of the store's feed this server has applied.")
-        storeUp = registry.makeGauge(name: "geofare_store_up", help: "1 when the party store answered its last check, else 0.")
+        let registry = self.registry
+        func gauge(_ name: String, _ unit: String, _ help: String) -> Gauge {
+            registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "geofare", metricName: name, unitName: unit, helpText: help))
+        }
+        inFlight = gauge("in_flight", "requests", "Requests being answered now.")
+        parties = gauge("parties", "", "Parties in the store, as this server's index holds them.")
+        feedSeq = gauge("party_feed", "seq", "The last change of the store's feed this server has applied.")
+        storeUp = gauge("store", "up", "1 when the party store answered its last check, else 0.")
     }
 
     /// Counts one answered request of `op` with its outcome (`nil`: ok) and time.
     func record(op: String, error: ErrorCode?, seconds: Double) {
-        registry.makeCounter(name: "geofare_requests_total", labels: [("op", op), ("code", error?.rawValue ?? "ok")],
-                             help: "Answered requests by op and outcome (ok or the error code).").increment()
-        registry.makeDurationHistogram(name: "geofare_request_duration_seconds", labels: [("op", op)], buckets: Self.buckets,
-                                       help: "Time to answer a request, by op.").recordNanoseconds(Int64(seconds * 1e9))
+        registry.makeCounter(descriptor: Self.requests, labels: [("op", op), ("code", error?.rawValue ?? "ok")]).increment()
+        registry.makeDurationHistogram(descriptor: Self.duration, labels: [("op", op)], buckets: Self.buckets).recordNanoseconds(Int64(seconds * 1e9))
     }
 
     /// Counts one HTTP response by its status.
     func record(status: Int) {
-        registry.makeCounter(name: "geofare_http_responses_total", labels: [("status", String(status))],
-                             help: "HTTP responses by status.").increment()
+        registry.makeCounter(descriptor: Self.responses, labels: [("status", String(status))]).increment()
     }
 
     func started() { inFlight.increment() }

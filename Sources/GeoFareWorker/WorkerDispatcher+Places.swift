@@ -19,7 +19,8 @@ extension WorkerDispatcher {
         let q = try f.string("q")
         let near = f.has("near") ? try f.coordinate("near") : nil
         let limit = try f.optionalInt("limit", range: 1...Int64(PlacesIndex.maxLimit)) ?? 10
-        return PlacesJSON.search(try index.search(q, near: near, limit: Int(limit)))
+        let found = try index.find(q, near: near, limit: Int(limit))
+        return PlacesJSON.search(found.matches, ignoredWords: found.ignoredWords)
     }
 
     /// `places.reverse`: `at`, `radius_m` (default 200, at most 5,000).

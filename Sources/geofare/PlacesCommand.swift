@@ -121,8 +121,10 @@ struct PlacesSearchCommand: ParsableCommand {
         // that is not UTF-8 with U+FFFD, which a key drops, so the library must see the bytes
         // to answer invalid_utf8 as it does for the worker.
         let bytes = PlacesCommand.rawArgument(decodingTo: query) ?? Array(query.utf8)
-        let matches = try PlacesCommand.reporting { () throws(GeoFareError) in try index.search(utf8: bytes, near: point, limit: limit) }
-        if json { print(JSONWriter.string(PlacesJSON.search(matches))); return }
+        let found = try PlacesCommand.reporting { () throws(GeoFareError) in try index.find(utf8: bytes, near: point, limit: limit) }
+        let matches = found.matches
+        if json { print(JSONWriter.string(PlacesJSON.search(matches, ignoredWords: found.ignoredWords))); return }
+        if !found.ignoredWords.isEmpty { print("(searched without: \(found.ignoredWords.joined(separator: " ")))") }
         for m in matches {
             let distance = m.distanceMeters.map { " \(Int($0.rounded())) m" } ?? ""
             let name = m.junction.map { "\(m.place.name) & \($0.street.name)" } ?? m.place.name

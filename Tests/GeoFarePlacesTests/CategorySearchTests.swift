@@ -57,8 +57,9 @@ struct CategorySearchTests {
         let asked = try index.search(c.query, near: near, limit: 5), plain = try index.search(c.word, near: near, limit: 5)
         #expect(!plain.isEmpty && plain.allSatisfy { $0.quality == .category })
         #expect(asked.map(\.place) == plain.map(\.place) && asked.allSatisfy { $0.quality == .category }, "'\(c.query)': \(asked.map { "\($0.place.name) \($0.quality)" })")
-        // a near word alone, or with a word that is no category, is no category query
-        #expect(try index.search("근처", near: near, limit: 5).allSatisfy { $0.quality != .category })
+        // a near word alone is only words around a place (issue 45: an error); with a word that is
+        // no category, it is no category query
+        #expect(throws: GeoFareError.self) { try index.search("근처", near: near, limit: 5) }
         #expect(try index.search("nearest starbucks", near: near, limit: 5).allSatisfy { $0.quality != .category })
     }
 

@@ -115,23 +115,30 @@ struct PlaceSearchTests {
                         #expect(x.quality >= y.quality, "\(extract): '\(query)' ranks \(x.place.name) before \(y.place.name)")
                         continue
                     }
-                    let kx = (x.quality.rawValue, x.place.kind.importance), ky = (y.quality.rawValue, y.place.kind.importance)
+                    let kx = (x.quality.rank(for: x.place.kind), x.place.kind.importance), ky = (y.quality.rank(for: y.place.kind), y.place.kind.importance)
                     #expect(kx > ky || (kx == ky && x.distanceMeters! <= y.distanceMeters! + 0.5), "\(extract): '\(query)' ranks \(x.place.name) before \(y.place.name)")
                 }
                 // every name result really matches: the query's key starts one of its names' keys or words
                 // (a query may also read as an address, an intersection or a category: their own tests)
                 let q = SearchText.key(query)
                 for r in a where ![.address, .interpolated, .intersection, .category].contains(r.quality) {
-                    let keys = r.place.names.flatMap { n in
-                        [SearchText.key(n.value), SearchText.initialsKey(n.value) ?? [], SearchText.romanizedKey(n.value) ?? [],
-                         SearchText.revisedRomanizationKey(n.value) ?? []]
-                            + SearchText.laterWords(n.value).flatMap { [SearchText.key($0), SearchText.initialsKey($0) ?? []] }
-                            + (r.place.kind == .station ? Self.suffixed(n.value) : [])
-                    }
+                    let keys = r.place.names.flatMap { n in Self.keys(of: n.value, station: r.place.kind == .station) }
                     #expect(keys.contains { $0.starts(with: q) }, "\(extract): '\(query)' returned \(r.place.name)")
                 }
             }
         }
+    }
+
+    /// Every key a name is found by: itself, its 초성 and romanisations, its later words, a
+    /// station's suffixed forms, its other forms and the short names inside it (QueryWords, issue 45).
+    static func keys(of name: String, station: Bool) -> [[UInt8]] {
+        var out: [[UInt8]] = [SearchText.key(name), SearchText.initialsKey(name) ?? [], SearchText.romanizedKey(name) ?? [],
+                              SearchText.revisedRomanizationKey(name) ?? []]
+        for w in SearchText.laterWords(name) { out += [SearchText.key(w), SearchText.initialsKey(w) ?? []] }
+        if station { out += suffixed(name) }
+        for f in QueryWords.nameForms(name) { out += [SearchText.key(f)] + SearchText.laterWords(f).map(SearchText.key) }
+        out += QueryWords.areaSuffixes(name).map(SearchText.key)
+        return out
     }
 
     /// A station's name with the generic suffix as docs/places.md states it: + 역 (its key, 초성,
