@@ -13,36 +13,31 @@ import GeoFareData
 /// University Station Exit 2` have one key.
 public enum QueryWords {
     struct Words: Decodable, Sendable {
-        var before_en: [String]
-        var after_en: [String]
-        var before_ko: [String]
-        var after_ko: [String]
-        var branch_suffixes_ko: [String]
-        var region_prefixes_ko: [String]
-        var abbreviations_en: [String: String]
-        var abbreviations_ko: [String: String]
-        var area_words_ko: [String]
-        var intersection_words_ko: [String]
-        var exit_words_ko: [String]
-        var park_inner_words_ko: [String]
+        /// Words before and after a place, English and Korean.
+        struct Around: Decodable, Sendable { var before_en, after_en, before_ko, after_ko: [String] }
+        /// Korean branch suffixes (점) and the regions a branch word may start with (부산서면점).
+        struct Branches: Decodable, Sendable { var suffixes_ko, region_prefixes_ko: [String] }
+        /// Abbreviation → the word written out.
+        struct Abbreviations: Decodable, Sendable { var en, ko: [String: String] }
+        /// Korean words of a place's kind: an area's (공원), a junction's (교차로), an exit's (출구),
+        /// and a park's inner words (어린이공원).
+        struct KindWords: Decodable, Sendable { var area, intersection, exit, park_inner: [String] }
+        var around: Around
+        var branches: Branches
+        var abbreviations: Abbreviations
+        var kind_words_ko: KindWords
     }
 
     /// `Data/places/query-words.json` as embedded in the binary.
-    static let words: Words = {
-        let path = "places/query-words.json"
-        guard let bytes = DataCatalog.embeddedFile(path), let w = try? JSONDecoder().decode(Words.self, from: bytes) else {
-            fatalError("the embedded Data/\(path) is missing or not the query-words schema")
-        }
-        return w
-    }()
+    static let words = EmbeddedData.decode("places/query-words.json", as: Words.self)
 
     /// Phrases as lists of lower-cased words, longest first (so `in front of` is tried before `in`).
-    static let beforeEN = phrases(words.before_en), afterEN = phrases(words.after_en)
-    static let beforeKO = Set(words.before_ko), afterKO = Set(words.after_ko)
-    static let abbreviationsEN = words.abbreviations_en
+    static let beforeEN = phrases(words.around.before_en), afterEN = phrases(words.around.after_en)
+    static let beforeKO = Set(words.around.before_ko), afterKO = Set(words.around.after_ko)
+    static let abbreviationsEN = words.abbreviations.en
     /// Korean word endings written out, longest first (`여대` before `대`).
-    static let abbreviationsKO = words.abbreviations_ko.sorted { $0.key.count > $1.key.count }
-    static let intersectionWordsKO = Set(words.intersection_words_ko)
+    static let abbreviationsKO = words.abbreviations.ko.sorted { $0.key.count > $1.key.count }
+    static let intersectionWordsKO = Set(words.kind_words_ko.intersection)
 
     private static func phrases(_ list: [String]) -> [[String]] {
         list.map { $0.lowercased().split(separator: " ").map(String.init) }.sorted { $0.count > $1.count }
@@ -160,7 +155,7 @@ public enum QueryWords {
 
     /// `word` without a Korean branch suffix (`서면점` → 서면, `서면남지점` → 서면남), or `nil`.
     static func withoutBranchSuffix(_ word: String) -> String? {
-        for suffix in words.branch_suffixes_ko where word.hasSuffix(suffix) && word.count > suffix.count + 1 {
+        for suffix in words.branches.suffixes_ko where word.hasSuffix(suffix) && word.count > suffix.count + 1 {
             return String(word.dropLast(suffix.count))
         }
         return nil
@@ -170,7 +165,7 @@ public enum QueryWords {
     static func stationExit(_ tokens: [String]) -> String? {
         let joined = tokens.dropFirst().joined()
         guard tokens.count >= 2, let name = tokens.first, !name.hasSuffix("역"),
-              let exitWord = words.exit_words_ko.first(where: { joined.hasSuffix($0) }) else { return nil }
+              let exitWord = words.kind_words_ko.exit.first(where: { joined.hasSuffix($0) }) else { return nil }
         let number = joined.dropLast(exitWord.count).replacingOccurrences(of: "번", with: "")
         guard !number.isEmpty, number.allSatisfy(\.isNumber) else { return nil }
         return "\(name)역 \(number)번출구"
@@ -200,11 +195,11 @@ public enum QueryWords {
             if !inner.isEmpty { out.append(tokens[0] + " " + inner) }
         }
         // `창천문화공원` → `창천공원`, `바람산어린이공원` → `바람산공원`: a park without its kind word.
-        for inner in words.park_inner_words_ko where name.contains(inner + "공원") && !name.hasPrefix(inner) {
+        for inner in words.kind_words_ko.park_inner where name.contains(inner + "공원") && !name.hasPrefix(inner) {
             out.append(name.replacingOccurrences(of: inner + "공원", with: "공원"))
         }
         if tokens.count >= 2, let last = tokens.last, last.hasSuffix("점") || last.hasSuffix("DT") {
-            for region in words.region_prefixes_ko where last.hasPrefix(region) && last.count > region.count + 1 {
+            for region in words.branches.region_prefixes_ko where last.hasPrefix(region) && last.count > region.count + 1 {
                 out.append((tokens.dropLast() + [String(last.dropFirst(region.count))]).joined(separator: " "))
             }
         }
@@ -217,7 +212,7 @@ public enum QueryWords {
     /// four syllables or more, after at least two. Empty for other names.
     public static func areaSuffixes(_ name: String) -> [String] {
         let hangul = name.filter { $0.unicodeScalars.allSatisfy { (0xAC00...0xD7A3).contains($0.value) } }
-        guard hangul.count >= 6, words.area_words_ko.contains(where: { hangul.hasSuffix($0) }) else { return [] }
+        guard hangul.count >= 6, words.kind_words_ko.area.contains(where: { hangul.hasSuffix($0) }) else { return [] }
         let chars = Array(hangul)
         return (2...(chars.count - 4)).map { String(chars[$0...]) }
     }

@@ -22,13 +22,7 @@ public enum StreetText {
     }
 
     /// `Data/places/street-words.json` as embedded in the binary.
-    static let words: Words = {
-        let path = "places/street-words.json"
-        guard let bytes = DataCatalog.embeddedFile(path), let w = try? JSONDecoder().decode(Words.self, from: bytes) else {
-            fatalError("the embedded Data/\(path) is missing or not the street-words schema")
-        }
-        return w
-    }()
+    static let words = EmbeddedData.decode("places/street-words.json", as: Words.self)
 
     /// The words that end an address (`apt`, `suite`, `층`) and that join two streets (`&`, `and`).
     static let unitWords = Set(words.unit_words), intersectionJoiners = Set(words.intersection_joiners)
