@@ -39,7 +39,7 @@ extension PlacesIndex {
         public var ignoredWords: [String]
     }
 
-    /// Searches `query` as typed (``searchAsTyped(_:near:limit:typos:)``); when that finds no
+    /// Searches `query` as typed (``searchAsTyped(_:key:near:limit:typos:byScan:)``); when that finds no
     /// name start, address, intersection or category, searches its other readings in order
     /// (``QueryWords/variants(of:)``: without the words around the place, abbreviations written
     /// out, a branch suffix or a station's 역 handled, two streets joined) and answers the first
@@ -59,18 +59,19 @@ extension PlacesIndex {
         guard (1...Self.maxLimit).contains(limit) else {
             throw GeoFareError(code: .outOfRange, message: "limit \(limit) is outside 1...\(Self.maxLimit)", field: "limit")
         }
-        let core = QueryWords.withoutAroundWords(query)
-        if core.text.isEmpty, !core.ignored.isEmpty {
-            throw GeoFareError(code: .queryEmpty, message: "the query has only words around a place (\(core.ignored.joined(separator: " "))): name the place", field: "q")
-        }
-        guard !SearchText.key(query).isEmpty else {
+        let key = SearchText.key(query)
+        guard !key.isEmpty else {
             throw GeoFareError(code: .queryEmpty, message: "the query has no letters or digits to search for", field: "q")
         }
-        let typed = searchAsTyped(query, near: near, limit: limit, typos: typos, byScan: byScan)
+        // (a set look-up of the key: no word splitting on the common path)
+        if QueryWords.aroundKeys.contains(key) {
+            throw GeoFareError(code: .queryEmpty, message: "the query has only words around a place ('\(query)'): name the place", field: "q")
+        }
+        let typed = searchAsTyped(query, key: key, near: near, limit: limit, typos: typos, byScan: byScan)
         if typed.named { return Found(matches: typed.matches, ignoredWords: []) }
         var fallback: Found?
         for v in QueryWords.variants(of: query) where !SearchText.key(v.text).isEmpty && (!v.dropsNameWord || typed.matches.isEmpty) {
-            let r = searchAsTyped(v.text, near: near, limit: limit, typos: false, byScan: byScan)
+            let r = searchAsTyped(v.text, key: SearchText.key(v.text), near: near, limit: limit, typos: false, byScan: byScan)
             if r.named { return Found(matches: r.matches, ignoredWords: v.ignored) }
             if fallback == nil, !r.matches.isEmpty { fallback = Found(matches: r.matches, ignoredWords: v.ignored) }
         }
@@ -92,8 +93,7 @@ extension PlacesIndex {
     ///   search adds about 75 narrow range searches per letter of a Latin query, 70 per jamo of a
     ///   Hangul one.
     /// - Parameter byScan: look at every key in turn instead of a binary search (the baseline).
-    func searchAsTyped(_ query: String, near: Coordinate?, limit: Int, typos: Bool, byScan: Bool = false) -> (matches: [PlaceMatch], named: Bool) {
-        let q = SearchText.key(query)
+    func searchAsTyped(_ query: String, key q: [UInt8], near: Coordinate?, limit: Int, typos: Bool, byScan: Bool = false) -> (matches: [PlaceMatch], named: Bool) {
         guard !q.isEmpty else { return ([], false) }
         var top = TopPlaces(limit: limit, index: self, near: near)
         let special = offerAddressesIntersectionsAndCategories(query, key: q, into: &top)

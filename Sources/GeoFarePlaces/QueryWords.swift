@@ -38,6 +38,10 @@ public enum QueryWords {
     /// Korean word endings written out, longest first (`여대` before `대`).
     static let abbreviationsKO = words.abbreviations.ko.sorted { $0.key.count > $1.key.count }
     static let intersectionWordsKO = Set(words.kind_words_ko.intersection)
+    /// The keys of the words around a place, each phrase alone (`infrontof`, `앞`): a query that
+    /// is one of them names no place (`query_empty`).
+    static let aroundKeys: Set<[UInt8]> = Set((words.around.before_en + words.around.after_en + words.around.before_ko + words.around.after_ko)
+        .map(SearchText.key).filter { !$0.isEmpty })
 
     private static func phrases(_ list: [String]) -> [[String]] {
         list.map { $0.lowercased().split(separator: " ").map(String.init) }.sorted { $0.count > $1.count }

@@ -12,6 +12,7 @@ import Prometheus
 ///   last check): the party store's state, read when scraped.
 final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
+    private let handles = LockedCache()
     private let inFlight: Gauge
     private let parties: Gauge
     private let feedSeq: Gauge
@@ -46,8 +47,19 @@ final class ServerMetrics: Sendable {
 
     /// Counts one answered request of `op` with its outcome (`nil`: ok) and time.
     func record(op: String, error: ErrorCode?, seconds: Double) {
-        registry.makeCounter(descriptor: Self.requests, labels: [("op", op), ("code", error?.rawValue ?? "ok")]).increment()
-        registry.makeDurationHistogram(descriptor: Self.duration, labels: [("op", op)], buckets: Self.buckets).recordNanoseconds(Int64(seconds * 1e9))
+        let code = error?.rawValue ?? "ok"
+        // The handles of each (op, code) once: the registry's look-up by name and labels is the
+        // larger part of a metric's cost.
+        let (counter, histogram) = handles.withLock { cache -> (Counter, DurationHistogram) in
+            let key = op + "\u{0}" + code
+            if let h = cache[key] { return h }
+            let h = (registry.makeCounter(descriptor: Self.requests, labels: [("op", op), ("code", code)]),
+                     registry.makeDurationHistogram(descriptor: Self.duration, labels: [("op", op)], buckets: Self.buckets))
+            cache[key] = h
+            return h
+        }
+        counter.increment()
+        histogram.recordNanoseconds(Int64(seconds * 1e9))
     }
 
     /// Counts one HTTP response by its status.
@@ -66,5 +78,16 @@ final class ServerMetrics: Sendable {
             storeUp.set(to: s.storeUp ? 1.0 : 0.0)
         }
         return registry.emitToBuffer()
+    }
+}
+
+/// The metric handles by (op, code), under a lock.
+private final class LockedCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cache: [String: (Counter, DurationHistogram)] = [:]
+    func withLock<T>(_ body: (inout [String: (Counter, DurationHistogram)]) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&cache)
     }
 }

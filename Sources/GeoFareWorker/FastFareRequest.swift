@@ -23,7 +23,9 @@ struct FastFareRequest: Sendable {
     /// Decodes one request line, or returns `nil` for anything outside the fast form.
     /// - Parameter names: known tariff ids with their `String`s, so a request naming one
     ///   reuses it instead of allocating a new string.
-    static func decode(_ line: UnsafeRawBufferPointer, names: [(bytes: [UInt8], string: String)] = []) -> FastFareRequest? {
+    /// - Parameter body: an HTTP body (`POST /v1/fare`): no `id` and `op` needed (an `op` must
+    ///   still be `fare`; the id token is then `null`).
+    static func decode(_ line: UnsafeRawBufferPointer, names: [(bytes: [UInt8], string: String)] = [], body: Bool = false) -> FastFareRequest? {
         var p = JSONByteCursor(bytes: line.bindMemory(to: UInt8.self))
         var id: [UInt8]?, op = false, from: Coordinate?, to: Coordinate?, departure: Date?
         var tariff: String?, party: Int64?, split: String?, route: Bool?, strict: Bool?
@@ -68,7 +70,8 @@ struct FastFareRequest: Sendable {
                 return nil
             }
         } while p.take(0x2C)
-        guard p.take(0x7D), p.atEnd, let id, op, let from, let to, let departure else { return nil }
+        guard p.take(0x7D), p.atEnd, body || (id != nil && op), let from, let to, let departure else { return nil }
+        let idToken = id ?? Array("null".utf8)
         var call = FareCall()
         call.from = FareCall.Stop(point: from)
         call.to = FareCall.Stop(point: to)
@@ -78,6 +81,6 @@ struct FastFareRequest: Sendable {
         call.split = split
         call.strict = strict ?? false
         call.includeRoute = route ?? false
-        return FastFareRequest(idToken: id, call: call)
+        return FastFareRequest(idToken: idToken, call: call)
     }
 }

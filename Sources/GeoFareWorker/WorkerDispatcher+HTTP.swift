@@ -1,4 +1,6 @@
+import Foundation
 import GeoFareCore
+import GeoFareFare
 import GeoFareText
 
 /// The HTTP form of a request (`geofare serve`'s `POST /v1/{op}`): the op named by the path, its
@@ -20,6 +22,22 @@ extension WorkerDispatcher {
     /// worker's loop does (``WorkerOp/runsInOrder``); the others on any thread.
     /// - Returns: the answer; its `error` is `nil` for a success.
     public func respond(op name: String, body: UnsafeRawBufferPointer) -> Answer {
+        // The fast path's reading of a plain two-point fare (FastFareRequest), the same work order.
+        if name == "fare", let fast = FastFareRequest.decode(body, names: lane(0).tariffNames, body: true) {
+            var w = ByteWriter(capacity: fast.call.includeRoute ? 1400 : 700)
+            defer { w.deallocate() }
+            do {
+                let (quote, route) = try pricer.quote(try fast.call.workOrder(now: Date()))
+                countFastPath(1)
+                countSuccesses(1)
+                w.append(#"{"ok":true,"result":"#)
+                FareJSON.write(quote, route: fast.call.includeRoute ? route : nil, into: &w)
+                w.append(UInt8(ascii: "}"))
+                return Answer(body: Array(w.bytes), error: nil)
+            } catch {
+                return Answer(body: Self.withoutID(response(id: .null, error: error)), error: error.code)
+            }
+        }
         do {
             guard case var .object(o) = try JSONParser.parse(body) else {
                 throw GeoFareError.requestNotObject(try JSONParser.parse(body))
