@@ -19,9 +19,10 @@ let package = Package(
         .executable(name: "geofare", targets: ["geofare"]),
     ],
     // `swift build --traits PostgreSQL` builds the `geofare` command with the PostgreSQL store
-    // (`--store postgres://...`); by default `geofare` (`swift run geofare`) and a consumer of the
-    // other products leave out SwiftNIO and PostgresNIO, which take most of a first build's time
-    // (a plain `swift build` of every target still compiles the GeoFarePostgres library).
+    // (`--store postgres://...`); by default `geofare` (`swift run geofare`) leaves out PostgresNIO
+    // (it has SwiftNIO through Hummingbird, for `geofare serve`), and a consumer of the library
+    // products leaves out both (a plain `swift build` of every target still compiles the
+    // GeoFarePostgres library).
     traits: [
         .trait(name: "PostgreSQL", description: "The PostgreSQL party store in the geofare command and its tests (SwiftNIO, PostgresNIO)."),
         .default(enabledTraits: []),
