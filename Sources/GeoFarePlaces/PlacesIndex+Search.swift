@@ -70,7 +70,7 @@ extension PlacesIndex {
         let typed = searchAsTyped(query, key: key, near: near, limit: limit, typos: typos, byScan: byScan)
         if typed.named { return Found(matches: typed.matches, ignoredWords: []) }
         var fallback: Found?
-        for v in QueryWords.variants(of: query) where !SearchText.key(v.text).isEmpty && (!v.dropsNameWord || typed.matches.isEmpty) {
+        for v in QueryWords.variants(of: query) where !v.dropsNameWord || typed.matches.isEmpty {
             let r = searchAsTyped(v.text, key: SearchText.key(v.text), near: near, limit: limit, typos: false, byScan: byScan)
             if r.named { return Found(matches: r.matches, ignoredWords: v.ignored) }
             if fallback == nil, !r.matches.isEmpty { fallback = Found(matches: r.matches, ignoredWords: v.ignored) }

@@ -53,13 +53,15 @@ final class RequestRunner: Sendable {
     /// names (`nil` for none known).
     func answer(line: [UInt8]) async -> (response: [UInt8], op: WorkerOp?) {
         let dispatcher = self.dispatcher
-        let name = (try? line.withUnsafeBytes { try JSONParser.parse($0) })?.object?["op"]?.string ?? ""
-        let op = WorkerOp(rawValue: name)
-        if Self.inline(name) { return (line.withUnsafeBytes { dispatcher.respond(toLine: $0) }, op) }
+        // Parsed once: a line that parses is answered from its tree, one that does not from its bytes.
+        let parsed = try? line.withUnsafeBytes { try JSONParser.parse($0) }
+        let name = parsed?.object?["op"]?.string ?? ""
+        let answer = { @Sendable in parsed.map { dispatcher.respond(to: $0) } ?? line.withUnsafeBytes { dispatcher.respond(toLine: $0) } }
+        if Self.inline(name) { return (answer(), WorkerOp(rawValue: name)) }
         let response = await withCheckedContinuation { continuation in
-            partyQueue.async { continuation.resume(returning: line.withUnsafeBytes { dispatcher.respond(toLine: $0) }) }
+            partyQueue.async { continuation.resume(returning: answer()) }
         }
-        return (response, op)
+        return (response, WorkerOp(rawValue: name))
     }
 
     /// What the party store holds, read on the party queue (for `/metrics`): the parties, the
@@ -78,7 +80,7 @@ final class RequestRunner: Sendable {
     /// the store is closed).
     func drainParties() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            partyQueue.async(flags: .barrier) { continuation.resume() }
+            partyQueue.async { continuation.resume() }
         }
     }
 

@@ -10,9 +10,9 @@ import GeoFareText
 extension WorkerDispatcher {
     /// Answers a request read by the fast path (``FastFareRequest``): the same pricing and the
     /// same bytes as the general `fare` op, appended to `w`, priced by the given lane.
-    /// - Returns: true for a success, which the caller counts (``countSuccesses(_:)``);
-    ///   errors are counted here.
-    func respond(to fast: FastFareRequest, lane: Int, into w: inout ByteWriter) -> Bool {
+    /// - Returns: `nil` for a success, which the caller counts (``countSuccesses(_:)``), else
+    ///   the error's code (errors are counted here).
+    func respond(to fast: FastFareRequest, lane: Int, into w: inout ByteWriter) -> ErrorCode? {
         do {
             let (quote, route) = try self.lane(lane).pricer.quote(try fast.call.workOrder(now: Date()))
             w.append(#"{"id":"#)
@@ -20,12 +20,12 @@ extension WorkerDispatcher {
             w.append(#","ok":true,"result":"#)
             FareJSON.write(quote, route: fast.call.includeRoute ? route : nil, into: &w)
             w.append("}\n")
-            return true
+            return nil
         } catch {
             var parsed: JSONValue = .null
             if let v = try? fast.idToken.withUnsafeBytes({ try JSONParser.parse($0) }) { parsed = v }
             w.append(response(id: parsed, error: error))
-            return false
+            return error.code
         }
     }
 
@@ -33,7 +33,7 @@ extension WorkerDispatcher {
     func respond(to fast: FastFareRequest) -> [UInt8] {
         var w = ByteWriter(capacity: fast.call.includeRoute ? 1400 : 700)
         defer { w.deallocate() }
-        if respond(to: fast, lane: 0, into: &w) { countSuccesses(1) }
+        if respond(to: fast, lane: 0, into: &w) == nil { countSuccesses(1) }
         return Array(w.bytes)
     }
 

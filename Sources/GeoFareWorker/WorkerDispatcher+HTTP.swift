@@ -1,6 +1,4 @@
-import Foundation
 import GeoFareCore
-import GeoFareFare
 import GeoFareText
 
 /// The HTTP form of a request (`geofare serve`'s `POST /v1/{op}`): the op named by the path, its
@@ -22,26 +20,18 @@ extension WorkerDispatcher {
     /// worker's loop does (``WorkerOp/runsInOrder``); the others on any thread.
     /// - Returns: the answer; its `error` is `nil` for a success.
     public func respond(op name: String, body: UnsafeRawBufferPointer) -> Answer {
-        // The fast path's reading of a plain two-point fare (FastFareRequest), the same work order.
+        // The fast path's reading of a plain two-point fare, answered by the worker's fast answer.
         if name == "fare", let fast = FastFareRequest.decode(body, names: lane(0).tariffNames, body: true) {
             var w = ByteWriter(capacity: fast.call.includeRoute ? 1400 : 700)
             defer { w.deallocate() }
-            do {
-                let (quote, route) = try pricer.quote(try fast.call.workOrder(now: Date()))
-                countFastPath(1)
-                countSuccesses(1)
-                w.append(#"{"ok":true,"result":"#)
-                FareJSON.write(quote, route: fast.call.includeRoute ? route : nil, into: &w)
-                w.append(UInt8(ascii: "}"))
-                return Answer(body: Array(w.bytes), error: nil)
-            } catch {
-                return Answer(body: Self.withoutID(response(id: .null, error: error)), error: error.code)
-            }
+            let error = respond(to: fast, lane: 0, into: &w)
+            countFastPath(1)
+            if error == nil { countSuccesses(1) }
+            return Answer(body: Self.withoutID(Array(w.bytes)), error: error)
         }
         do {
-            guard case var .object(o) = try JSONParser.parse(body) else {
-                throw GeoFareError.requestNotObject(try JSONParser.parse(body))
-            }
+            let parsed = try JSONParser.parse(body)
+            guard case var .object(o) = parsed else { throw GeoFareError.requestNotObject(parsed) }
             if let given = o["op"], given != .string(name) { throw GeoFareError.opDiffersFromPath(given, path: name) }
             o["op"] = .string(name)
             o["id"] = nil

@@ -240,7 +240,7 @@ public final class WorkerLoop: @unchecked Sendable {
                     while i < run.upperBound {
                         let start = writers[lane].count
                         if let f = fast[i] {
-                            if dispatcher.respond(to: f, lane: lane, into: &writers[lane]) { ok += 1 }
+                            if dispatcher.respond(to: f, lane: lane, into: &writers[lane]) == nil { ok += 1 }
                         } else {
                             writers[lane].append(dispatcher.respond(to: parsed[i]!))
                         }
